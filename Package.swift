@@ -1,0 +1,27 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "aupipe",
+    products: [
+        .executable(name: "aupipe", targets: ["aupipe"]),
+        .library(name: "AUPipeKit", targets: ["AUPipeKit"]),
+    ],
+    targets: [
+        // speexdsp from the system, found with pkg-config (Debian: libspeexdsp-dev).
+        .systemLibrary(
+            name: "CSpeexDSP",
+            pkgConfig: "speexdsp",
+            providers: [.apt(["libspeexdsp-dev"])]
+        ),
+        // Signal handling that must be async-signal-safe, in C.
+        .target(name: "CAUPipeSupport"),
+        .target(
+            name: "AUPipeKit",
+            dependencies: ["CSpeexDSP", "CAUPipeSupport"]
+        ),
+        .executableTarget(name: "aupipe", dependencies: ["AUPipeKit"]),
+        .testTarget(name: "AUPipeKitTests", dependencies: ["AUPipeKit", "CSpeexDSP"]),
+        .testTarget(name: "CLITests", dependencies: ["aupipe"], resources: [.copy("Golden")]),
+    ]
+)

@@ -1,0 +1,67 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CAUPipeSupport
+
+/// The aupipe program: parses the command line, runs what it asks, reports errors as one
+/// `aupipe: …` line on stderr, and returns the exit status.
+public enum AUPipeCommand {
+    public static func main(_ args: [String], console: any Console = StandardConsole()) -> Int32 {
+        do {
+            return try execute(try CommandLineParser.parse(args), console: console).rawValue
+        } catch let e as AUPipeError {
+            console.err("aupipe: \(e.message)")
+            return e.status.rawValue
+        } catch is OutputClosed {
+            return ExitStatus.ok.rawValue
+        } catch {
+            console.err("aupipe: internal error: \(error)")
+            return ExitStatus.software.rawValue
+        }
+    }
+
+    static func execute(_ invocation: Invocation, console: any Console) throws -> ExitStatus {
+        switch invocation {
+        case .version:
+            console.out(HelpText.version)
+        case .help(nil):
+            console.out(HelpText.usage)
+        case .help(let name?):
+            console.out(HelpText.unit(try UnitRegistry.descriptor(named: name)))
+        case .units:
+            console.out(HelpText.units)
+        case .info(let path, let inFormat):
+            try InfoCommand.run(path: path, inFormat: inFormat.map { try FormatSpec.parse($0, option: "--in-format") }, console: console)
+        case .demo(let output):
+            return try DemoCommand.run(output: output, console: console)
+        case .run(let chain, let optionsText):
+            return try runChain(chain, options: try optionsText.parsed(), console: console)
+        }
+        return .ok
+    }
+
+    /// Runs a chain between the options' input and output.
+    public static func runChain(_ chain: [[String]], options: PipelineOptions, console: any Console) throws -> ExitStatus {
+        let pipeline = try Pipeline(chain: chain, options: options)
+        aupipe_install_signal_handlers()
+        let source = try FileDescriptorSource.open(options.input)
+        if options.check {
+            if options.input == "-", isatty(0) != 0 {
+                console.out("ok: the chain is valid (no input header read: stdin is a terminal)")
+                return .ok
+            }
+            let report = try pipeline.run(source: source, sink: MemorySink())
+            console.out("ok: \(report.input.container.rawValue) \(report.input.format.spec) -> \(report.output.container.rawValue) \(report.output.format.spec)")
+            return .ok
+        }
+        // A live input needs output with no buffering delay; files do too. We never buffer.
+        let sink = try FileDescriptorSink.create(options.output)
+        let report = try pipeline.run(source: source, sink: sink)
+        if options.stats != .off { StatsPrinter.print(report, mode: options.stats, console: console) }
+        if let e = report.dataError {
+            console.err("aupipe: \(e.message)")
+            return e.status
+        }
+        return .ok
+    }
+}

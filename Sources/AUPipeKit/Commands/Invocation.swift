@@ -1,0 +1,172 @@
+/// What the command line asks for.
+public enum Invocation: Equatable, Sendable {
+    /// Run a chain: each element is a unit name and its arguments.
+    case run(chain: [[String]], options: PipelineOptionsText)
+    /// `aupipe info [FILE|-]`
+    case info(path: String, inFormat: String?)
+    /// `aupipe units`
+    case units
+    /// `aupipe help [UNIT]`, `--help`
+    case help(unit: String?)
+    /// `aupipe demo [-o PATH]`
+    case demo(output: String)
+    /// `--version`
+    case version
+}
+
+/// The run options as typed, parsed into `PipelineOptions` once the whole line is known.
+public struct PipelineOptionsText: Equatable, Sendable {
+    public var input: String?
+    public var output: String?
+    public var inFormat: String?
+    public var outFormat: String?
+    public var container: String?
+    public var block: String?
+    public var stats: String?
+    public var check = false
+
+    /// Parses and checks every option's value.
+    public func parsed() throws -> PipelineOptions {
+        var o = PipelineOptions()
+        if let input { o.input = input }
+        if let output { o.output = output }
+        if let inFormat { o.inFormat = try FormatSpec.parse(inFormat, option: "--in-format") }
+        if let outFormat {
+            let parts = try FormatSpec.components(outFormat, option: "--out-format")
+            guard parts.token != nil || parts.rate != nil || parts.channels != nil else {
+                throw AUPipeError.usage("--out-format is empty; give a token (s16le) or TOKEN:RATE:CHANNELS")
+            }
+            o.outFormat = parts
+        }
+        if let container { o.container = try ContainerKind(option: container) }
+        if let block {
+            guard let d = StreamDuration(block, bareUnit: .milliseconds) else {
+                throw AUPipeError.usage("--block \(block) is not a duration; write e.g. 10ms or 480f")
+            }
+            if let s = d.seconds, !(0.0001...10).contains(s) {
+                throw AUPipeError.usage("--block \(block) is out of range 0.1 ms...10 s")
+            }
+            if case .frames(let n) = d, !(1...(1 << 20)).contains(n) {
+                throw AUPipeError.usage("--block \(block) is out of range 1f...1048576f")
+            }
+            o.block = d
+        }
+        if let stats {
+            guard let mode = StatsMode(rawValue: stats), mode != .off else {
+                throw AUPipeError.usage("--stats=\(stats): use --stats (text) or --stats=json")
+            }
+            o.stats = mode
+        }
+        o.check = check
+        return o
+    }
+}
+
+/// Turns `argv` (without the program name) into an `Invocation`.
+///
+/// Options may stand before the chain or anywhere in it; in the chain, a word that starts with
+/// `-` and is not a number (`gain -6`) is an option. A lone `:` separates units. `--` ends
+/// option parsing: everything after it belongs to the chain.
+public enum CommandLineParser {
+    static let valueOptions = ["-i", "--input", "-o", "--output", "--in-format", "--out-format", "-t", "--type", "--block"]
+    static let flagOptions = ["--stats", "--check", "-h", "--help", "--version", "-V"]
+
+    public static func parse(_ args: [String]) throws -> Invocation {
+        guard let first = args.first else { return .help(unit: nil) }
+        switch first {
+        case "units":
+            guard args.count == 1 else { throw AUPipeError.usage("units takes no arguments; for one unit use 'aupipe help \(args[1])'") }
+            return .units
+        case "help":
+            guard args.count <= 2 else { throw AUPipeError.usage("help takes one unit name, e.g. 'aupipe help resample'") }
+            return .help(unit: args.count == 2 ? args[1] : nil)
+        case "info": return try parseInfo(Array(args.dropFirst()))
+        case "demo": return try parseDemo(Array(args.dropFirst()))
+        default: break
+        }
+        var options = PipelineOptionsText()
+        var chain: [[String]] = [[]]
+        var i = 0
+        var optionsEnded = false
+        while i < args.count {
+            let word = args[i]
+            i += 1
+            if word == "--" && !optionsEnded { optionsEnded = true; continue }
+            if !optionsEnded, word.hasPrefix("-"), word.count > 1, Double(word) == nil, !word.hasPrefix("-.") {
+                var name = word, value: String?
+                if word.hasPrefix("--"), let eq = word.firstIndex(of: "=") {
+                    name = String(word[..<eq])
+                    value = String(word[word.index(after: eq)...])
+                }
+                switch name {
+                case "-h", "--help": return .help(unit: nil)
+                case "--version", "-V": return .version
+                case "--check": options.check = true; continue
+                case "--stats": options.stats = value ?? "text"; continue
+                default: break
+                }
+                guard valueOptions.contains(name) else {
+                    let hint = suggestion(for: name, among: valueOptions + flagOptions).map { "; did you mean \($0)?" } ?? "; see 'aupipe --help'"
+                    throw AUPipeError.usage("unknown option \(name)\(hint)")
+                }
+                if value == nil {
+                    guard i < args.count else { throw AUPipeError.usage("\(name) needs a value; see 'aupipe --help'") }
+                    value = args[i]
+                    i += 1
+                }
+                switch name {
+                case "-i", "--input": options.input = value
+                case "-o", "--output": options.output = value
+                case "--in-format": options.inFormat = value
+                case "--out-format": options.outFormat = value
+                case "-t", "--type": options.container = value
+                case "--block": options.block = value
+                default: break
+                }
+                continue
+            }
+            if word == ":" {
+                guard !chain[chain.count - 1].isEmpty else { throw AUPipeError.usage("empty unit in the chain: two ':' in a row, or a ':' first") }
+                chain.append([])
+                continue
+            }
+            chain[chain.count - 1].append(word)
+        }
+        if chain.last!.isEmpty {
+            if chain.count > 1 { throw AUPipeError.usage("the chain ends with ':'; name a unit after it or drop it") }
+            chain = []
+        }
+        return .run(chain: chain, options: options)
+    }
+
+    private static func parseInfo(_ args: [String]) throws -> Invocation {
+        var path: String?, inFormat: String?
+        var i = 0
+        while i < args.count {
+            let a = args[i]
+            i += 1
+            if a == "--in-format" || a.hasPrefix("--in-format=") {
+                if a.contains("=") { inFormat = String(a.split(separator: "=", maxSplits: 1)[1]) }
+                else {
+                    guard i < args.count else { throw AUPipeError.usage("--in-format needs a value") }
+                    inFormat = args[i]
+                    i += 1
+                }
+            } else if a.hasPrefix("-") && a != "-" {
+                throw AUPipeError.usage("info: unknown option \(a); usage: aupipe info [--in-format SPEC] [FILE|-]")
+            } else {
+                guard path == nil else { throw AUPipeError.usage("info takes one file; usage: aupipe info [FILE|-]") }
+                path = a
+            }
+        }
+        return .info(path: path ?? "-", inFormat: inFormat)
+    }
+
+    private static func parseDemo(_ args: [String]) throws -> Invocation {
+        switch args.count {
+        case 0: return .demo(output: "demo.wav")
+        case 2 where args[0] == "-o": return .demo(output: args[1])
+        default: throw AUPipeError.usage("usage: aupipe demo [-o PATH]")
+        }
+    }
+}

@@ -1,0 +1,67 @@
+/// What an input's header said: container, format, how much audio follows, and the channel
+/// layout details worth carrying to the output.
+public struct StreamHeader: Equatable, Sendable {
+    public var container: ContainerKind
+    public var format: StreamFormat
+    /// Audio bytes that follow the header, or nil for "to the end of the stream".
+    public var dataBytes: UInt64?
+    /// Bytes of header read before the audio.
+    public var headerBytes: Int64
+    /// WAV_FORMAT_EXTENSIBLE's dwChannelMask, when the input had one.
+    public var wavChannelMask: UInt32?
+    /// The body of a CAF `chan` chunk, when the input had one.
+    public var cafChannelLayout: [UInt8]?
+
+    public init(container: ContainerKind, format: StreamFormat, dataBytes: UInt64?, headerBytes: Int64,
+                wavChannelMask: UInt32? = nil, cafChannelLayout: [UInt8]? = nil) {
+        self.container = container
+        self.format = format
+        self.dataBytes = dataBytes
+        self.headerBytes = headerBytes
+        self.wavChannelMask = wavChannelMask
+        self.cafChannelLayout = cafChannelLayout
+    }
+
+    /// 32-bit sizes that writers put on pipes when the length is unknown; all mean "to the end".
+    static let streamingSizes32: Set<UInt32> = [0, 0x7FFF_F000, 0x7FFF_FFFF, 0x8000_0000, 0xFFFF_FFFE, 0xFFFF_FFFF]
+}
+
+/// Detection of the input's container from its first bytes.
+public enum HeaderReader {
+    /// Reads the header from `source`. Without `rawFormat`, the input must start with `caff`,
+    /// `RIFF`/`RF64`, or `.snd`. With it, headerless input is read as that format; a header is
+    /// still recognised, and must agree with `rawFormat`.
+    /// Returns the header and the source to read the audio from.
+    public static func read(_ source: any ByteSource, rawFormat: StreamFormat?) throws -> (StreamHeader, any ByteSource) {
+        var magic: [UInt8] = []
+        var scratch = [UInt8](repeating: 0, count: 4)
+        while magic.count < 4 {
+            let n = try scratch.withUnsafeMutableBytes { try source.read(into: UnsafeMutableRawBufferPointer(rebasing: $0[0..<(4 - magic.count)])) }
+            if n == 0 { break }
+            magic += scratch[0..<n]
+        }
+        let tag = String(decoding: magic, as: UTF8.self)
+        let rest = PrefixedSource(prefix: [], base: source)
+        var header: StreamHeader
+        switch tag {
+        case "caff": header = try CAFFile.readHeader(rest)
+        case "RIFF", "RF64": header = try WAVFile.readHeader(rest, riffTag: tag)
+        case ".snd": header = try AUFile.readHeader(rest)
+        default:
+            guard let rawFormat else {
+                if magic.isEmpty {
+                    throw AUPipeError.data("\(source.name): the input is empty; expected a CAF, WAV or AU stream, or raw PCM with --in-format")
+                }
+                let shown = magic.map { (32...126).contains($0) ? String(UnicodeScalar($0)) : "." }.joined()
+                throw AUPipeError.data("\(source.name): no CAF, WAV or AU header (starts with '\(shown)'); for raw PCM give --in-format TOKEN:RATE:CHANNELS, e.g. --in-format s16le:48000:1")
+            }
+            let header = StreamHeader(container: .raw, format: rawFormat, dataBytes: nil, headerBytes: 0)
+            return (header, PrefixedSource(prefix: magic, base: source))
+        }
+        header.headerBytes += 4
+        if let rawFormat, rawFormat != header.format {
+            throw AUPipeError.usage("\(source.name): the \(header.container.rawValue.uppercased()) header says \(header.format.spec) but --in-format says \(rawFormat.spec); drop --in-format or fix it")
+        }
+        return (header, source)
+    }
+}

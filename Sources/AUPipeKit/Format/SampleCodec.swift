@@ -1,0 +1,170 @@
+/// Conversion between stored samples and aupipe's internal Float32, at the edges of the chain.
+///
+/// Scale: an integer of `b` bits maps to value / 2^(b-1), so full scale is [-1, 1) and
+/// s16 32767 becomes 0.999969. Unsigned integers are offset by 2^(b-1) first. G.711 decodes to
+/// its 16-bit linear value / 32768.
+///
+/// Encoding to integers multiplies by 2^(b-1), rounds to nearest with ties to even, and clips
+/// to [-2^(b-1), 2^(b-1) - 1]; every sample that had to be clipped is counted. NaN becomes 0.
+/// There is no dither. Floats are written as they are (no clipping; values beyond ±1 survive).
+/// G.711 encodes the 16-bit value obtained by the integer rule above.
+public struct SampleCodec: Sendable {
+    public let encoding: SampleEncoding
+
+    public init(_ encoding: SampleEncoding) { self.encoding = encoding }
+
+    /// Decodes `count` samples from `source` into `destination`.
+    public func decode(_ source: UnsafeRawPointer, count: Int, into destination: UnsafeMutablePointer<Float>) {
+        let e = encoding
+        let be = e.isBigEndian
+        switch (e.kind, e.bits) {
+        case (.unsignedInteger, 8):
+            let p = source.assumingMemoryBound(to: UInt8.self)
+            for i in 0..<count { destination[i] = Float(Int(p[i]) - 128) * (1.0 / 128) }
+        case (.signedInteger, 8):
+            let p = source.assumingMemoryBound(to: Int8.self)
+            for i in 0..<count { destination[i] = Float(p[i]) * (1.0 / 128) }
+        case (.signedInteger, 16), (.unsignedInteger, 16):
+            let offset: Int32 = e.kind == .unsignedInteger ? 32768 : 0
+            for i in 0..<count {
+                let raw = source.loadUnaligned(fromByteOffset: i &* 2, as: UInt16.self)
+                let bits = be ? UInt16(bigEndian: raw) : UInt16(littleEndian: raw)
+                let v = offset == 0 ? Int32(Int16(bitPattern: bits)) : Int32(bits) &- offset
+                destination[i] = Float(v) * (1.0 / 32768)
+            }
+        case (.signedInteger, 24), (.unsignedInteger, 24):
+            let p = source.assumingMemoryBound(to: UInt8.self)
+            let flip: UInt32 = e.kind == .unsignedInteger ? 0x80_0000 : 0
+            for i in 0..<count {
+                let b0 = UInt32(p[i &* 3]), b1 = UInt32(p[i &* 3 &+ 1]), b2 = UInt32(p[i &* 3 &+ 2])
+                let u = (be ? (b0 << 16 | b1 << 8 | b2) : (b2 << 16 | b1 << 8 | b0)) ^ flip
+                let v = Int32(bitPattern: u << 8) >> 8
+                destination[i] = Float(v) * (1.0 / 8_388_608)
+            }
+        case (.signedInteger, 32), (.unsignedInteger, 32):
+            let flip: UInt32 = e.kind == .unsignedInteger ? 0x8000_0000 : 0
+            for i in 0..<count {
+                let raw = source.loadUnaligned(fromByteOffset: i &* 4, as: UInt32.self)
+                let u = (be ? UInt32(bigEndian: raw) : UInt32(littleEndian: raw)) ^ flip
+                destination[i] = Float(Double(Int32(bitPattern: u)) * (1.0 / 2_147_483_648))
+            }
+        case (.float, 32):
+            if !be {
+                UnsafeMutableRawPointer(destination).copyMemory(from: source, byteCount: count * 4)
+            } else {
+                for i in 0..<count {
+                    let raw = source.loadUnaligned(fromByteOffset: i &* 4, as: UInt32.self)
+                    destination[i] = Float(bitPattern: UInt32(bigEndian: raw))
+                }
+            }
+        case (.float, 64):
+            for i in 0..<count {
+                let raw = source.loadUnaligned(fromByteOffset: i &* 8, as: UInt64.self)
+                destination[i] = Float(Double(bitPattern: be ? UInt64(bigEndian: raw) : UInt64(littleEndian: raw)))
+            }
+        case (.muLaw, _), (.aLaw, _):
+            let table = e.kind == .muLaw ? G711.muLawToLinear : G711.aLawToLinear
+            let p = source.assumingMemoryBound(to: UInt8.self)
+            table.withUnsafeBufferPointer { t in
+                for i in 0..<count { destination[i] = Float(t[Int(p[i])]) * (1.0 / 32768) }
+            }
+        default:
+            preconditionFailure("SampleEncoding admits no \(e.token)")
+        }
+    }
+
+    /// Encodes `count` samples from `source` into `destination`; returns how many were clipped.
+    @discardableResult
+    public func encode(_ source: UnsafePointer<Float>, count: Int, into destination: UnsafeMutableRawPointer) -> Int {
+        let e = encoding
+        let be = e.isBigEndian
+        var clipped = 0
+        switch (e.kind, e.bits) {
+        case (.unsignedInteger, 8), (.signedInteger, 8):
+            let offset = e.kind == .unsignedInteger ? 128 : 0
+            let p = destination.assumingMemoryBound(to: UInt8.self)
+            for i in 0..<count {
+                let v = Self.quantize(source[i], scale: 128, min: -128, max: 127, clipped: &clipped)
+                p[i] = UInt8(truncatingIfNeeded: v &+ offset)
+            }
+        case (.signedInteger, 16), (.unsignedInteger, 16):
+            let flip: UInt16 = e.kind == .unsignedInteger ? 0x8000 : 0
+            for i in 0..<count {
+                let v = Self.quantize(source[i], scale: 32768, min: -32768, max: 32767, clipped: &clipped)
+                let u = UInt16(truncatingIfNeeded: v) ^ flip
+                destination.storeBytes(of: be ? u.bigEndian : u.littleEndian, toByteOffset: i &* 2, as: UInt16.self)
+            }
+        case (.signedInteger, 24), (.unsignedInteger, 24):
+            let flip: UInt32 = e.kind == .unsignedInteger ? 0x80_0000 : 0
+            let p = destination.assumingMemoryBound(to: UInt8.self)
+            for i in 0..<count {
+                let v = Self.quantize(source[i], scale: 8_388_608, min: -8_388_608, max: 8_388_607, clipped: &clipped)
+                let u = UInt32(truncatingIfNeeded: v) ^ flip
+                let hi = UInt8(truncatingIfNeeded: u >> 16), mid = UInt8(truncatingIfNeeded: u >> 8), lo = UInt8(truncatingIfNeeded: u)
+                p[i &* 3] = be ? hi : lo
+                p[i &* 3 &+ 1] = mid
+                p[i &* 3 &+ 2] = be ? lo : hi
+            }
+        case (.signedInteger, 32), (.unsignedInteger, 32):
+            let flip: UInt32 = e.kind == .unsignedInteger ? 0x8000_0000 : 0
+            for i in 0..<count {
+                let x = Double(source[i]) * 2_147_483_648
+                var v: Int64
+                if x.isNaN { v = 0 } else {
+                    v = x >= 2_147_483_647 ? 2_147_483_647 : (x < -2_147_483_648 ? -2_147_483_648 : Int64(x.rounded(.toNearestOrEven)))
+                    if x >= 2_147_483_647.5 || x < -2_147_483_648 { clipped &+= 1 }
+                }
+                let u = UInt32(truncatingIfNeeded: v) ^ flip
+                destination.storeBytes(of: be ? u.bigEndian : u.littleEndian, toByteOffset: i &* 4, as: UInt32.self)
+            }
+        case (.float, 32):
+            if !be {
+                destination.copyMemory(from: source, byteCount: count * 4)
+            } else {
+                for i in 0..<count {
+                    destination.storeBytes(of: source[i].bitPattern.bigEndian, toByteOffset: i &* 4, as: UInt32.self)
+                }
+            }
+        case (.float, 64):
+            for i in 0..<count {
+                let bits = Double(source[i]).bitPattern
+                destination.storeBytes(of: be ? bits.bigEndian : bits.littleEndian, toByteOffset: i &* 8, as: UInt64.self)
+            }
+        case (.muLaw, _), (.aLaw, _):
+            let table = e.kind == .muLaw ? G711.linearToMuLaw : G711.linearToALaw
+            let p = destination.assumingMemoryBound(to: UInt8.self)
+            table.withUnsafeBufferPointer { t in
+                for i in 0..<count {
+                    let v = Self.quantize(source[i], scale: 32768, min: -32768, max: 32767, clipped: &clipped)
+                    p[i] = t[v &+ 32768]
+                }
+            }
+        default:
+            preconditionFailure("SampleEncoding admits no \(e.token)")
+        }
+        return clipped
+    }
+
+    /// Rounds `x × scale` to nearest (ties to even) and clips to `min...max`, counting clips.
+    @inline(__always)
+    static func quantize(_ x: Float, scale: Float, min: Int, max: Int, clipped: inout Int) -> Int {
+        let y = (x * scale).rounded(.toNearestOrEven)
+        if y >= Float(min) && y <= Float(max) { return Int(y) }
+        if y.isNaN { return 0 }
+        clipped &+= 1
+        return y > 0 ? max : min
+    }
+
+    /// Replaces each sample with the value it would have after encoding and decoding again:
+    /// what `convert format=…` does to the stream in the middle of a chain. Returns the clip count.
+    public func requantize(_ samples: UnsafeMutablePointer<Float>, count: Int, scratch: UnsafeMutableRawPointer) -> Int {
+        if encoding.kind == .float && encoding.bits == 32 { return 0 }
+        if encoding.kind == .float {
+            // f64 holds every Float32 exactly.
+            return 0
+        }
+        let clipped = encode(samples, count: count, into: scratch)
+        decode(scratch, count: count, into: samples)
+        return clipped
+    }
+}

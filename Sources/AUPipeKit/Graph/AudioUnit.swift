@@ -1,0 +1,47 @@
+/// A processing unit in the chain: aupipe's AudioUnit, shaped like a sox effect handler.
+///
+/// Lifecycle, in order:
+/// 1. `init` from validated parameters (no audio format known yet; no allocation of audio buffers).
+/// 2. `prepare(input:maxFrames:)` once, before any audio: check the input format, allocate
+///    everything the unit needs, return the output format. Nothing is allocated after this.
+/// 3. `process` for every block, 1...maxFrames frames. A unit consumes all of its input and
+///    writes 0...`maxOutputFrames(forInput:)` frames (fixed-frame DSP holds frames back).
+/// 4. `drain` after the end of the stream, called until it returns `done`, to flush held-back
+///    frames (a resampler's tail, a part-filled frame).
+///
+/// Units own their side inputs (a mixer's buses, an echo canceller's reference) and read them
+/// inside `process`, so the chain itself stays a line.
+public protocol AudioUnit: AnyObject {
+    /// Checks `input`, allocates, and returns the format of the frames `process` will produce.
+    /// `maxFrames` is the most frames one `process` call will be given.
+    func prepare(input: StreamFormat, maxFrames: Int) throws -> StreamFormat
+
+    /// True when, once prepared, the unit leaves every sample and the frame count untouched
+    /// (gain 0 dB, resample to the same rate): the chain then skips it.
+    var isBypassed: Bool { get }
+
+    /// The most frames `process` writes when given `inputFrames` frames.
+    func maxOutputFrames(forInput inputFrames: Int) -> Int
+
+    /// Consumes `frames` interleaved frames from `input`; writes frames to `output` and returns
+    /// how many. `input` and `output` never overlap.
+    func process(_ input: UnsafePointer<Float>, frames: Int, into output: UnsafeMutablePointer<Float>) throws -> Int
+
+    /// After the end of the stream: writes up to `capacity` held-back frames to `output`.
+    /// Returns `done` once nothing remains; the default holds nothing back.
+    func drain(into output: UnsafeMutablePointer<Float>, capacity: Int) throws -> (frames: Int, done: Bool)
+
+    /// Samples this unit had to clip so far (a converter quantizing to integers); 0 for most.
+    var clippedSamples: Int { get }
+
+    /// One line for `--stats` with figures of the unit's own (e.g. the resampler's latency), or nil.
+    var statsNote: String? { get }
+}
+
+extension AudioUnit {
+    public var isBypassed: Bool { false }
+    public func maxOutputFrames(forInput inputFrames: Int) -> Int { inputFrames }
+    public func drain(into output: UnsafeMutablePointer<Float>, capacity: Int) throws -> (frames: Int, done: Bool) { (0, true) }
+    public var clippedSamples: Int { 0 }
+    public var statsNote: String? { nil }
+}

@@ -1,0 +1,138 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Figures one stage of the chain reports for `--stats`.
+public struct StageStats: Sendable, Equatable {
+    public var name: String
+    public var framesIn: Int64 = 0
+    public var framesOut: Int64 = 0
+    /// Largest absolute output sample seen (linear, 1.0 = full scale); tracked only with `--stats`.
+    public var peak: Float = 0
+    public var clipped: Int = 0
+    public var bypassed = false
+    public var note: String?
+
+    /// The peak in dBFS, or -inf for silence.
+    public var peakDBFS: Double { peak > 0 ? 20 * Double(peak).log10 : -.infinity }
+}
+
+extension Double {
+    var log10: Double { Glibc.log10(self) }
+}
+
+/// A prepared line of units, each with its own output buffer: the AUGraph of aupipe.
+///
+/// `process` pushes one block through every active stage; `drain` flushes each stage in order,
+/// pushing what it flushes through the stages after it, so nothing held back is lost.
+public final class Chain {
+    private struct Stage {
+        let unit: any AudioUnit
+        let output: AudioBuffer
+        var stats: StageStats
+    }
+
+    private var stages: [Stage] = []
+    private var bypassedStats: [(index: Int, stats: StageStats)] = []
+    public let inputFormat: StreamFormat
+    public let outputFormat: StreamFormat
+    /// Most frames one `process` call accepts.
+    public let maxFrames: Int
+    /// Most frames one `process` call can return (for sizing the encoder's buffer).
+    public let maxOutputFrames: Int
+    private let measurePeaks: Bool
+    /// Whether per-stage peaks are measured (`--stats`).
+    public var measuresPeaks: Bool { measurePeaks }
+
+    /// Prepares `units` (named `names`) for `input`, in order. `maxFrames` bounds every block.
+    public init(units: [(name: String, unit: any AudioUnit)], input: StreamFormat, maxFrames: Int, measurePeaks: Bool) throws {
+        inputFormat = input
+        self.maxFrames = maxFrames
+        self.measurePeaks = measurePeaks
+        var format = input
+        var frames = maxFrames
+        for (index, entry) in units.enumerated() {
+            let next: StreamFormat
+            do { next = try entry.unit.prepare(input: format, maxFrames: frames) } catch let e as AUPipeError {
+                throw e.message.hasPrefix(entry.name + ":") ? e : e.prefixed(entry.name)
+            }
+            if entry.unit.isBypassed {
+                var s = StageStats(name: entry.name)
+                s.bypassed = true
+                bypassedStats.append((index, s))
+            } else {
+                let outFrames = entry.unit.maxOutputFrames(forInput: frames)
+                stages.append(Stage(unit: entry.unit, output: AudioBuffer(channels: next.channels, capacity: max(outFrames, 1)),
+                                    stats: StageStats(name: entry.name)))
+                frames = outFrames
+            }
+            format = next
+        }
+        outputFormat = format
+        maxOutputFrames = frames
+    }
+
+    /// True when no stage touches the samples: the stream can be copied as it is.
+    public var isEmpty: Bool { stages.isEmpty }
+
+    /// Runs `frames` frames (1...maxFrames) from `input` through every stage. The result points
+    /// into the last stage's buffer (or is `input` itself when the chain is empty) and stays valid
+    /// until the next call.
+    public func process(_ input: UnsafePointer<Float>, frames: Int) throws -> (UnsafePointer<Float>, Int) {
+        try run(from: 0, input, frames: frames)
+    }
+
+    private func run(from first: Int, _ input: UnsafePointer<Float>, frames: Int) throws -> (UnsafePointer<Float>, Int) {
+        var pointer = input
+        var count = frames
+        var i = first
+        while i < stages.count {
+            if count == 0 { return (pointer, 0) }
+            let produced = try stages[i].unit.process(pointer, frames: count, into: stages[i].output.samples)
+            record(i, framesIn: count, framesOut: produced)
+            pointer = UnsafePointer(stages[i].output.samples)
+            count = produced
+            i += 1
+        }
+        return (pointer, count)
+    }
+
+    private func record(_ i: Int, framesIn: Int, framesOut: Int) {
+        stages[i].stats.framesIn += Int64(framesIn)
+        stages[i].stats.framesOut += Int64(framesOut)
+        if measurePeaks {
+            let p = stages[i].output.samples
+            var peak = stages[i].stats.peak
+            for k in 0..<(framesOut * stages[i].output.channels) { peak = max(peak, abs(p[k])) }
+            stages[i].stats.peak = peak
+        }
+    }
+
+    /// Flushes every stage after the end of the stream, handing each resulting block to `sink`.
+    public func drain(_ sink: (UnsafePointer<Float>, Int) throws -> Void) throws {
+        for i in stages.indices {
+            while true {
+                let buffer = stages[i].output
+                let (frames, done) = try stages[i].unit.drain(into: buffer.samples, capacity: buffer.capacity)
+                if frames > 0 {
+                    record(i, framesIn: 0, framesOut: frames)
+                    let (pointer, count) = try run(from: i + 1, UnsafePointer(buffer.samples), frames: frames)
+                    if count > 0 { try sink(pointer, count) }
+                }
+                if done { break }
+            }
+        }
+    }
+
+    /// Per-stage figures in chain order, bypassed stages included.
+    public var stats: [StageStats] {
+        var list = stages.map { stage -> StageStats in
+            var s = stage.stats
+            s.clipped = stage.unit.clippedSamples
+            s.note = stage.unit.statsNote
+            return s
+        }
+        for (index, s) in bypassedStats.sorted(by: { $0.index < $1.index }) { list.insert(s, at: min(index, list.count)) }
+        return list
+    }
+}

@@ -1,0 +1,51 @@
+/// A length of stream time as the user wrote it: seconds, or an exact frame count.
+///
+/// Text forms: `20ms`, `1.5s`, `480f` (frames). A bare number takes the unit the parameter
+/// declares (milliseconds for ramps and blocks, seconds for positions on the timeline).
+public enum StreamDuration: Equatable, Sendable, CustomStringConvertible {
+    case seconds(Double)
+    case frames(Int)
+
+    public enum BareUnit: String, Sendable {
+        case milliseconds = "ms"
+        case seconds = "s"
+    }
+
+    /// Parses `text`; nil when it is not a duration.
+    public init?(_ text: String, bareUnit: BareUnit) {
+        let t = text.lowercased()
+        if t.hasSuffix("ms"), let v = Double(t.dropLast(2)), v.isFinite { self = .seconds(v / 1000) }
+        else if t.hasSuffix("s"), let v = Double(t.dropLast()), v.isFinite { self = .seconds(v) }
+        else if t.hasSuffix("f"), let n = Int(t.dropLast()) { self = .frames(n) }
+        else if let v = Double(t), v.isFinite { self = .seconds(bareUnit == .milliseconds ? v / 1000 : v) }
+        else { return nil }
+    }
+
+    /// Whole frames at `rate` Hz, rounded to nearest.
+    public func frames(atRate rate: Int) -> Int {
+        switch self {
+        case .frames(let n): return n
+        case .seconds(let s): return Int((s * Double(rate)).rounded())
+        }
+    }
+
+    /// Seconds, when known without a rate.
+    public var seconds: Double? {
+        if case .seconds(let s) = self { return s }
+        return nil
+    }
+
+    public var description: String {
+        switch self {
+        case .frames(let n): return "\(n)f"
+        case .seconds(let s):
+            return s < 1 ? "\(formatNumber(s * 1000))ms" : "\(formatNumber(s))s"
+        }
+    }
+}
+
+/// Prints a number without a trailing `.0`: 20, 0.5, -6.
+func formatNumber(_ v: Double) -> String {
+    if v == v.rounded(), abs(v) < 1e15 { return String(Int(v)) }
+    return String(v)
+}

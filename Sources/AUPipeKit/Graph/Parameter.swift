@@ -1,0 +1,176 @@
+/// A unit parameter as `aupipe units`, `aupipe help UNIT` and the argument parser see it:
+/// name, type with unit and range, default and help. Units declare these; nothing else
+/// describes a parameter, so the help and the validation cannot disagree.
+public struct ParameterDescriptor: Sendable {
+    public enum Kind: Sendable {
+        /// A real number in `range`, printed with `unit` (`dB`, `Hz`).
+        case number(ClosedRange<Double>, unit: String)
+        /// A whole number in `range`.
+        case integer(ClosedRange<Int>)
+        /// A sample rate in Hz (`16000`, `44.1k`), 1...768000.
+        case rate
+        /// A stream duration within `range` seconds; a bare number is in `bareUnit`.
+        case duration(ClosedRange<Double>, bareUnit: StreamDuration.BareUnit)
+        /// `1`/`0`, `on`/`off`, `yes`/`no`, `true`/`false`.
+        case boolean
+        /// A sample format token (`s16le`, `f32le`, `mulaw`, or an alias).
+        case encoding
+        /// Comma-separated input channel indices from 0 (`1,0`, `0,0`).
+        case channelMap
+        /// Comma-separated stream-time intervals `START-END` (`1.5-3`, `480f-960f`, `500ms-2s`);
+        /// bare numbers are seconds.
+        case timeRanges
+    }
+
+    public let name: String
+    public let kind: Kind
+    /// The default as text, or nil when the parameter is unset unless given.
+    public let defaultValue: String?
+    public let help: String
+
+    public init(_ name: String, _ kind: Kind, default defaultValue: String?, help: String) {
+        self.name = name
+        self.kind = kind
+        self.defaultValue = defaultValue
+        self.help = help
+    }
+
+    /// The type and range as `aupipe help` prints it: `dB, -120...40`.
+    public var typeDescription: String {
+        switch kind {
+        case .number(let r, let unit): return "\(unit), \(formatNumber(r.lowerBound))...\(formatNumber(r.upperBound))"
+        case .integer(let r): return "integer, \(r.lowerBound)...\(r.upperBound)"
+        case .rate: return "Hz, 1...768000 (44.1k allowed)"
+        case .duration(let r, let bare):
+            return "duration (ms, s or frames like 480f; bare number in \(bare.rawValue)), \(formatNumber(r.lowerBound * 1000))...\(formatNumber(r.upperBound * 1000)) ms"
+        case .boolean: return "boolean, 0/1, on/off"
+        case .encoding: return "sample format, e.g. s16le, f32le, mulaw"
+        case .channelMap: return "channel list, e.g. 1,0"
+        case .timeRanges: return "intervals START-END in s (or ms, frames), comma-separated, e.g. 1.5-3,5-6"
+        }
+    }
+
+    /// Parses and range-checks `text`; `unit` names the unit for messages.
+    func parse(_ text: String, unit: String) throws -> ParameterValue {
+        let fail = { (what: String) in AUPipeError.usage("\(unit): \(self.name)=\(text) \(what)") }
+        switch kind {
+        case .number(let range, let u):
+            var t = text
+            if !u.isEmpty, t.lowercased().hasSuffix(u.lowercased()) { t.removeLast(u.count) }
+            guard let v = Double(t), v.isFinite else { throw fail("is not a number; expected \(typeDescription)") }
+            guard range.contains(v) else { throw fail("is out of range \(formatNumber(range.lowerBound))...\(formatNumber(range.upperBound)) \(u)") }
+            return .number(v)
+        case .integer(let range):
+            guard let v = Int(text) else { throw fail("is not a whole number; expected \(typeDescription)") }
+            guard range.contains(v) else { throw fail("is out of range \(range.lowerBound)...\(range.upperBound)") }
+            return .integer(v)
+        case .rate:
+            do { return .integer(try FormatSpec.parseRate(text, option: "\(unit): \(name)")) }
+        case .duration(let range, let bare):
+            guard let d = StreamDuration(text, bareUnit: bare) else {
+                throw fail("is not a duration; write e.g. 20ms, 1.5s or 480f")
+            }
+            switch d {
+            case .seconds(let s):
+                guard range.contains(s) else {
+                    throw fail("is out of range \(formatNumber(range.lowerBound * 1000))...\(formatNumber(range.upperBound * 1000)) ms")
+                }
+            case .frames(let n):
+                guard n >= 0 else { throw fail("must not be negative") }
+            }
+            return .duration(d)
+        case .boolean:
+            switch text.lowercased() {
+            case "1", "on", "yes", "true": return .bool(true)
+            case "0", "off", "no", "false": return .bool(false)
+            default: throw fail("is not a boolean; use 1 or 0 (on/off)")
+            }
+        case .encoding:
+            do { return .encoding(try SampleEncoding(token: text)) } catch let e as AUPipeError { throw e.prefixed("\(unit): \(name)") }
+        case .channelMap:
+            let parts = text.split(separator: ",", omittingEmptySubsequences: false)
+            var map: [Int] = []
+            for p in parts {
+                guard let i = Int(p), (0..<StreamFormat.channelRange.upperBound).contains(i) else {
+                    throw fail("is not a list of channel numbers from 0, e.g. 1,0")
+                }
+                map.append(i)
+            }
+            guard StreamFormat.channelRange.contains(map.count) else { throw fail("names \(map.count) channels; 1...64 allowed") }
+            return .channelMap(map)
+        case .timeRanges:
+            var ranges: [TimeRange] = []
+            for part in text.split(separator: ",", omittingEmptySubsequences: false) {
+                let ends = part.split(separator: "-", omittingEmptySubsequences: false)
+                guard ends.count == 2, let a = StreamDuration(String(ends[0]), bareUnit: .seconds),
+                      let b = StreamDuration(String(ends[1]), bareUnit: .seconds) else {
+                    throw fail("is not a list of START-END intervals; write e.g. 1.5-3 or 1.5-3,5-6.25")
+                }
+                for d in [a, b] {
+                    if case .seconds(let s) = d, s < 0 { throw fail("has a negative time") }
+                    if case .frames(let n) = d, n < 0 { throw fail("has a negative time") }
+                }
+                if let sa = a.seconds, let sb = b.seconds, sb <= sa { throw fail("has an interval that ends before it starts (\(part))") }
+                ranges.append(TimeRange(start: a, end: b))
+            }
+            return .timeRanges(ranges)
+        }
+    }
+}
+
+/// A parsed, range-checked parameter value.
+public enum ParameterValue: Equatable, Sendable {
+    case number(Double)
+    case integer(Int)
+    case duration(StreamDuration)
+    case bool(Bool)
+    case encoding(SampleEncoding)
+    case channelMap([Int])
+    case timeRanges([TimeRange])
+}
+
+/// An interval of stream time, from `start` up to (not including) `end`.
+public struct TimeRange: Equatable, Sendable {
+    public var start: StreamDuration
+    public var end: StreamDuration
+}
+
+/// The values of one unit's parameters after parsing, with defaults filled in.
+public struct ParameterValues: Sendable {
+    public let unit: String
+    var values: [String: ParameterValue]
+    /// Names the user set explicitly (not from defaults).
+    public let explicit: Set<String>
+
+    public func number(_ name: String) -> Double? {
+        switch values[name] {
+        case .number(let v): return v
+        case .integer(let v): return Double(v)
+        default: return nil
+        }
+    }
+    public func integer(_ name: String) -> Int? {
+        if case .integer(let v) = values[name] { return v }
+        return nil
+    }
+    public func duration(_ name: String) -> StreamDuration? {
+        if case .duration(let v) = values[name] { return v }
+        return nil
+    }
+    public func bool(_ name: String) -> Bool? {
+        if case .bool(let v) = values[name] { return v }
+        return nil
+    }
+    public func encoding(_ name: String) -> SampleEncoding? {
+        if case .encoding(let v) = values[name] { return v }
+        return nil
+    }
+    public func timeRanges(_ name: String) -> [TimeRange]? {
+        if case .timeRanges(let v) = values[name] { return v }
+        return nil
+    }
+    public func channelMap(_ name: String) -> [Int]? {
+        if case .channelMap(let v) = values[name] { return v }
+        return nil
+    }
+}

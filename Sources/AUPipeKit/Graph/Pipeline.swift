@@ -1,0 +1,190 @@
+import CAUPipeSupport
+
+/// How `--stats` reports.
+public enum StatsMode: String, Sendable { case off, text, json }
+
+/// Options of a processing run (everything on the command line but the chain).
+public struct PipelineOptions: Sendable {
+    /// Input path, `-` for stdin.
+    public var input = "-"
+    /// Output path, `-` for stdout.
+    public var output = "-"
+    /// Format of headerless input (`--in-format`).
+    public var inFormat: StreamFormat?
+    /// `--out-format`: encoding, and optionally rate and channels to convert to at the end.
+    public var outFormat: FormatSpec.Parts?
+    /// `-t`: output container; nil means the input's.
+    public var container: ContainerKind?
+    /// `--block`: most frames per processing step; nil means 10 ms.
+    public var block: StreamDuration?
+    public var stats = StatsMode.off
+    /// `--check`: stop after validating the chain against the input's format.
+    public var check = false
+
+    public init() {}
+}
+
+/// What a run did: the formats, the figures, and an error found in the data after all complete
+/// frames were written (a stream that ended mid-frame or short of its header's size).
+public struct RunReport: Sendable {
+    public var input: StreamHeader
+    public var output: OutputPlan
+    public var stages: [StageStats] = []
+    public var framesIn: Int64 = 0
+    public var framesOut: Int64 = 0
+    /// Samples clipped by the final encoder.
+    public var encoderClipped = 0
+    public var sizesPatched = false
+    public var dataError: AUPipeError?
+}
+
+/// One processing run: reads a header, prepares the chain, streams every block through it,
+/// drains it and finishes the output header.
+public final class Pipeline {
+    private var units: [(name: String, unit: any AudioUnit)]
+    public let options: PipelineOptions
+    /// Whether any unit chose the encoding (`convert format=`), which makes it explicit.
+    private let chainSetsEncoding: Bool
+
+    /// Builds every unit from its command-line words before any input is read, so that usage
+    /// errors come first. Each element of `chain` is a unit name and its arguments.
+    public init(chain: [[String]], options: PipelineOptions) throws {
+        self.options = options
+        var list: [(String, any AudioUnit)] = []
+        for words in chain {
+            guard let name = words.first else { throw AUPipeError.usage("empty unit in the chain: two ':' in a row, or a ':' at an end") }
+            let descriptor = try UnitRegistry.descriptor(named: name)
+            list.append((descriptor.name, try descriptor.instantiate(Array(words.dropFirst()))))
+        }
+        chainSetsEncoding = list.contains { ($0.1 as? ConvertUnit)?.format != nil }
+        units = list
+    }
+
+    /// Appends the conversions `--out-format` asks for beyond the encoding: channels, then rate.
+    private func appendOutputConversions(input: StreamFormat) throws -> [(name: String, unit: any AudioUnit)] {
+        var all = units
+        if let channels = options.outFormat?.channels {
+            all.append(("convert (--out-format)", try ConvertUnit(format: nil, channels: channels, map: nil)))
+        }
+        if let rate = options.outFormat?.rate {
+            all.append(("resample (--out-format)", ResampleUnit(rate: rate, quality: 4)))
+        }
+        return all
+    }
+
+    /// Runs the whole stream from `source` to `sink`.
+    public func run(source: any ByteSource, sink: any ByteSink) throws -> RunReport {
+        let (header, audio) = try HeaderReader.read(source, rawFormat: options.inFormat)
+        let inFormat = try header.format.validated(source: "\(source.name): \(header.container.rawValue.uppercased()) header")
+        let blockFrames = max(1, options.block?.frames(atRate: inFormat.sampleRate) ?? inFormat.sampleRate / 100)
+        guard blockFrames <= 1 << 20 else {
+            throw AUPipeError.usage("--block is \(blockFrames) frames; at most 1048576 allowed")
+        }
+        let chain = try Chain(units: try appendOutputConversions(input: inFormat), input: inFormat, maxFrames: blockFrames,
+                              measurePeaks: options.stats != .off)
+        let explicit = options.outFormat?.token ?? (chainSetsEncoding ? chain.outputFormat.encoding : nil)
+        let plan = try OutputPlan(input: header, chainOutput: chain.outputFormat, container: options.container, explicitEncoding: explicit)
+        var report = RunReport(input: header, output: plan)
+        if options.check {
+            report.stages = chain.stats
+            return report
+        }
+        try StreamLoop(chain: chain, plan: plan, header: header, source: audio, sink: sink).run(into: &report)
+        report.stages = chain.stats
+        return report
+    }
+}
+
+/// The block loop of a run, with every buffer it uses allocated once up front.
+struct StreamLoop {
+    let chain: Chain
+    let plan: OutputPlan
+    let header: StreamHeader
+    let source: any ByteSource
+    let sink: any ByteSink
+
+    func run(into report: inout RunReport) throws {
+        let inFormat = header.format
+        let inFrameBytes = inFormat.bytesPerFrame
+        let outFrameBytes = plan.format.bytesPerFrame
+        let decoder = SampleCodec(inFormat.encoding)
+        let encoder = SampleCodec(plan.format.encoding)
+        // Passing bytes straight through is exact when nothing touches the samples.
+        let passthrough = chain.isEmpty && plan.format.encoding == inFormat.encoding && !chain.measuresPeaks
+
+        // One read takes whatever is available, up to 64 KiB or one block; it is processed in
+        // pieces of at most one block and written with one write.
+        let readFrames = max(chain.maxFrames, 65536 / inFrameBytes)
+        let pieces = (readFrames + chain.maxFrames - 1) / chain.maxFrames
+        let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: readFrames * inFrameBytes, alignment: 16)
+        let floats = UnsafeMutablePointer<Float>.allocate(capacity: chain.maxFrames * inFormat.channels)
+        let outCapacity = passthrough ? 0 : pieces * chain.maxOutputFrames * outFrameBytes
+        let outBuffer = UnsafeMutableRawPointer.allocate(byteCount: max(outCapacity, 1), alignment: 16)
+        defer { readBuffer.deallocate(); floats.deallocate(); outBuffer.deallocate() }
+
+        try sink.write(plan.header(dataBytes: nil))
+        var carried = 0                       // bytes of an incomplete frame kept from the last read
+        var remaining = header.dataBytes      // bytes the header still promises, or nil
+        var framesOut: Int64 = 0
+        var clipped = 0
+
+        func encode(_ samples: UnsafePointer<Float>, _ frames: Int, at offset: Int) -> Int {
+            clipped += encoder.encode(samples, count: frames * plan.format.channels, into: outBuffer + offset)
+            return frames * outFrameBytes
+        }
+
+        while remaining != 0 {
+            var want = readBuffer.count - carried
+            if let r = remaining { want = Int(min(UInt64(want), r)) }
+            let n = try source.read(into: UnsafeMutableRawBufferPointer(rebasing: readBuffer[carried..<(carried + want)]))
+            if n == 0 { break }
+            if remaining != nil { remaining! -= UInt64(n) }
+            let available = carried + n
+            let frames = available / inFrameBytes
+            report.framesIn += Int64(frames)
+            if passthrough {
+                try sink.write(UnsafeRawBufferPointer(rebasing: readBuffer[0..<(frames * inFrameBytes)]))
+                framesOut += Int64(frames)
+            } else {
+                var done = 0, outBytes = 0
+                while done < frames {
+                    let count = min(chain.maxFrames, frames - done)
+                    decoder.decode(readBuffer.baseAddress! + done * inFrameBytes, count: count * inFormat.channels, into: floats)
+                    let (result, produced) = try chain.process(floats, frames: count)
+                    outBytes += encode(result, produced, at: outBytes)
+                    framesOut += Int64(produced)
+                    done += count
+                }
+                if outBytes > 0 { try sink.write(UnsafeRawBufferPointer(start: outBuffer, count: outBytes)) }
+            }
+            carried = available - frames * inFrameBytes
+            if carried > 0 {
+                readBuffer.baseAddress!.copyMemory(from: readBuffer.baseAddress! + frames * inFrameBytes, byteCount: carried)
+            }
+        }
+
+        if !passthrough {
+            try chain.drain { samples, frames in
+                let bytes = encode(samples, frames, at: 0)
+                framesOut += Int64(frames)
+                try sink.write(UnsafeRawBufferPointer(start: outBuffer, count: bytes))
+            }
+        }
+
+        let dataBytes = UInt64(framesOut) * UInt64(outFrameBytes)
+        let trailer = plan.trailer(dataBytes: dataBytes)
+        if plan.container != .raw, try sink.rewriteHeader(plan.header(dataBytes: dataBytes)) {
+            try sink.write(trailer)
+            report.sizesPatched = true
+        }
+        report.framesOut = framesOut
+        report.encoderClipped = clipped
+
+        let stopped = aupipe_stop_signal() != 0
+        if carried > 0 {
+            report.dataError = .data("\(source.name): the stream ended mid-frame; \(carried) trailing bytes dropped (a frame is \(inFrameBytes) bytes of \(inFormat.spec))")
+        } else if let r = remaining, r > 0, !stopped {
+            report.dataError = .data("\(source.name): the stream ended \(r) bytes short of the \(header.dataBytes!) bytes its \(header.container.rawValue.uppercased()) header declares; it is truncated")
+        }
+    }
+}

@@ -1,0 +1,113 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CAUPipeSupport
+
+/// Where stream bytes come from. Reads return what is available now (short reads are normal
+/// on pipes) and 0 at the end of the stream.
+public protocol ByteSource: AnyObject {
+    /// Reads up to `buffer.count` bytes into `buffer`; 0 means end of stream.
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int
+    /// A name for messages: a path or `stdin`.
+    var name: String { get }
+}
+
+/// A file descriptor: stdin, a file, a FIFO. Stops (reports end of stream) when SIGINT or
+/// SIGTERM interrupts a read.
+public final class FileDescriptorSource: ByteSource {
+    public let fd: Int32
+    public let name: String
+    private let ownsDescriptor: Bool
+
+    public init(fd: Int32, name: String, owns: Bool) {
+        self.fd = fd
+        self.name = name
+        ownsDescriptor = owns
+    }
+
+    /// Opens `path` for reading, or `-` for stdin.
+    public static func open(_ path: String) throws -> FileDescriptorSource {
+        if path == "-" { return FileDescriptorSource(fd: 0, name: "stdin", owns: false) }
+        let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else {
+            throw AUPipeError.noInput("cannot open input \(path): \(String(cString: strerror(errno)))")
+        }
+        var st = stat()
+        if fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFDIR {
+            Glibc.close(fd)
+            throw AUPipeError.noInput("cannot read input \(path): it is a directory")
+        }
+        return FileDescriptorSource(fd: fd, name: path, owns: true)
+    }
+
+    deinit { if ownsDescriptor { Glibc.close(fd) } }
+
+    /// True when the descriptor is a pipe, socket, tty or device: input that arrives in real time.
+    public var isLive: Bool {
+        var st = stat()
+        guard fstat(fd, &st) == 0 else { return true }
+        return (st.st_mode & S_IFMT) != S_IFREG
+    }
+
+    /// The size in bytes when the descriptor is a regular file.
+    public var regularFileSize: Int64? {
+        var st = stat()
+        guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { return nil }
+        return Int64(st.st_size)
+    }
+
+    public func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        while true {
+            if aupipe_stop_signal() != 0 { return 0 }
+            let n = Glibc.read(fd, buffer.baseAddress, buffer.count)
+            if n >= 0 { return n }
+            if errno == EINTR { continue }
+            throw AUPipeError.io("reading \(name): \(String(cString: strerror(errno)))")
+        }
+    }
+}
+
+/// Bytes held in memory: for tests, and for input whose first bytes were already read.
+public final class MemorySource: ByteSource {
+    private let bytes: [UInt8]
+    private var position = 0
+    /// Most bytes one read returns, to imitate a pipe's short reads (default: no limit).
+    private let chunk: Int
+    public let name: String
+
+    public init(_ bytes: [UInt8], name: String = "memory", chunk: Int = .max) {
+        self.bytes = bytes
+        self.name = name
+        self.chunk = chunk
+    }
+
+    public func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        let n = min(buffer.count, bytes.count - position, chunk)
+        guard n > 0 else { return 0 }
+        bytes.withUnsafeBytes { src in
+            buffer.baseAddress!.copyMemory(from: src.baseAddress! + position, byteCount: n)
+        }
+        position += n
+        return n
+    }
+}
+
+/// A source with some bytes put back in front of it (the magic that detection read).
+final class PrefixedSource: ByteSource {
+    private var prefix: [UInt8]
+    private let base: any ByteSource
+    var name: String { base.name }
+
+    init(prefix: [UInt8], base: any ByteSource) {
+        self.prefix = prefix
+        self.base = base
+    }
+
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        if prefix.isEmpty { return try base.read(into: buffer) }
+        let n = min(buffer.count, prefix.count)
+        prefix.withUnsafeBytes { buffer.baseAddress!.copyMemory(from: $0.baseAddress!, byteCount: n) }
+        prefix.removeFirst(n)
+        return n
+    }
+}

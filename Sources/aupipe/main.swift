@@ -1,0 +1,6 @@
+import AUPipeKit
+#if canImport(Glibc)
+import Glibc
+#endif
+
+exit(AUPipeCommand.main(Array(CommandLine.arguments.dropFirst())))
