@@ -35,6 +35,11 @@ public enum AUPipeCommand {
         case .demo(let output):
             return try DemoCommand.run(output: output, console: console)
         case .run(let chain, let optionsText):
+            if chain.isEmpty, optionsText == PipelineOptionsText(), isatty(0) != 0 {
+                // A bare `aupipe` at a terminal would wait for audio that is not coming.
+                console.out(HelpText.usage)
+                return .ok
+            }
             return try runChain(chain, options: try optionsText.parsed(), console: console)
         }
         return .ok

@@ -72,7 +72,7 @@ public enum CommandLineParser {
     static let flagOptions = ["--stats", "--check", "-h", "--help", "--version", "-V"]
 
     public static func parse(_ args: [String]) throws -> Invocation {
-        guard let first = args.first else { return .help(unit: nil) }
+        guard let first = args.first else { return .run(chain: [], options: PipelineOptionsText()) }
         switch first {
         case "units":
             guard args.count == 1 else { throw AUPipeError.usage("units takes no arguments; for one unit use 'aupipe help \(args[1])'") }

@@ -1,0 +1,85 @@
+import Foundation
+import Testing
+
+/// Helpers for running the built `aupipe` binary, and peers like sox and ffmpeg, through real pipes.
+enum CLI {
+    /// The package root (three levels above this file).
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// The `aupipe` binary that `swift test` built next to the test bundle.
+    static let binary: String = {
+        var dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        for _ in 0..<4 {
+            let candidate = dir.appendingPathComponent("aupipe").path
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+            dir = dir.deletingLastPathComponent()
+        }
+        return packageRoot.appendingPathComponent(".build/debug/aupipe").path
+    }()
+
+    /// Committed inputs and expected outputs of the golden pipelines.
+    static let goldenDirectory = packageRoot.appendingPathComponent("Tests/CLITests/Golden")
+
+    struct Result {
+        var status: Int32
+        var stdout: Data
+        var stderr: String
+    }
+
+    /// Runs a shell command line (bash, with `pipefail`) with `$AUPIPE` set to the binary, and
+    /// `stdin` as its input. Returns its status, stdout and stderr.
+    @discardableResult
+    static func shell(_ script: String, stdin: Data = Data(), cwd: URL? = nil, environment extra: [String: String] = [:]) throws -> Result {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = ["-o", "pipefail", "-c", script]
+        var env = ProcessInfo.processInfo.environment
+        env["AUPIPE"] = binary
+        for (k, v) in extra { env[k] = v }
+        process.environment = env
+        if let cwd { process.currentDirectoryURL = cwd }
+        let inPipe = Pipe(), outPipe = Pipe(), errPipe = Pipe()
+        process.standardInput = inPipe
+        process.standardOutput = outPipe
+        process.standardError = errPipe
+        try process.run()
+        // Feed stdin and drain both outputs concurrently so that no pipe fills up and stalls.
+        let writer = Thread {
+            inPipe.fileHandleForWriting.write(stdin)
+            try? inPipe.fileHandleForWriting.close()
+        }
+        writer.start()
+        var errData = Data()
+        let errReader = Thread { errData = errPipe.fileHandleForReading.readDataToEndOfFile() }
+        errReader.start()
+        let out = outPipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        while errReader.isExecuting || !errReader.isFinished { usleep(1000) }
+        return Result(status: process.terminationStatus, stdout: out, stderr: String(decoding: errData, as: UTF8.self))
+    }
+
+    /// Runs aupipe with `arguments` (no shell), feeding `stdin`.
+    @discardableResult
+    static func aupipe(_ arguments: [String], stdin: Data = Data()) throws -> Result {
+        try shell("exec \"$AUPIPE\" " + arguments.map(quote).joined(separator: " "), stdin: stdin)
+    }
+
+    static func quote(_ s: String) -> String { "'" + s.replacingOccurrences(of: "'", with: "'\\''") + "'" }
+
+    /// Whether `tool` is on PATH. Under CI (`CI=true`) a missing peer fails the test instead of
+    /// skipping it: the test command installs them, so absence is a setup bug.
+    static func has(_ tool: String) -> Bool {
+        let found = (try? shell("command -v \(tool)").status) == 0
+        if !found && ProcessInfo.processInfo.environment["CI"] == "true" {
+            Issue.record("\(tool) is not installed, but CI must have it (scripts/install-deps test installs it)")
+        }
+        return found
+    }
+
+    /// A fresh temporary directory for one test.
+    static func temporaryDirectory() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("aupipe-test-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+}
