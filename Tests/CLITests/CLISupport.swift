@@ -49,13 +49,13 @@ enum CLI {
             try? inPipe.fileHandleForWriting.close()
         }
         writer.start()
-        var errData = Data()
-        let errReader = Thread { errData = errPipe.fileHandleForReading.readDataToEndOfFile() }
+        let errBox = DataBox()
+        let errReader = Thread { errBox.set(errPipe.fileHandleForReading.readDataToEndOfFile()) }
         errReader.start()
         let out = outPipe.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         while errReader.isExecuting || !errReader.isFinished { usleep(1000) }
-        return Result(status: process.terminationStatus, stdout: out, stderr: String(decoding: errData, as: UTF8.self))
+        return Result(status: process.terminationStatus, stdout: out, stderr: String(decoding: errBox.get(), as: UTF8.self))
     }
 
     /// Runs aupipe with `arguments` (no shell), feeding `stdin`.
@@ -82,4 +82,12 @@ enum CLI {
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
     }
+}
+
+/// Data handed from a reader thread to the caller (Swift 6 forbids mutating a captured var there).
+final class DataBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var data = Data()
+    func set(_ d: Data) { lock.lock(); data = d; lock.unlock() }
+    func get() -> Data { lock.lock(); defer { lock.unlock() }; return data }
 }

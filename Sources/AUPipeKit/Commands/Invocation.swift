@@ -25,6 +25,8 @@ public struct PipelineOptionsText: Equatable, Sendable {
     public var stats: String?
     public var check = false
 
+    public init() {}
+
     /// Parses and checks every option's value.
     public func parsed() throws -> PipelineOptions {
         var o = PipelineOptions()
