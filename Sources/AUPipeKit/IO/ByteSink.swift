@@ -33,8 +33,10 @@ public final class FileDescriptorSink: ByteSink {
         self.fd = fd
         self.name = name
         ownsDescriptor = owns
+        // Only a regular file not opened for appending can be patched: on Linux, pwrite to an
+        // O_APPEND descriptor (`>> file`) appends instead of writing at the offset.
         var st = stat()
-        if fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG {
+        if fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG, fcntl(fd, F_GETFL) & O_APPEND == 0 {
             startOffset = lseek(fd, 0, SEEK_CUR)
         } else {
             startOffset = -1
