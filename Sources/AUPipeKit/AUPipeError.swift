@@ -1,8 +1,6 @@
 /// The exit statuses aupipe uses, from BSD's sysexits.h.
 public enum ExitStatus: Int32, Sendable {
     case ok = 0
-    /// A comparison found a difference outside tolerance (diff's convention).
-    case differs = 1
     /// EX_USAGE: the command line is wrong (unknown unit, bad parameter, value out of range).
     case usage = 64
     /// EX_DATAERR: the input stream is malformed (bad header, ends mid-frame, unsupported encoding).
@@ -20,7 +18,7 @@ public enum ExitStatus: Int32, Sendable {
 /// Every failure aupipe reports: one line of text for stderr and the status to exit with.
 ///
 /// The message names what is wrong and, where there is one, the fix:
-/// `gain: db=40 is out of range -120...40 dB`.
+/// `gain: db=70 is out of range -120...60 dB`.
 public struct AUPipeError: Error, Equatable, CustomStringConvertible, Sendable {
     public var status: ExitStatus
     public var message: String

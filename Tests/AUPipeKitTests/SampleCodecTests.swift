@@ -60,10 +60,16 @@ import AUPipeKit
     @Test func s32ClipsAtFullScale() {
         let e = try! SampleEncoding(token: "s32le")
         var bytes = [UInt8](repeating: 0, count: 12)
-        let clipped = [Float(1), Float(-1), Float(0.25)].withUnsafeBufferPointer { s in
+        // 1.0 is what Float32 makes of every s32 value from 2147483584 up: full scale, not a clip.
+        let clipped = [Float(1), Float(-1), Float(0.25), Float(1.5)].withUnsafeBufferPointer { s in
             bytes.withUnsafeMutableBytes { SampleCodec(e).encode(s.baseAddress!, count: 3, into: $0.baseAddress!) }
         }
-        #expect(clipped == 1)
+        #expect(clipped == 0)
+        var more = [UInt8](repeating: 0, count: 4)
+        let overflow = [Float(1.5)].withUnsafeBufferPointer { s in
+            more.withUnsafeMutableBytes { SampleCodec(e).encode(s.baseAddress!, count: 1, into: $0.baseAddress!) }
+        }
+        #expect(overflow == 1 && more == [0xFF, 0xFF, 0xFF, 0x7F])
         #expect(Array(bytes[0..<4]) == [0xFF, 0xFF, 0xFF, 0x7F])
         #expect(Array(bytes[4..<8]) == [0x00, 0x00, 0x00, 0x80])
         #expect(Array(bytes[8..<12]) == [0x00, 0x00, 0x00, 0x20])

@@ -7,6 +7,8 @@ import CAUPipeSupport
 /// `aupipe: …` line on stderr, and returns the exit status.
 public enum AUPipeCommand {
     public static func main(_ args: [String], console: any Console = StandardConsole()) -> Int32 {
+        // Before anything is written: EPIPE instead of death by SIGPIPE, and a clean stop on SIGINT/SIGTERM.
+        aupipe_install_signal_handlers()
         do {
             return try execute(try CommandLineParser.parse(args), console: console).rawValue
         } catch let e as AUPipeError {
@@ -48,8 +50,10 @@ public enum AUPipeCommand {
     /// Runs a chain between the options' input and output.
     public static func runChain(_ chain: [[String]], options: PipelineOptions, console: any Console) throws -> ExitStatus {
         let pipeline = try Pipeline(chain: chain, options: options)
-        aupipe_install_signal_handlers()
         let source = try FileDescriptorSource.open(options.input)
+        if options.output != "-", source.isSameFile(as: options.output) {
+            throw AUPipeError.usage("-o \(options.output) is the input file; aupipe streams, so write to another file and rename it")
+        }
         if options.check {
             if options.input == "-", isatty(0) != 0 {
                 console.out("ok: the chain is valid (no input header read: stdin is a terminal)")
@@ -59,9 +63,7 @@ public enum AUPipeCommand {
             console.out("ok: \(report.input.container.rawValue) \(report.input.format.spec) -> \(report.output.container.rawValue) \(report.output.format.spec)")
             return .ok
         }
-        // A live input needs output with no buffering delay; files do too. We never buffer.
-        let sink = try FileDescriptorSink.create(options.output)
-        let report = try pipeline.run(source: source, sink: sink)
+        let report = try pipeline.run(source: source, openSink: { try FileDescriptorSink.create(options.output) })
         if options.stats != .off { StatsPrinter.print(report, mode: options.stats, console: console) }
         if let e = report.dataError {
             console.err("aupipe: \(e.message)")

@@ -17,8 +17,7 @@ public enum DemoCommand {
         options.output = output
         options.stats = .text
         let pipeline = try Pipeline(chain: chain, options: options)
-        let sink = try FileDescriptorSink.create(output)
-        let report = try pipeline.run(source: MemorySource(clip, name: "built-in clip"), sink: sink)
+        let report = try pipeline.run(source: MemorySource(clip, name: "built-in clip"), openSink: { try FileDescriptorSink.create(output) })
         StatsPrinter.print(report, mode: .text, console: console)
         let text = chain.map { $0.joined(separator: " ") }.joined(separator: " : ")
         console.err("aupipe: demo: wrote \(output) (\(report.output.container.rawValue) \(report.output.format.spec), \(report.framesOut) frames) from a built-in 3 s clip through: \(text)")

@@ -21,15 +21,17 @@ public enum HelpText {
 
         Options:
           -i, --input PATH        read from PATH instead of stdin
-          -o, --output PATH       write to PATH instead of stdout; sizes in the header are
-                                  patched at the end when PATH is a regular file
+          -o, --output PATH       write to PATH instead of stdout; when the output is a regular
+                                  file (this or a redirected stdout), header sizes are patched
+                                  at the end
           --in-format SPEC        format of headerless input: TOKEN:RATE:CHANNELS, e.g. s16le:48000:1
           --out-format SPEC       output encoding (s16le), or TOKEN:RATE:CHANNELS to also convert
                                   rate and channel count at the end of the chain
           -t, --type TYPE         output container: caf, wav, au or raw (default: the input's)
           --block DURATION        most frames processed per step (default 10ms; 480f = frames)
           --stats[=json]          print per-unit figures on stderr at the end
-          --check                 validate the chain (and the input header, if input is given) and exit
+          --check                 validate the chain against the input's header (from -i, or stdin
+                                  unless it is a terminal), print the formats, and exit
           -h, --help              show this help
           -V, --version           show the version
 
@@ -39,11 +41,12 @@ public enum HelpText {
         Units:
         \(HelpText.unitList)
 
-        Exit status: 0 ok (also when the reader closes the pipe early), 64 usage error, 65 bad
-        input data, 66 input cannot be opened, 73 output cannot be created, 74 I/O error.
+        Exit status: 0 ok (also when the reader closes the pipe early, or after SIGINT/SIGTERM),
+        64 usage error, 65 bad input data, 66 input cannot be opened, 70 internal error,
+        73 output cannot be created, 74 I/O error.
 
         Examples:
-          arecord -t raw -f S16_LE -r 48000 -c 1 | aupipe --in-format s16le:48000:1 resample 16000 | opusenc - out.opus
+          arecord -t raw -f S16_LE -r 48000 -c 1 | aupipe --in-format s16le:48000:1 resample 16000 -t wav | opusenc - out.opus
           aupipe -i in.wav convert channels=1 : gain -3 -o mono.wav
           aupipe help resample
         """

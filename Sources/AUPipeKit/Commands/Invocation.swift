@@ -94,11 +94,14 @@ public enum CommandLineParser {
             let word = args[i]
             i += 1
             if word == "--" && !optionsEnded { optionsEnded = true; continue }
-            if !optionsEnded, word.hasPrefix("-"), word.count > 1, Double(word) == nil, !word.hasPrefix("-.") {
+            if !optionsEnded, Self.isOption(word) {
                 var name = word, value: String?
                 if word.hasPrefix("--"), let eq = word.firstIndex(of: "=") {
                     name = String(word[..<eq])
                     value = String(word[word.index(after: eq)...])
+                }
+                if ["-h", "--help", "--version", "-V", "--check"].contains(name), let value {
+                    throw AUPipeError.usage("\(name) takes no value (got '\(value)')")
                 }
                 switch name {
                 case "-h", "--help": return .help(unit: nil)
@@ -139,6 +142,14 @@ public enum CommandLineParser {
             chain = []
         }
         return .run(chain: chain, options: options)
+    }
+
+    /// A word is an option when it starts with `-` and is not a value such as `-6`, `-6dB`,
+    /// `-.5` or a lone `-` (stdin).
+    static func isOption(_ word: String) -> Bool {
+        guard word.hasPrefix("-"), word.count > 1 else { return false }
+        let second = word[word.index(after: word.startIndex)]
+        return !(second.isNumber || second == ".")
     }
 
     private static func parseInfo(_ args: [String]) throws -> Invocation {

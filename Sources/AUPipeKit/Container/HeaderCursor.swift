@@ -4,8 +4,10 @@ struct HeaderCursor {
     let source: any ByteSource
     /// What is being read, for messages: `WAV header`.
     let what: String
-    private(set) var offset: Int64 = 0
+    /// Bytes of the stream read so far, the 4-byte magic included.
+    private(set) var offset: Int64 = 4
 
+    /// Starts after the 4-byte magic, which `HeaderReader` has read.
     init(_ source: any ByteSource, what: String) {
         self.source = source
         self.what = what

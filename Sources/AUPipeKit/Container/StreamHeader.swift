@@ -42,7 +42,7 @@ public enum HeaderReader {
         }
         let tag = String(decoding: magic, as: UTF8.self)
         let rest = PrefixedSource(prefix: [], base: source)
-        var header: StreamHeader
+        let header: StreamHeader
         switch tag {
         case "caff": header = try CAFFile.readHeader(rest)
         case "RIFF", "RF64": header = try WAVFile.readHeader(rest, riffTag: tag)
@@ -58,7 +58,6 @@ public enum HeaderReader {
             let header = StreamHeader(container: .raw, format: rawFormat, dataBytes: nil, headerBytes: 0)
             return (header, PrefixedSource(prefix: magic, base: source))
         }
-        header.headerBytes += 4
         if let rawFormat, rawFormat != header.format {
             throw AUPipeError.usage("\(source.name): the \(header.container.rawValue.uppercased()) header says \(header.format.spec) but --in-format says \(rawFormat.spec); drop --in-format or fix it")
         }

@@ -27,6 +27,8 @@ public enum WAVFile {
             case "data":
                 guard let format else { throw AUPipeError.data("\(source.name): WAV data chunk comes before fmt") }
                 var dataBytes: UInt64? = StreamHeader.streamingSizes32.contains(size) ? nil : UInt64(size)
+                // sox rounds its pipe size 0x7FFFF000 down to whole frames (0x7FFFEFFC for 6- and 12-byte frames).
+                if size == 0x7FFF_F000 - 0x7FFF_F000 % UInt32(format.bytesPerFrame) { dataBytes = nil }
                 if riffTag == "RF64", size == 0xFFFF_FFFF, let d = ds64DataSize, d != 0, d != UInt64.max { dataBytes = d }
                 return StreamHeader(container: .wav, format: format, dataBytes: dataBytes, headerBytes: c.offset, wavChannelMask: mask)
             default:

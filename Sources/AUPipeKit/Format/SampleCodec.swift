@@ -112,7 +112,9 @@ public struct SampleCodec: Sendable {
                 var v: Int64
                 if x.isNaN { v = 0 } else {
                     v = x >= 2_147_483_647 ? 2_147_483_647 : (x < -2_147_483_648 ? -2_147_483_648 : Int64(x.rounded(.toNearestOrEven)))
-                    if x >= 2_147_483_647.5 || x < -2_147_483_648 { clipped &+= 1 }
+                    // Float32 rounds s32 values from 2147483584 up to exactly 1.0, so 1.0 itself
+                    // is full scale here, not a clip.
+                    if x > 2_147_483_648 || x < -2_147_483_648 { clipped &+= 1 }
                 }
                 let u = UInt32(truncatingIfNeeded: v) ^ flip
                 destination.storeBytes(of: be ? u.bigEndian : u.littleEndian, toByteOffset: i &* 4, as: UInt32.self)
@@ -143,6 +145,15 @@ public struct SampleCodec: Sendable {
             preconditionFailure("SampleEncoding admits no \(e.token)")
         }
         return clipped
+    }
+
+    /// Reverses the byte order of `count` samples of `width` bytes (2, 3, 4 or 8); exact.
+    public static func swapByteOrder(_ source: UnsafeRawPointer, into destination: UnsafeMutableRawPointer, count: Int, width: Int) {
+        let s = source.assumingMemoryBound(to: UInt8.self), d = destination.assumingMemoryBound(to: UInt8.self)
+        for i in 0..<count {
+            let base = i &* width
+            for k in 0..<width { d[base &+ k] = s[base &+ width &- 1 &- k] }
+        }
     }
 
     /// Rounds `x × scale` to nearest (ties to even) and clips to `min...max`, counting clips.

@@ -81,14 +81,15 @@ extension SampleEncoding {
     /// formats (`s16`, `s32`, `flt`, `dbl`, `u8`; native order, which is little-endian here).
     /// Throws a usage error with a hint for ALSA's `S24_LE` (24 bits in 4 bytes) and ffmpeg's planar forms.
     public init(token raw: String) throws {
-        let t = raw.lowercased()
+        var t = raw.lowercased()
+        if t.hasPrefix("pcm_") { t.removeFirst(4) } // ffmpeg's codec names: pcm_s16le, pcm_f32be, pcm_mulaw
         switch t {
         case "s24_le", "s24_be", "s24_32le", "s24_32be", "s24_32":
             throw AUPipeError.usage("format \(raw) is 24 bits in 4-byte containers, which aupipe does not read; record as S24_3LE (s24le) or S32_LE (s32le) instead")
-        case "s16p", "s32p", "fltp", "dblp", "u8p", "s64p":
+        case "s16p", "s32p", "fltp", "dblp", "u8p":
             throw AUPipeError.usage("format \(raw) is ffmpeg's planar layout; aupipe reads interleaved samples: use \(t.dropLast()) instead")
-        case "mulaw", "mu_law", "mu-law", "ulaw", "pcm_mulaw": self = SampleEncoding(.muLaw, bits: 8)!; return
-        case "alaw", "a_law", "a-law", "pcm_alaw": self = SampleEncoding(.aLaw, bits: 8)!; return
+        case "mulaw", "mu_law", "mu-law", "ulaw": self = SampleEncoding(.muLaw, bits: 8)!; return
+        case "alaw", "a_law", "a-law": self = SampleEncoding(.aLaw, bits: 8)!; return
         case "flt": self = SampleEncoding(.float, bits: 32)!; return
         case "dbl": self = SampleEncoding(.float, bits: 64)!; return
         case "float_le": self = SampleEncoding(.float, bits: 32, bigEndian: false)!; return
@@ -118,6 +119,6 @@ extension SampleEncoding {
     }
 
     private static func unknown(_ raw: String) -> AUPipeError {
-        .usage("unknown sample format '\(raw)'; use one of u8, s8, s16le, s24le, s32le, f32le, f64le (or ...be), mulaw, alaw")
+        .usage("unknown sample format '\(raw)'; use one of u8, s8, s16le, s24le, s32le, u16le, u24le, u32le, f32le, f64le (or ...be), mulaw, alaw")
     }
 }

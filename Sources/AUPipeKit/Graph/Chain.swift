@@ -41,8 +41,6 @@ public final class Chain {
     /// Most frames one `process` call can return (for sizing the encoder's buffer).
     public let maxOutputFrames: Int
     private let measurePeaks: Bool
-    /// Whether per-stage peaks are measured (`--stats`).
-    public var measuresPeaks: Bool { measurePeaks }
 
     /// Prepares `units` (named `names`) for `input`, in order. `maxFrames` bounds every block.
     public init(units: [(name: String, unit: any AudioUnit)], input: StreamFormat, maxFrames: Int, measurePeaks: Bool) throws {

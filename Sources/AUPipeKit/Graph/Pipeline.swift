@@ -60,11 +60,17 @@ public final class Pipeline {
         units = list
     }
 
+    static let outFormatLabel = "convert (--out-format)"
+
+    static func describe(_ parts: FormatSpec.Parts) -> String {
+        "\(parts.token?.token ?? ""):\(parts.rate.map(String.init) ?? ""):\(parts.channels.map(String.init) ?? "")"
+    }
+
     /// Appends the conversions `--out-format` asks for beyond the encoding: channels, then rate.
     private func appendOutputConversions(input: StreamFormat) throws -> [(name: String, unit: any AudioUnit)] {
         var all = units
         if let channels = options.outFormat?.channels {
-            all.append(("convert (--out-format)", try ConvertUnit(format: nil, channels: channels, map: nil)))
+            all.append((Self.outFormatLabel, try ConvertUnit(format: nil, channels: channels, map: nil)))
         }
         if let rate = options.outFormat?.rate {
             all.append(("resample (--out-format)", ResampleUnit(rate: rate, quality: 4)))
@@ -74,14 +80,27 @@ public final class Pipeline {
 
     /// Runs the whole stream from `source` to `sink`.
     public func run(source: any ByteSource, sink: any ByteSink) throws -> RunReport {
+        try run(source: source, openSink: { sink })
+    }
+
+    /// Runs the whole stream from `source`, opening the output with `openSink` only once the
+    /// header has been read and the chain prepared, so that a usage or header error leaves no
+    /// empty output file behind. With `--check`, the sink is never opened.
+    public func run(source: any ByteSource, openSink: () throws -> any ByteSink) throws -> RunReport {
         let (header, audio) = try HeaderReader.read(source, rawFormat: options.inFormat)
         let inFormat = try header.format.validated(source: "\(source.name): \(header.container.rawValue.uppercased()) header")
         let blockFrames = max(1, options.block?.frames(atRate: inFormat.sampleRate) ?? inFormat.sampleRate / 100)
         guard blockFrames <= 1 << 20 else {
             throw AUPipeError.usage("--block is \(blockFrames) frames; at most 1048576 allowed")
         }
-        let chain = try Chain(units: try appendOutputConversions(input: inFormat), input: inFormat, maxFrames: blockFrames,
+        let chain: Chain
+        do {
+            chain = try Chain(units: try appendOutputConversions(input: inFormat), input: inFormat, maxFrames: blockFrames,
                               measurePeaks: options.stats != .off)
+        } catch let e as AUPipeError where e.message.hasPrefix(Self.outFormatLabel) {
+            // The only way the implicit channel conversion fails: a change it cannot decide.
+            throw AUPipeError.usage("--out-format \(options.outFormat.map(Self.describe) ?? ""): cannot choose how to turn the chain's channels into \(options.outFormat?.channels ?? 0) (only 1 to N and N to 1 are automatic); put 'convert map=...' in the chain instead")
+        }
         let explicit = options.outFormat?.token ?? (chainSetsEncoding ? chain.outputFormat.encoding : nil)
         let plan = try OutputPlan(input: header, chainOutput: chain.outputFormat, container: options.container, explicitEncoding: explicit)
         var report = RunReport(input: header, output: plan)
@@ -89,7 +108,7 @@ public final class Pipeline {
             report.stages = chain.stats
             return report
         }
-        try StreamLoop(chain: chain, plan: plan, header: header, source: audio, sink: sink).run(into: &report)
+        try StreamLoop(chain: chain, plan: plan, header: header, source: audio, sink: try openSink()).run(into: &report)
         report.stages = chain.stats
         return report
     }
@@ -109,8 +128,11 @@ struct StreamLoop {
         let outFrameBytes = plan.format.bytesPerFrame
         let decoder = SampleCodec(inFormat.encoding)
         let encoder = SampleCodec(plan.format.encoding)
-        // Passing bytes straight through is exact when nothing touches the samples.
-        let passthrough = chain.isEmpty && plan.format.encoding == inFormat.encoding && !chain.measuresPeaks
+        // When no unit touches the samples, bytes are copied, or only byte-swapped: exact for
+        // every encoding, 32-bit integers and f64 included, which the float path is not.
+        let inEncoding = inFormat.encoding, outEncoding = plan.format.encoding
+        let passthrough = chain.isEmpty && outEncoding == inEncoding
+        let swapOnly = chain.isEmpty && !passthrough && outEncoding.kind == inEncoding.kind && outEncoding.bits == inEncoding.bits
 
         // One read takes whatever is available, up to 64 KiB or one block; it is processed in
         // pieces of at most one block and written with one write.
@@ -118,7 +140,7 @@ struct StreamLoop {
         let pieces = (readFrames + chain.maxFrames - 1) / chain.maxFrames
         let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: readFrames * inFrameBytes, alignment: 16)
         let floats = UnsafeMutablePointer<Float>.allocate(capacity: chain.maxFrames * inFormat.channels)
-        let outCapacity = passthrough ? 0 : pieces * chain.maxOutputFrames * outFrameBytes
+        let outCapacity = passthrough ? 0 : (swapOnly ? readFrames * outFrameBytes : pieces * chain.maxOutputFrames * outFrameBytes)
         let outBuffer = UnsafeMutableRawPointer.allocate(byteCount: max(outCapacity, 1), alignment: 16)
         defer { readBuffer.deallocate(); floats.deallocate(); outBuffer.deallocate() }
 
@@ -144,6 +166,10 @@ struct StreamLoop {
             report.framesIn += Int64(frames)
             if passthrough {
                 try sink.write(UnsafeRawBufferPointer(rebasing: readBuffer[0..<(frames * inFrameBytes)]))
+                framesOut += Int64(frames)
+            } else if swapOnly {
+                SampleCodec.swapByteOrder(readBuffer.baseAddress!, into: outBuffer, count: frames * inFormat.channels, width: inEncoding.bytesPerSample)
+                try sink.write(UnsafeRawBufferPointer(start: outBuffer, count: frames * outFrameBytes))
                 framesOut += Int64(frames)
             } else {
                 var done = 0, outBytes = 0
@@ -180,8 +206,9 @@ struct StreamLoop {
         report.framesOut = framesOut
         report.encoderClipped = clipped
 
+        // After SIGINT/SIGTERM the stream did not end: we stopped reading it, possibly mid-frame.
         let stopped = aupipe_stop_signal() != 0
-        if carried > 0 {
+        if carried > 0, !stopped {
             report.dataError = .data("\(source.name): the stream ended mid-frame; \(carried) trailing bytes dropped (a frame is \(inFrameBytes) bytes of \(inFormat.spec))")
         } else if let r = remaining, r > 0, !stopped {
             report.dataError = .data("\(source.name): the stream ended \(r) bytes short of the \(header.dataBytes!) bytes its \(header.container.rawValue.uppercased()) header declares; it is truncated")

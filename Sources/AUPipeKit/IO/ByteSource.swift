@@ -49,6 +49,13 @@ public final class FileDescriptorSource: ByteSource {
         return (st.st_mode & S_IFMT) != S_IFREG
     }
 
+    /// Whether `path` names the same file as this descriptor (so writing it would destroy the input).
+    public func isSameFile(as path: String) -> Bool {
+        var mine = stat(), other = stat()
+        guard fstat(fd, &mine) == 0, stat(path, &other) == 0 else { return false }
+        return mine.st_dev == other.st_dev && mine.st_ino == other.st_ino
+    }
+
     /// The size in bytes when the descriptor is a regular file.
     public var regularFileSize: Int64? {
         var st = stat()

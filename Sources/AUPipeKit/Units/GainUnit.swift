@@ -7,7 +7,7 @@ public final class GainUnit: AudioUnit {
     public static let descriptor = UnitDescriptor(
         name: "gain",
         summary: "change the level by a number of dB",
-        details: "Multiplies every sample by 10^(db/20) in 32-bit float. Samples pushed past full scale are clipped (and counted) only where the stream is finally encoded as integers. 0 dB leaves the stream untouched.",
+        details: "Multiplies every sample by 10^(db/20) in 32-bit float. Samples pushed past full scale stay in float and are clipped (and counted) only where they are quantized to integers: by a later convert format=, or by the encoder at the end. 0 dB leaves the stream untouched.",
         parameters: [ParameterDescriptor("db", .number(-120...60, unit: "dB"), default: "0", help: "gain in decibels; negative is quieter")],
         primary: "db",
         example: "aupipe gain -6 < in.wav > out.wav",

@@ -45,6 +45,9 @@ public final class MuteUnit: AudioUnit {
     public func prepare(input: StreamFormat, maxFrames: Int) throws -> StreamFormat {
         channels = input.channels
         rampFrames = max(1, ramp.frames(atRate: input.sampleRate))
+        guard rampFrames <= input.sampleRate else {
+            throw AUPipeError.usage("mute: ramp=\(ramp) is longer than 1 s (\(input.sampleRate) frames at \(input.sampleRate) Hz); ramps are 0...1000 ms")
+        }
         var list = ranges.map { (start: Int64($0.start.frames(atRate: input.sampleRate)), end: Int64($0.end.frames(atRate: input.sampleRate))) }
         if let bad = list.first(where: { $0.end <= $0.start }) {
             throw AUPipeError.usage("mute: at= has an empty interval (frames \(bad.start)-\(bad.end)); make END later than START")
