@@ -23,6 +23,6 @@ let package = Package(
         .executableTarget(name: "aupipe", dependencies: ["AUPipeKit"]),
         .testTarget(name: "AUPipeKitTests", dependencies: ["AUPipeKit", "CSpeexDSP"]),
         // Runs the built binary through real pipes and real peers (sox, ffmpeg, flac, ...).
-        .testTarget(name: "CLITests", dependencies: ["aupipe", "AUPipeKit"], exclude: ["Golden"]),
+        .testTarget(name: "CLITests", dependencies: ["aupipe", "AUPipeKit"], exclude: ["Golden", "Support"]),
     ]
 )

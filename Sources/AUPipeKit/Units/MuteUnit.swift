@@ -58,23 +58,23 @@ public final class MuteUnit: AudioUnit {
             if let last = intervals.last, r.start <= last.end { intervals[intervals.count - 1].end = max(last.end, r.end) }
             else { intervals.append(r) }
         }
-        level = target(at: 0) == 0 ? 0 : rampFrames
+        nextInterval = 0
+        level = targetAndBoundary(at: 0).0
         return input
     }
 
     public var isBypassed: Bool { !outsideMuted && ranges.isEmpty }
 
-    /// The level the mute aims for at stream frame `frame` (0 or rampFrames).
-    private func target(at frame: Int64) -> Int { targetAndBoundary(at: frame).0 }
+    /// Index of the first interval that has not ended before `position`; only moves forward.
+    private var nextInterval = 0
 
-    /// The target level at `frame`, and the next frame where the target changes.
+    /// The target level at `frame` (which never goes back), and the next frame where it changes.
     private func targetAndBoundary(at frame: Int64) -> (Int, Int64) {
         let open = outsideMuted ? 0 : rampFrames
-        for r in intervals {
-            if frame < r.start { return (open, r.start) }
-            if frame < r.end { return (0, r.end) }
-        }
-        return (open, .max)
+        while nextInterval < intervals.count && intervals[nextInterval].end <= frame { nextInterval += 1 }
+        guard nextInterval < intervals.count else { return (open, .max) }
+        let r = intervals[nextInterval]
+        return frame < r.start ? (open, r.start) : (0, r.end)
     }
 
     public func process(_ input: UnsafePointer<Float>, frames: Int, into output: UnsafeMutablePointer<Float>) throws -> Int {

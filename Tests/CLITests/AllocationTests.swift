@@ -1,0 +1,32 @@
+import Foundation
+import Testing
+
+/// "No allocation per block": the number of heap allocations must not grow with the stream.
+/// Counted by an LD_PRELOAD shim (Support/malloccount.c) compiled with the toolchain's clang;
+/// counts, unlike times, are repeatable on a shared machine.
+@Suite struct AllocationTests {
+    static let shim: String? = {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("aupipe-malloccount-\(getpid())")
+        try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let out = dir.appendingPathComponent("malloccount.so").path
+        let source = CLI.packageRoot.appendingPathComponent("Tests/CLITests/Support/malloccount.c").path
+        let r = try? CLI.shell("cc=$(command -v clang || command -v gcc || command -v cc) && \"$cc\" -O2 -shared -fPIC -o '\(out)' '\(source)' -ldl")
+        return r?.status == 0 ? out : nil
+    }()
+
+    func allocations(_ chain: String, seconds: Int) throws -> Int {
+        let shim = try #require(Self.shim, "could not compile Support/malloccount.c with clang or gcc")
+        let bytes = seconds * 48000 * 4
+        let r = try CLI.shell("head -c \(bytes) /dev/zero | LD_PRELOAD='\(shim)' \"$AUPIPE\" --in-format s16le:48000:2 -t wav \(chain) 2>&1 >/dev/null | grep '^mallocs:'")
+        let text = String(decoding: r.stdout, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        return try #require(Int(text.replacingOccurrences(of: "mallocs: ", with: "")), "no count in '\(text)' (\(r.stderr))")
+    }
+
+    @Test(arguments: ["", "gain -3", "convert format=mulaw", "resample 16000 quality=3 : convert channels=1 : mute at=0.2-0.5"])
+    func allocationsDoNotGrowWithTheStream(chain: String) throws {
+        let short = try allocations(chain, seconds: 1)
+        let long = try allocations(chain, seconds: 30)
+        // 30 s is 3000 blocks of 10 ms: one allocation per block would add thousands.
+        #expect(abs(long - short) <= 4, "\(short) allocations for 1 s but \(long) for 30 s with chain '\(chain)'")
+    }
+}
