@@ -44,8 +44,17 @@ enum CLI {
         process.standardError = errPipe
         try process.run()
         // Feed stdin and drain both outputs concurrently so that no pipe fills up and stalls.
+        // A command may exit without reading all of stdin (`aupipe info`, a usage error): block
+        // SIGPIPE in this thread only (children keep the default) and take EPIPE as the end.
         let writer = Thread {
-            inPipe.fileHandleForWriting.write(stdin)
+            var pipeSignal = sigset_t()
+            sigemptyset(&pipeSignal)
+            sigaddset(&pipeSignal, SIGPIPE)
+            pthread_sigmask(SIG_BLOCK, &pipeSignal, nil)
+            if (try? inPipe.fileHandleForWriting.write(contentsOf: stdin)) == nil {
+                var none = timespec()
+                _ = sigtimedwait(&pipeSignal, nil, &none)  // consume the pending SIGPIPE
+            }
             try? inPipe.fileHandleForWriting.close()
         }
         writer.start()

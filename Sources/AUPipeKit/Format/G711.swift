@@ -1,7 +1,9 @@
-/// ITU-T G.711 µ-law and A-law, as in the reference code that sox, ffmpeg and ALSA share.
+/// ITU-T G.711 µ-law and A-law.
 ///
-/// Decoding gives the 16-bit linear value (µ-law ±32124, A-law ±32256); encoding takes a
-/// 16-bit linear value. Both directions are exact table or bit operations: deterministic.
+/// Decoding gives the 16-bit linear value of the CCITT reference code (µ-law ±32124, A-law
+/// ±32256), as sox, ffmpeg and ALSA do. Encoding takes a 16-bit linear value and picks the code
+/// whose level is nearest, with ffmpeg's tables (the reference code truncates instead).
+/// Both directions are table lookups: deterministic.
 enum G711 {
     /// µ-law byte → 16-bit linear.
     static let muLawToLinear: [Int16] = (0..<256).map { decodeMuLaw(UInt8($0)) }
@@ -27,43 +29,33 @@ enum G711 {
         return Int16((a & 0x80) != 0 ? t : -t)
     }
 
-    private static let segmentEnds: [Int] = [0xFF, 0x1FF, 0x3FF, 0x7FF, 0xFFF, 0x1FFF, 0x3FFF, 0x7FFF]
+    /// 16384-entry tables from 14-bit linear (a 16-bit value + 32768, shifted right by 2) to the
+    /// code whose decoded value is nearest, built as ffmpeg's pcm encoder builds them, so that
+    /// aupipe's µ-law and A-law bytes equal ffmpeg's for the same 16-bit input.
+    static let linearToMuLaw: [UInt8] = nearestCodeTable(decoded: muLawToLinear, mask: 0xFF)
+    static let linearToALaw: [UInt8] = nearestCodeTable(decoded: aLawToLinear, mask: 0xD5)
 
-    private static let muLawSegmentEnds = segmentEnds.map { $0 >> 2 }
-    private static let aLawSegmentEnds = segmentEnds.map { $0 >> 3 }
-
-    private static func segment(_ value: Int, _ ends: [Int]) -> Int {
-        for (i, end) in ends.enumerated() where value <= end { return i }
-        return ends.count
+    /// For each 14-bit value, the code of the nearest decoded level: code i (of magnitude order)
+    /// serves values below the midpoint between levels i and i + 1. `mask` is the code of zero.
+    private static func nearestCodeTable(decoded: [Int16], mask: UInt8) -> [UInt8] {
+        var table = [UInt8](repeating: 0, count: 16384)
+        table[8192] = mask
+        var j = 1
+        for i in 0..<127 {
+            let v1 = Int(decoded[Int(UInt8(i) ^ mask)]), v2 = Int(decoded[Int(UInt8(i + 1) ^ mask)])
+            let midpoint = (v1 + v2 + 4) >> 3
+            while j < midpoint {
+                table[8192 - j] = UInt8(i) ^ (mask ^ 0x80)
+                table[8192 + j] = UInt8(i) ^ mask
+                j += 1
+            }
+        }
+        while j < 8192 {
+            table[8192 - j] = 127 ^ (mask ^ 0x80)
+            table[8192 + j] = 127 ^ mask
+            j += 1
+        }
+        table[0] = table[1]
+        return table
     }
-
-    /// 16-bit linear → µ-law byte (bias 0x84, clip at 32635).
-    static func encodeMuLaw(_ pcm: Int16) -> UInt8 {
-        var v = Int(pcm) >> 2
-        let mask: Int
-        if v < 0 { v = -v; mask = 0x7F } else { mask = 0xFF }
-        if v > 8159 { v = 8159 }
-        v += 0x84 >> 2
-        let seg = segment(v, muLawSegmentEnds)
-        if seg >= 8 { return UInt8(0x7F ^ mask) }
-        let uval = (seg << 4) | ((v >> (seg + 1)) & 0xF)
-        return UInt8(uval ^ mask)
-    }
-
-    /// 16-bit linear → A-law byte.
-    static func encodeALaw(_ pcm: Int16) -> UInt8 {
-        var v = Int(pcm) >> 3
-        let mask: Int
-        if v >= 0 { mask = 0xD5 } else { mask = 0x55; v = -v - 1 }
-        let seg = segment(v, aLawSegmentEnds)
-        if seg >= 8 { return UInt8(0x7F ^ mask) }
-        var aval = seg << 4
-        aval |= seg < 2 ? (v >> 1) & 0xF : (v >> seg) & 0xF
-        return UInt8(aval ^ mask)
-    }
-
-    /// 65536-entry tables from 16-bit linear (offset by 32768) to the encoded byte, so the
-    /// encoder's inner loop is one lookup.
-    static let linearToMuLaw: [UInt8] = (0..<65536).map { encodeMuLaw(Int16($0 - 32768)) }
-    static let linearToALaw: [UInt8] = (0..<65536).map { encodeALaw(Int16($0 - 32768)) }
 }

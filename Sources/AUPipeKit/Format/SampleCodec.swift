@@ -7,7 +7,7 @@
 /// Encoding to integers multiplies by 2^(b-1), rounds to nearest with ties to even, and clips
 /// to [-2^(b-1), 2^(b-1) - 1]; every sample that had to be clipped is counted. NaN becomes 0.
 /// There is no dither. Floats are written as they are (no clipping; values beyond ±1 survive).
-/// G.711 encodes the 16-bit value obtained by the integer rule above.
+/// G.711 encodes the 16-bit value obtained by the integer rule above to the nearest code (as ffmpeg).
 public struct SampleCodec: Sendable {
     public let encoding: SampleEncoding
 
@@ -138,7 +138,7 @@ public struct SampleCodec: Sendable {
             table.withUnsafeBufferPointer { t in
                 for i in 0..<count {
                     let v = Self.quantize(source[i], scale: 32768, min: -32768, max: 32767, clipped: &clipped)
-                    p[i] = t[v &+ 32768]
+                    p[i] = t[(v &+ 32768) >> 2]
                 }
             }
         default:
