@@ -122,6 +122,10 @@ struct StreamLoop {
     let source: any ByteSource
     let sink: any ByteSink
 
+    /// Bytes one read asks for (a pipe's default capacity): what is available up to this is
+    /// processed together and written with one write.
+    static let ioSize = 65536
+
     func run(into report: inout RunReport) throws {
         let inFormat = header.format
         let inFrameBytes = inFormat.bytesPerFrame
@@ -136,15 +140,20 @@ struct StreamLoop {
 
         // One read takes whatever is available, up to 64 KiB or one block; it is processed in
         // pieces of at most one block and written with one write.
-        let readFrames = max(chain.maxFrames, 65536 / inFrameBytes)
+        let readFrames = max(chain.maxFrames, Self.ioSize / inFrameBytes)
         let pieces = (readFrames + chain.maxFrames - 1) / chain.maxFrames
-        let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: readFrames * inFrameBytes, alignment: 16)
+        let writer = OutputWriter(sink: sink, header: plan.header(dataBytes: nil))
+        // Both buffers keep room for the header in front of the audio, so the header goes out
+        // with the first audio in one write.
+        let room = writer.headerRoom
+        let readStorage = UnsafeMutableRawPointer.allocate(byteCount: room + readFrames * inFrameBytes, alignment: 16)
+        let readBuffer = UnsafeMutableRawBufferPointer(start: readStorage + room, count: readFrames * inFrameBytes)
         let floats = UnsafeMutablePointer<Float>.allocate(capacity: chain.maxFrames * inFormat.channels)
         let outCapacity = passthrough ? 0 : (swapOnly ? readFrames * outFrameBytes : pieces * chain.maxOutputFrames * outFrameBytes)
-        let outBuffer = UnsafeMutableRawPointer.allocate(byteCount: max(outCapacity, 1), alignment: 16)
-        defer { readBuffer.deallocate(); floats.deallocate(); outBuffer.deallocate() }
+        let outStorage = UnsafeMutableRawPointer.allocate(byteCount: room + max(outCapacity, 1), alignment: 16)
+        let outBuffer = outStorage + room
+        defer { readStorage.deallocate(); floats.deallocate(); outStorage.deallocate() }
 
-        try sink.write(plan.header(dataBytes: nil))
         var carried = 0                       // bytes of an incomplete frame kept from the last read
         var remaining = header.dataBytes      // bytes the header still promises, or nil
         var framesOut: Int64 = 0
@@ -157,6 +166,11 @@ struct StreamLoop {
 
         while remaining != 0 {
             var want = readBuffer.count - carried
+            if passthrough, writer.headerPending, room > 0 {
+                // The first copy ends where header + audio fill 64 KiB, so that later 64 KiB
+                // writes start on page boundaries (unaligned writes cost the kernel extra copies).
+                want = max(inFrameBytes, (Self.ioSize - room) / inFrameBytes * inFrameBytes) - carried
+            }
             if let r = remaining { want = Int(min(UInt64(want), r)) }
             let n = try source.read(into: UnsafeMutableRawBufferPointer(rebasing: readBuffer[carried..<(carried + want)]))
             if n == 0 { break }
@@ -165,11 +179,11 @@ struct StreamLoop {
             let frames = available / inFrameBytes
             report.framesIn += Int64(frames)
             if passthrough {
-                try sink.write(UnsafeRawBufferPointer(rebasing: readBuffer[0..<(frames * inFrameBytes)]))
+                try writer.write(readBuffer.baseAddress!, count: frames * inFrameBytes)
                 framesOut += Int64(frames)
             } else if swapOnly {
                 SampleCodec.swapByteOrder(readBuffer.baseAddress!, into: outBuffer, count: frames * inFormat.channels, width: inEncoding.bytesPerSample)
-                try sink.write(UnsafeRawBufferPointer(start: outBuffer, count: frames * outFrameBytes))
+                try writer.write(outBuffer, count: frames * outFrameBytes)
                 framesOut += Int64(frames)
             } else {
                 var done = 0, outBytes = 0
@@ -181,7 +195,7 @@ struct StreamLoop {
                     framesOut += Int64(produced)
                     done += count
                 }
-                if outBytes > 0 { try sink.write(UnsafeRawBufferPointer(start: outBuffer, count: outBytes)) }
+                if outBytes > 0 { try writer.write(outBuffer, count: outBytes) }
             }
             carried = available - frames * inFrameBytes
             if carried > 0 {
@@ -193,10 +207,11 @@ struct StreamLoop {
             try chain.drain { samples, frames in
                 let bytes = encode(samples, frames, at: 0)
                 framesOut += Int64(frames)
-                try sink.write(UnsafeRawBufferPointer(start: outBuffer, count: bytes))
+                try writer.write(outBuffer, count: bytes)
             }
         }
 
+        try writer.finish()
         let dataBytes = UInt64(framesOut) * UInt64(outFrameBytes)
         let trailer = plan.trailer(dataBytes: dataBytes)
         if plan.container != .raw, try sink.rewriteHeader(plan.header(dataBytes: dataBytes)) {
