@@ -1,6 +1,8 @@
 /// The exit statuses aupipe uses, from BSD's sysexits.h.
 public enum ExitStatus: Int32, Sendable {
     case ok = 0
+    /// `aupipe compare`: the streams differ beyond the tolerance (diff's convention).
+    case differs = 1
     /// EX_USAGE: the command line is wrong (unknown unit, bad parameter, value out of range).
     case usage = 64
     /// EX_DATAERR: the input stream is malformed (bad header, ends mid-frame, unsupported encoding).

@@ -28,6 +28,10 @@ public enum AUPipeCommand {
             console.out(HelpText.version)
         case .help(nil):
             console.out(HelpText.usage)
+        case .help("gen"):
+            console.out(HelpText.gen)
+        case .help("compare"):
+            console.out(HelpText.compare)
         case .help(let name?):
             console.out(HelpText.unit(try UnitRegistry.descriptor(named: name)))
         case .units:
@@ -36,6 +40,10 @@ public enum AUPipeCommand {
             try InfoCommand.run(path: path, inFormat: inFormat.map { try FormatSpec.parse($0, option: "--in-format") }, console: console)
         case .demo(let output):
             return try DemoCommand.run(output: output, console: console)
+        case .gen(let signal, let arguments, let optionsText):
+            return try GenCommand.run(signal: signal, arguments: arguments, options: try optionsText.parsed(), console: console)
+        case .compare(let options):
+            return CompareCommand.report(try StreamComparison.compare(options), options: options, console: console)
         case .run(let chain, let optionsText):
             if chain.isEmpty, optionsText == PipelineOptionsText(), isatty(0) != 0 {
                 // A bare `aupipe` at a terminal would wait for audio that is not coming.

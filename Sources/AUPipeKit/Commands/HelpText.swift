@@ -13,6 +13,8 @@ public enum HelpText {
           aupipe units
           aupipe help UNIT
           aupipe demo [-o PATH]
+          aupipe gen SIGNAL [ARG]... [-o PATH] [-t TYPE] [--out-format SPEC]
+          aupipe compare A B [--max-lsb N] [--max-diff-db DB] [--min-snr DB] [--allow-length] [--ignore-format] [--json]
 
         Reads PCM with a CAF, WAV or AU header (or raw PCM described by --in-format) from stdin,
         runs it through the units in order and writes it to stdout. An ARG is key=value, or a
@@ -49,6 +51,51 @@ public enum HelpText {
           arecord -t raw -f S16_LE -r 48000 -c 1 | aupipe --in-format s16le:48000:1 resample 16000 -t wav | opusenc - out.opus
           aupipe -i in.wav convert channels=1 : gain -3 -o mono.wav
           aupipe help resample
+          aupipe gen sine 1000 duration=0.5 | aupipe resample 16000 -o a.wav && aupipe compare a.wav golden.wav --max-lsb 1
+
+        'aupipe help gen' lists the test signals; 'aupipe help compare' the comparison options.
+        """
+    }
+
+    /// `aupipe help gen`.
+    public static var gen: String {
+        var lines = ["aupipe gen SIGNAL [ARG]... [-o PATH] [-t TYPE] [--out-format SPEC] [--stats]", "",
+                     "Writes a deterministic test signal: the same arguments give the same bytes on every run.",
+                     "It is made in 32-bit float and written like a chain's output: --out-format sets the encoding,",
+                     "rate and channels (default s16le:48000:1), -t the container (default wav), -o the file.",
+                     "Every signal takes duration= (seconds, ms, or frames like 480f; default 1s, for dtmf the",
+                     "length of its digits). Noise differs between channels; every other signal is the same in all.", ""]
+        for d in SignalRegistry.all {
+            lines.append("\(d.name) — \(d.summary)")
+            for p in d.parameters {
+                let def = p.defaultValue.map { "default \($0)" } ?? "no default"
+                lines.append("  \(p.name)\(p.name == d.primary ? " (bare value)" : ""): \(p.help); \(p.typeDescription); \(def)")
+            }
+        }
+        lines += ["", "Examples:", "  aupipe gen sine 997 level=-1 duration=2s --out-format s24le:96000:2 -o tone.wav",
+                  "  aupipe gen noise pink seed=7 level=-23 duration=10s -t caf | aupipe resample 16000 -o pink16k.caf",
+                  "  aupipe gen dtmf 5551234 --out-format mulaw:8000:1 -t au -o dial.au"]
+        return lines.joined(separator: "\n")
+    }
+
+    /// `aupipe help compare`.
+    public static var compare: String {
+        """
+        aupipe compare A B [--in-format SPEC] [--max-lsb N] [--max-diff-db DB] [--min-snr DB]
+                           [--allow-length] [--ignore-format] [--json]
+
+        Compares two streams (any container; raw ones need --in-format, which headers override)
+        sample by sample, frame k of A with frame k of B: nothing is aligned or trimmed. Prints the
+        frame counts, the largest difference in LSB of the coarser encoding and in dBFS, the RMS
+        difference, the SNR (A as the signal) and the first differing frame and channel.
+        Without a tolerance only identical samples pass; with tolerances, all given must hold:
+          --max-lsb N         largest |A-B| at most N LSB of the coarser encoding
+          --max-diff-db DB    largest |A-B| at most DB dBFS
+          --min-snr DB        10*log10(sum A^2 / sum (A-B)^2) at least DB
+        A length difference fails unless --allow-length (then the common part is compared); an
+        encoding difference fails unless --ignore-format; a rate or channel difference always fails.
+        --json prints one JSON object instead of text.
+        Exit status: 0 within tolerance, 1 outside it, 64 or more on errors (as aupipe).
         """
     }
 

@@ -10,6 +10,10 @@ public enum Invocation: Equatable, Sendable {
     case help(unit: String?)
     /// `aupipe demo [-o PATH]`
     case demo(output: String)
+    /// `aupipe gen SIGNAL [ARG]... [-o PATH] [-t TYPE] [--out-format SPEC] [--stats]`
+    case gen(signal: String, arguments: [String], options: PipelineOptionsText)
+    /// `aupipe compare A B [OPTIONS]`
+    case compare(CompareOptions)
     /// `--version`
     case version
 }
@@ -84,10 +88,52 @@ public enum CommandLineParser {
             return .help(unit: args.count == 2 ? args[1] : nil)
         case "info": return try parseInfo(Array(args.dropFirst()))
         case "demo": return try parseDemo(Array(args.dropFirst()))
+        case "gen": return try parseGen(Array(args.dropFirst()))
+        case "compare": return .compare(try CompareOptions.parse(Array(args.dropFirst())))
         default: break
         }
-        var options = PipelineOptionsText()
+        let (options, words, early) = try scan(args)
+        if let early { return early }
         var chain: [[String]] = [[]]
+        for word in words {
+            if word == ":" {
+                guard !chain[chain.count - 1].isEmpty else { throw AUPipeError.usage("empty unit in the chain: two ':' in a row, or a ':' first") }
+                chain.append([])
+            } else {
+                chain[chain.count - 1].append(word)
+            }
+        }
+        if chain.last!.isEmpty {
+            if chain.count > 1 { throw AUPipeError.usage("the chain ends with ':'; name a unit after it or drop it") }
+            chain = []
+        }
+        return .run(chain: chain, options: options)
+    }
+
+    /// `gen SIGNAL [ARG]...` with the output options a generated stream can use.
+    private static func parseGen(_ args: [String]) throws -> Invocation {
+        let (options, words, early) = try scan(args)
+        if let early { return early == .help(unit: nil) ? .help(unit: "gen") : early }
+        guard let signal = words.first else {
+            throw AUPipeError.usage("gen needs a signal: sine, tones, sweep, noise, impulse, silence or dtmf; see 'aupipe help gen'")
+        }
+        if words.contains(":") { throw AUPipeError.usage("gen makes one signal; pipe it into aupipe to process it") }
+        var allowed = PipelineOptionsText()
+        allowed.output = options.output
+        allowed.outFormat = options.outFormat
+        allowed.container = options.container
+        allowed.stats = options.stats
+        guard allowed == options else {
+            throw AUPipeError.usage("gen takes -o, -t, --out-format and --stats; the other options are for processing a stream")
+        }
+        return .gen(signal: signal, arguments: Array(words.dropFirst()), options: options)
+    }
+
+    /// Separates options from the other words (units, arguments, ':'), returning early for
+    /// `--help` and `--version`.
+    private static func scan(_ args: [String]) throws -> (PipelineOptionsText, [String], Invocation?) {
+        var options = PipelineOptionsText()
+        var words: [String] = []
         var i = 0
         var optionsEnded = false
         while i < args.count {
@@ -104,8 +150,8 @@ public enum CommandLineParser {
                     throw AUPipeError.usage("\(name) takes no value (got '\(value)')")
                 }
                 switch name {
-                case "-h", "--help": return .help(unit: nil)
-                case "--version", "-V": return .version
+                case "-h", "--help": return (options, words, .help(unit: nil))
+                case "--version", "-V": return (options, words, .version)
                 case "--check": options.check = true; continue
                 case "--stats": options.stats = value ?? "text"; continue
                 default: break
@@ -130,18 +176,9 @@ public enum CommandLineParser {
                 }
                 continue
             }
-            if word == ":" {
-                guard !chain[chain.count - 1].isEmpty else { throw AUPipeError.usage("empty unit in the chain: two ':' in a row, or a ':' first") }
-                chain.append([])
-                continue
-            }
-            chain[chain.count - 1].append(word)
+            words.append(word)
         }
-        if chain.last!.isEmpty {
-            if chain.count > 1 { throw AUPipeError.usage("the chain ends with ':'; name a unit after it or drop it") }
-            chain = []
-        }
-        return .run(chain: chain, options: options)
+        return (options, words, nil)
     }
 
     /// A word is an option when it starts with `-` and is not a value such as `-6`, `-6dB`,

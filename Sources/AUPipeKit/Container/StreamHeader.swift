@@ -32,7 +32,9 @@ public enum HeaderReader {
     /// `RIFF`/`RF64`, or `.snd`. With it, headerless input is read as that format; a header is
     /// still recognised, and must agree with `rawFormat`.
     /// Returns the header and the source to read the audio from.
-    public static func read(_ source: any ByteSource, rawFormat: StreamFormat?) throws -> (StreamHeader, any ByteSource) {
+    /// With `rawFormatIsFallback`, a recognised header wins over `rawFormat` instead of having
+    /// to agree with it (`aupipe compare`, where one spec serves two inputs).
+    public static func read(_ source: any ByteSource, rawFormat: StreamFormat?, rawFormatIsFallback: Bool = false) throws -> (StreamHeader, any ByteSource) {
         var magic: [UInt8] = []
         var scratch = [UInt8](repeating: 0, count: 4)
         while magic.count < 4 {
@@ -58,7 +60,7 @@ public enum HeaderReader {
             let header = StreamHeader(container: .raw, format: rawFormat, dataBytes: nil, headerBytes: 0)
             return (header, PrefixedSource(prefix: magic, base: source))
         }
-        if let rawFormat, rawFormat != header.format {
+        if let rawFormat, rawFormat != header.format, !rawFormatIsFallback {
             throw AUPipeError.usage("\(source.name): the \(header.container.rawValue.uppercased()) header says \(header.format.spec) but --in-format says \(rawFormat.spec); drop --in-format or fix it")
         }
         return (header, source)

@@ -15,6 +15,12 @@ public enum FormatSpec {
         public var token: SampleEncoding?
         public var rate: Int?
         public var channels: Int?
+
+        public init(token: SampleEncoding? = nil, rate: Int? = nil, channels: Int? = nil) {
+            self.token = token
+            self.rate = rate
+            self.channels = channels
+        }
     }
 
     /// Parses a spec whose parts may be missing: `s16le`, `s16le:16000`, `s16le:16000:1`, `:16000:1`.

@@ -13,24 +13,25 @@ public struct SampleCodec: Sendable {
 
     public init(_ encoding: SampleEncoding) { self.encoding = encoding }
 
-    /// Decodes `count` samples from `source` into `destination`.
-    public func decode(_ source: UnsafeRawPointer, count: Int, into destination: UnsafeMutablePointer<Float>) {
+    /// Decodes `count` samples from `source` into `destination`: Float for the audio path, or
+    /// Double where every bit of 32-bit integers and f64 must survive (`aupipe compare`).
+    public func decode<T: BinaryFloatingPoint>(_ source: UnsafeRawPointer, count: Int, into destination: UnsafeMutablePointer<T>) {
         let e = encoding
         let be = e.isBigEndian
         switch (e.kind, e.bits) {
         case (.unsignedInteger, 8):
             let p = source.assumingMemoryBound(to: UInt8.self)
-            for i in 0..<count { destination[i] = Float(Int(p[i]) - 128) * (1.0 / 128) }
+            for i in 0..<count { destination[i] = T(Int(p[i]) - 128) * (1 / 128) }
         case (.signedInteger, 8):
             let p = source.assumingMemoryBound(to: Int8.self)
-            for i in 0..<count { destination[i] = Float(p[i]) * (1.0 / 128) }
+            for i in 0..<count { destination[i] = T(p[i]) * (1 / 128) }
         case (.signedInteger, 16), (.unsignedInteger, 16):
             let offset: Int32 = e.kind == .unsignedInteger ? 32768 : 0
             for i in 0..<count {
                 let raw = source.loadUnaligned(fromByteOffset: i &* 2, as: UInt16.self)
                 let bits = be ? UInt16(bigEndian: raw) : UInt16(littleEndian: raw)
                 let v = offset == 0 ? Int32(Int16(bitPattern: bits)) : Int32(bits) &- offset
-                destination[i] = Float(v) * (1.0 / 32768)
+                destination[i] = T(v) * (1 / 32768)
             }
         case (.signedInteger, 24), (.unsignedInteger, 24):
             let p = source.assumingMemoryBound(to: UInt8.self)
@@ -39,34 +40,34 @@ public struct SampleCodec: Sendable {
                 let b0 = UInt32(p[i &* 3]), b1 = UInt32(p[i &* 3 &+ 1]), b2 = UInt32(p[i &* 3 &+ 2])
                 let u = (be ? (b0 << 16 | b1 << 8 | b2) : (b2 << 16 | b1 << 8 | b0)) ^ flip
                 let v = Int32(bitPattern: u << 8) >> 8
-                destination[i] = Float(v) * (1.0 / 8_388_608)
+                destination[i] = T(v) * (1 / 8_388_608)
             }
         case (.signedInteger, 32), (.unsignedInteger, 32):
             let flip: UInt32 = e.kind == .unsignedInteger ? 0x8000_0000 : 0
             for i in 0..<count {
                 let raw = source.loadUnaligned(fromByteOffset: i &* 4, as: UInt32.self)
                 let u = (be ? UInt32(bigEndian: raw) : UInt32(littleEndian: raw)) ^ flip
-                destination[i] = Float(Double(Int32(bitPattern: u)) * (1.0 / 2_147_483_648))
+                destination[i] = T(Double(Int32(bitPattern: u)) * (1.0 / 2_147_483_648))
             }
         case (.float, 32):
-            if !be {
+            if !be && T.self == Float.self {
                 UnsafeMutableRawPointer(destination).copyMemory(from: source, byteCount: count * 4)
             } else {
                 for i in 0..<count {
                     let raw = source.loadUnaligned(fromByteOffset: i &* 4, as: UInt32.self)
-                    destination[i] = Float(bitPattern: UInt32(bigEndian: raw))
+                    destination[i] = T(Float(bitPattern: be ? UInt32(bigEndian: raw) : UInt32(littleEndian: raw)))
                 }
             }
         case (.float, 64):
             for i in 0..<count {
                 let raw = source.loadUnaligned(fromByteOffset: i &* 8, as: UInt64.self)
-                destination[i] = Float(Double(bitPattern: be ? UInt64(bigEndian: raw) : UInt64(littleEndian: raw)))
+                destination[i] = T(Double(bitPattern: be ? UInt64(bigEndian: raw) : UInt64(littleEndian: raw)))
             }
         case (.muLaw, _), (.aLaw, _):
             let table = e.kind == .muLaw ? G711.muLawToLinear : G711.aLawToLinear
             let p = source.assumingMemoryBound(to: UInt8.self)
             table.withUnsafeBufferPointer { t in
-                for i in 0..<count { destination[i] = Float(t[Int(p[i])]) * (1.0 / 32768) }
+                for i in 0..<count { destination[i] = T(t[Int(p[i])]) * (1 / 32768) }
             }
         default:
             preconditionFailure("SampleEncoding admits no \(e.token)")

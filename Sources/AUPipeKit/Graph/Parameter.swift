@@ -20,6 +20,12 @@ public struct ParameterDescriptor: Sendable {
         /// Comma-separated stream-time intervals `START-END` (`1.5-3`, `480f-960f`, `500ms-2s`);
         /// bare numbers are seconds.
         case timeRanges
+        /// Comma-separated real numbers, each in `range` (`440,880,1320`).
+        case numberList(ClosedRange<Double>, unit: String)
+        /// One of a fixed set of words.
+        case choice([String])
+        /// Text made only of the characters in `allowed` (case-insensitive), 1...`maxLength` long.
+        case text(allowed: String, maxLength: Int)
     }
 
     public let name: String
@@ -47,6 +53,9 @@ public struct ParameterDescriptor: Sendable {
         case .encoding: return "sample format, e.g. s16le, f32le, mulaw"
         case .channelMap: return "channel list, e.g. 1,0"
         case .timeRanges: return "intervals START-END in s (or ms, frames), comma-separated, e.g. 1.5-3,5-6"
+        case .numberList(let r, let unit): return "comma-separated \(unit), each \(formatNumber(r.lowerBound))...\(formatNumber(r.upperBound))"
+        case .choice(let words): return "one of \(words.joined(separator: ", "))"
+        case .text(let allowed, let max): return "up to \(max) of the characters \(allowed)"
         }
     }
 
@@ -114,7 +123,67 @@ public struct ParameterDescriptor: Sendable {
                 ranges.append(TimeRange(start: a, end: b))
             }
             return .timeRanges(ranges)
+        case .numberList(let range, let u):
+            var list: [Double] = []
+            for part in text.split(separator: ",", omittingEmptySubsequences: false) {
+                guard let v = Double(part), v.isFinite else { throw fail("is not a comma-separated list of numbers") }
+                guard range.contains(v) else { throw fail("has \(part), out of range \(formatNumber(range.lowerBound))...\(formatNumber(range.upperBound)) \(u)") }
+                list.append(v)
+            }
+            guard list.count <= 64 else { throw fail("lists \(list.count) values; at most 64") }
+            return .numbers(list)
+        case .choice(let words):
+            guard let word = words.first(where: { $0 == text.lowercased() }) else {
+                throw fail("is not one of \(words.joined(separator: ", "))")
+            }
+            return .text(word)
+        case .text(let allowed, let maxLength):
+            let upper = text.uppercased()
+            guard upper.count <= maxLength, upper.allSatisfy({ allowed.contains($0) }) else {
+                throw fail("must be up to \(maxLength) of the characters \(allowed)")
+            }
+            return .text(upper)
         }
+    }
+}
+
+extension ParameterDescriptor {
+    /// Parses `arguments` (`key=value`, or a bare value for `primary`) against `parameters`,
+    /// filling in defaults. `owner` (a unit or signal name) starts every message. Unknown keys
+    /// get a did-you-mean; repeated keys and empty values are refused.
+    public static func parse(_ arguments: [String], parameters: [ParameterDescriptor], primary: String?, owner: String) throws -> ParameterValues {
+        let list = parameters.isEmpty ? "(none)" : parameters.map(\.name).joined(separator: ", ")
+        var values: [String: ParameterValue] = [:]
+        var explicit: Set<String> = []
+        for argument in arguments {
+            let key: String, text: String
+            if let eq = argument.firstIndex(of: "=") {
+                key = String(argument[..<eq]).lowercased()
+                text = String(argument[argument.index(after: eq)...])
+            } else {
+                guard let primary else {
+                    throw AUPipeError.usage("\(owner): '\(argument)' needs a key, as key=value; \(owner)'s parameters are \(list)")
+                }
+                key = primary
+                text = argument
+            }
+            guard let descriptor = parameters.first(where: { $0.name == key }) else {
+                let hint = suggestion(for: key, among: parameters.map(\.name)).map { "; did you mean '\($0)'?" } ?? "; \(owner)'s parameters are \(list)"
+                throw AUPipeError.usage("\(owner): unknown parameter '\(key)'\(hint)")
+            }
+            guard !explicit.contains(key) else {
+                throw AUPipeError.usage("\(owner): \(key) is given twice; give it once")
+            }
+            guard !text.isEmpty else {
+                throw AUPipeError.usage("\(owner): \(key)= has no value; expected \(descriptor.typeDescription)")
+            }
+            values[key] = try descriptor.parse(text, unit: owner)
+            explicit.insert(key)
+        }
+        for p in parameters where values[p.name] == nil {
+            if let d = p.defaultValue { values[p.name] = try p.parse(d, unit: owner) }
+        }
+        return ParameterValues(unit: owner, values: values, explicit: explicit)
     }
 }
 
@@ -127,6 +196,8 @@ public enum ParameterValue: Equatable, Sendable {
     case encoding(SampleEncoding)
     case channelMap([Int])
     case timeRanges([TimeRange])
+    case numbers([Double])
+    case text(String)
 }
 
 /// An interval of stream time, from `start` up to (not including) `end`.
@@ -163,6 +234,14 @@ public struct ParameterValues: Sendable {
     }
     public func encoding(_ name: String) -> SampleEncoding? {
         if case .encoding(let v) = values[name] { return v }
+        return nil
+    }
+    public func numbers(_ name: String) -> [Double]? {
+        if case .numbers(let v) = values[name] { return v }
+        return nil
+    }
+    public func text(_ name: String) -> String? {
+        if case .text(let v) = values[name] { return v }
         return nil
     }
     public func timeRanges(_ name: String) -> [TimeRange]? {

@@ -88,7 +88,13 @@ public final class Pipeline {
     /// empty output file behind. With `--check`, the sink is never opened.
     public func run(source: any ByteSource, openSink: () throws -> any ByteSink) throws -> RunReport {
         let (header, audio) = try HeaderReader.read(source, rawFormat: options.inFormat)
-        let inFormat = try header.format.validated(source: "\(source.name): \(header.container.rawValue.uppercased()) header")
+        return try run(header: header, audio: audio, openSink: openSink)
+    }
+
+    /// Runs a stream whose header is already known (read, or made up as `aupipe gen` does):
+    /// `audio` yields the samples that follow it.
+    public func run(header: StreamHeader, audio: any ByteSource, openSink: () throws -> any ByteSink) throws -> RunReport {
+        let inFormat = try header.format.validated(source: "\(audio.name): \(header.container.rawValue.uppercased()) header")
         let blockFrames = max(1, options.block?.frames(atRate: inFormat.sampleRate) ?? inFormat.sampleRate / 100)
         guard blockFrames <= 1 << 20 else {
             throw AUPipeError.usage("--block is \(blockFrames) frames; at most 1048576 allowed")

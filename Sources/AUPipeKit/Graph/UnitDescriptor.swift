@@ -23,49 +23,14 @@ public struct UnitDescriptor: Sendable {
         self.make = make
     }
 
-    /// Parses `arguments` (`key=value` or a bare value for the primary parameter) into values,
-    /// filling in defaults. Unknown keys get a did-you-mean; repeated keys are refused.
+    /// Parses `arguments` (`key=value` or a bare value for the primary parameter) into values.
     public func parseArguments(_ arguments: [String]) throws -> ParameterValues {
-        var values: [String: ParameterValue] = [:]
-        var explicit: Set<String> = []
-        for argument in arguments {
-            let key: String, text: String
-            if let eq = argument.firstIndex(of: "=") {
-                key = String(argument[..<eq]).lowercased()
-                text = String(argument[argument.index(after: eq)...])
-            } else {
-                guard let primary else {
-                    throw AUPipeError.usage("\(name): '\(argument)' needs a key, as key=value; \(name)'s parameters are \(parameterList)")
-                }
-                key = primary
-                text = argument
-            }
-            guard let descriptor = parameters.first(where: { $0.name == key }) else {
-                let hint = suggestion(for: key, among: parameters.map(\.name)).map { "; did you mean '\($0)'?" } ?? "; \(name)'s parameters are \(parameterList)"
-                throw AUPipeError.usage("\(name): unknown parameter '\(key)'\(hint)")
-            }
-            guard !explicit.contains(key) else {
-                throw AUPipeError.usage("\(name): \(key) is given twice; give it once")
-            }
-            guard !text.isEmpty else {
-                throw AUPipeError.usage("\(name): \(key)= has no value; expected \(descriptor.typeDescription)")
-            }
-            values[key] = try descriptor.parse(text, unit: name)
-            explicit.insert(key)
-        }
-        for p in parameters where values[p.name] == nil {
-            if let d = p.defaultValue { values[p.name] = try p.parse(d, unit: name) }
-        }
-        return ParameterValues(unit: name, values: values, explicit: explicit)
+        try ParameterDescriptor.parse(arguments, parameters: parameters, primary: primary, owner: name)
     }
 
     /// Builds a unit from command-line arguments.
     public func instantiate(_ arguments: [String]) throws -> any AudioUnit {
         try make(try parseArguments(arguments))
-    }
-
-    private var parameterList: String {
-        parameters.isEmpty ? "(none)" : parameters.map(\.name).joined(separator: ", ")
     }
 }
 

@@ -1,0 +1,38 @@
+/// `aupipe gen SIGNAL [ARG]...`: writes a deterministic test signal.
+///
+/// The signal is rendered in 32-bit float and goes through the same output path as a chain
+/// (encoder, container, header patching), so `--out-format` and `-t` work as they do there.
+/// Defaults: `s16le:48000:1` in WAV.
+public enum GenCommand {
+    public static let defaultFormat = StreamFormat(encoding: .s16le, sampleRate: 48000, channels: 1)
+
+    public static func run(signal: String, arguments: [String], options: PipelineOptions, console: any Console) throws -> ExitStatus {
+        let report = try generate(signal: signal, arguments: arguments, options: options,
+                                  openSink: { try FileDescriptorSink.create(options.output) })
+        if options.stats != .off { StatsPrinter.print(report, mode: options.stats, console: console) }
+        return .ok
+    }
+
+    /// Renders the signal and writes it to the sink `openSink` opens (after every argument has
+    /// been checked, so a mistake leaves no file).
+    public static func generate(signal: String, arguments: [String], options: PipelineOptions,
+                                openSink: () throws -> any ByteSink) throws -> RunReport {
+        let descriptor = try SignalRegistry.descriptor(named: signal)
+        let values = try descriptor.parseArguments(arguments)
+        let rate = options.outFormat?.rate ?? defaultFormat.sampleRate
+        let channels = options.outFormat?.channels ?? defaultFormat.channels
+        let duration = values.duration("duration") ?? descriptor.naturalDuration(values)
+        let frames = Int64(duration.frames(atRate: rate))
+        let generator = try descriptor.make(values, rate, frames)
+
+        let source = StreamFormat(encoding: .f32le, sampleRate: rate, channels: channels)
+        let header = StreamHeader(container: options.container ?? .wav, format: source,
+                                  dataBytes: UInt64(frames) * UInt64(source.bytesPerFrame), headerBytes: 0)
+        var runOptions = options
+        runOptions.outFormat = FormatSpec.Parts(token: options.outFormat?.token ?? defaultFormat.encoding)
+        runOptions.container = header.container
+        return try Pipeline(chain: [], options: runOptions).run(
+            header: header, audio: GeneratedSource(generator, channels: channels, frames: frames, name: "gen \(signal)"),
+            openSink: openSink)
+    }
+}

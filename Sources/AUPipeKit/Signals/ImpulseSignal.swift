@@ -1,0 +1,45 @@
+/// `impulse`: one sample at `level` at frame `at` (and every `every` after it), zeros elsewhere.
+final class ImpulseSignal: SignalGenerator {
+    static let descriptor = SignalDescriptor(
+        name: "impulse", summary: "a single-sample click, or a train of them",
+        parameters: [
+            ParameterDescriptor("at", .duration(0...86_400, bareUnit: .seconds), default: "0f", help: "position of the (first) impulse: seconds, ms or frames"),
+            ParameterDescriptor("every", .duration(0...86_400, bareUnit: .seconds), default: nil, help: "period of an impulse train (default: one impulse)"),
+            levelParameter(default: "0", help: "height (0 dBFS = 1.0, the largest value an integer format holds)"),
+        ],
+        primary: "at",
+        make: { v, rate, _ in
+            let every = v.duration("every").map { $0.frames(atRate: rate) }
+            if let every, every < 1 { throw AUPipeError.usage("gen impulse: every= must be at least one frame") }
+            return ImpulseSignal(at: Int64(v.duration("at")!.frames(atRate: rate)), every: every.map(Int64.init), height: Float(linearGain(dBFS: v.number("level")!)))
+        },
+        naturalDuration: { _ in .seconds(1) })
+
+    private let at: Int64, every: Int64?, height: Float
+
+    init(at: Int64, every: Int64?, height: Float) {
+        self.at = at
+        self.every = every
+        self.height = height
+    }
+
+    func render(into output: UnsafeMutablePointer<Float>, frames: Int, start: Int64, channels: Int) {
+        output.update(repeating: 0, count: frames * channels)
+        for i in 0..<frames {
+            let n = start + Int64(i)
+            let hit = n == at || (every.map { n > at && (n - at) % $0 == 0 } ?? false)
+            if hit { for ch in 0..<channels { output[i * channels + ch] = height } }
+        }
+    }
+}
+
+/// `silence`: zeros.
+final class SilenceSignal: SignalGenerator {
+    static let descriptor = SignalDescriptor(
+        name: "silence", summary: "digital silence", parameters: [], primary: nil,
+        make: { _, _, _ in SilenceSignal() }, naturalDuration: { _ in .seconds(1) })
+
+    func render(into output: UnsafeMutablePointer<Float>, frames: Int, start: Int64, channels: Int) {
+        output.update(repeating: 0, count: frames * channels)
+    }
+}

@@ -1,0 +1,107 @@
+/// `sine`: A·sin(2π·f·n/rate + φ), the same in every channel (made by `TonesSignal`).
+enum SineSignal {
+    static let descriptor = SignalDescriptor(
+        name: "sine", summary: "a sine wave",
+        parameters: [
+            ParameterDescriptor("freq", .number(0...384_000, unit: "Hz"), default: "1000", help: "frequency"),
+            levelParameter(default: "-3", help: "peak level (0 dBFS = full scale)"),
+            ParameterDescriptor("phase", .number(-360...360, unit: "degrees"), default: "0", help: "phase at frame 0"),
+        ],
+        primary: "freq",
+        make: { v, rate, _ in
+            let f = v.number("freq")!
+            try checkFrequency(f, rate: rate, owner: "gen sine", name: "freq")
+            return TonesSignal(frequencies: [f], amplitude: linearGain(dBFS: v.number("level")!), phase: v.number("phase")! / 360, rate: rate)
+        },
+        naturalDuration: { _ in .seconds(1) })
+}
+
+/// `tones`: a sum of sines, each at `level`; also the engine of `sine`.
+final class TonesSignal: SignalGenerator {
+    static let descriptor = SignalDescriptor(
+        name: "tones", summary: "several sines added together",
+        parameters: [
+            ParameterDescriptor("freqs", .numberList(0...384_000, unit: "Hz"), default: "440,880", help: "the frequencies"),
+            levelParameter(default: "-12", help: "peak level of each tone"),
+        ],
+        primary: "freqs",
+        make: { v, rate, _ in
+            let list = v.numbers("freqs")!
+            for f in list { try checkFrequency(f, rate: rate, owner: "gen tones", name: "freqs") }
+            return TonesSignal(frequencies: list, amplitude: linearGain(dBFS: v.number("level")!), phase: 0, rate: rate)
+        },
+        naturalDuration: { _ in .seconds(1) })
+
+    private let cyclesPerFrame: [Double]
+    private let amplitude: Double
+    private let phase: Double
+
+    init(frequencies: [Double], amplitude: Double, phase: Double, rate: Int) {
+        cyclesPerFrame = frequencies.map { $0 / Double(rate) }
+        self.amplitude = amplitude
+        self.phase = phase
+    }
+
+    func render(into output: UnsafeMutablePointer<Float>, frames: Int, start: Int64, channels: Int) {
+        for i in 0..<frames {
+            let n = Double(start + Int64(i))
+            var sum = 0.0
+            for c in cyclesPerFrame { sum += sineOfCycles(c * n, phase: phase) }
+            let v = Float(amplitude * sum)
+            for ch in 0..<channels { output[i * channels + ch] = v }
+        }
+    }
+}
+
+/// `dtmf`: telephone keypad digits, each the sum of its row and column tones, separated by gaps.
+final class DTMFSignal: SignalGenerator {
+    static let rows: [Double] = [697, 770, 852, 941]
+    static let columns: [Double] = [1209, 1336, 1477, 1633]
+    static let keys: [Character] = ["1", "2", "3", "A", "4", "5", "6", "B", "7", "8", "9", "C", "*", "0", "#", "D"]
+
+    static let descriptor = SignalDescriptor(
+        name: "dtmf", summary: "DTMF digits (0-9, *, #, A-D)",
+        parameters: [
+            ParameterDescriptor("digits", .text(allowed: "0123456789*#ABCD", maxLength: 256), default: "123", help: "the keys, in order"),
+            ParameterDescriptor("tone", .duration(0.001...10, bareUnit: .milliseconds), default: "100ms", help: "length of each digit's tone"),
+            ParameterDescriptor("gap", .duration(0...10, bareUnit: .milliseconds), default: "100ms", help: "silence after each digit"),
+            levelParameter(default: "-10", help: "peak level of each of the two tones"),
+        ],
+        primary: "digits",
+        make: { v, rate, _ in
+            guard rate >= 3300 else { throw AUPipeError.usage("gen dtmf: needs a rate of at least 3300 Hz for its 1633 Hz tone; got \(rate)") }
+            return DTMFSignal(digits: v.text("digits")!, tone: v.duration("tone")!.frames(atRate: rate),
+                              gap: v.duration("gap")!.frames(atRate: rate), amplitude: linearGain(dBFS: v.number("level")!), rate: rate)
+        },
+        naturalDuration: { v in
+            let n = Double(v.text("digits")!.count)
+            return .seconds(n * (v.duration("tone")!.seconds ?? 0.1) + n * (v.duration("gap")!.seconds ?? 0.1))
+        })
+
+    private let pairs: [(Double, Double)]
+    private let toneFrames: Int64, period: Int64
+    private let amplitude: Double
+
+    init(digits: String, tone: Int, gap: Int, amplitude: Double, rate: Int) {
+        pairs = digits.map { key in
+            let i = Self.keys.firstIndex(of: key)!
+            return (Self.rows[i / 4] / Double(rate), Self.columns[i % 4] / Double(rate))
+        }
+        toneFrames = Int64(max(1, tone))
+        period = Int64(max(1, tone)) + Int64(gap)
+        self.amplitude = amplitude
+    }
+
+    func render(into output: UnsafeMutablePointer<Float>, frames: Int, start: Int64, channels: Int) {
+        for i in 0..<frames {
+            let n = start + Int64(i)
+            let digit = Int(n / period), within = n % period
+            var v: Float = 0
+            if digit < pairs.count, within < toneFrames {
+                let t = Double(within)
+                v = Float(amplitude * (sineOfCycles(pairs[digit].0 * t, phase: 0) + sineOfCycles(pairs[digit].1 * t, phase: 0)))
+            }
+            for ch in 0..<channels { output[i * channels + ch] = v }
+        }
+    }
+}
