@@ -34,6 +34,13 @@ public enum HelpText {
           --stats[=json]          print per-unit figures on stderr at the end
           --check                 validate the chain against the input's header (from -i, or stdin
                                   unless it is a terminal), print the formats, and exit
+          --control PATH          create the FIFO PATH (or use an existing one) and take commands
+                                  from it while running: set UNIT.PARAM VALUE, get UNIT.PARAM, list;
+                                  UNIT is a name (gain), name#K (gain#2), a position (2) or a
+                                  name= label; changes apply at the next block and glide
+          --control-reply PATH    append control replies to PATH instead of stderr
+          --progress[=force]      draw progress on stderr (percent and ETA for files, stream time
+                                  and speed otherwise); only on a terminal unless =force
           -h, --help              show this help
           -V, --version           show the version
 

@@ -28,6 +28,10 @@ public struct PipelineOptionsText: Equatable, Sendable {
     public var block: String?
     public var stats: String?
     public var check = false
+    public var control: String?
+    public var controlReply: String?
+    /// `--progress` ("auto") or `--progress=force`.
+    public var progress: String?
 
     public init() {}
 
@@ -64,6 +68,17 @@ public struct PipelineOptionsText: Equatable, Sendable {
             o.stats = mode
         }
         o.check = check
+        o.control = control
+        if controlReply != nil, control == nil {
+            throw AUPipeError.usage("--control-reply needs --control PATH")
+        }
+        o.controlReply = controlReply
+        if let progress {
+            guard progress == "auto" || progress == "force" else {
+                throw AUPipeError.usage("--progress=\(progress): use --progress (only on a terminal) or --progress=force")
+            }
+            o.progress = progress == "force"
+        }
         return o
     }
 }
@@ -74,8 +89,9 @@ public struct PipelineOptionsText: Equatable, Sendable {
 /// `-` and is not a number (`gain -6`) is an option. A lone `:` separates units. `--` ends
 /// option parsing: everything after it belongs to the chain.
 public enum CommandLineParser {
-    static let valueOptions = ["-i", "--input", "-o", "--output", "--in-format", "--out-format", "-t", "--type", "--block"]
-    static let flagOptions = ["--stats", "--check", "-h", "--help", "--version", "-V"]
+    static let valueOptions = ["-i", "--input", "-o", "--output", "--in-format", "--out-format", "-t", "--type", "--block",
+                               "--control", "--control-reply"]
+    static let flagOptions = ["--stats", "--check", "--progress", "-h", "--help", "--version", "-V"]
 
     public static func parse(_ args: [String]) throws -> Invocation {
         guard let first = args.first else { return .run(chain: [], options: PipelineOptionsText()) }
@@ -154,6 +170,7 @@ public enum CommandLineParser {
                 case "--version", "-V": return (options, words, .version)
                 case "--check": options.check = true; continue
                 case "--stats": options.stats = value ?? "text"; continue
+                case "--progress": options.progress = value ?? "auto"; continue
                 default: break
                 }
                 guard valueOptions.contains(name) else {
@@ -172,6 +189,8 @@ public enum CommandLineParser {
                 case "--out-format": options.outFormat = value
                 case "-t", "--type": options.container = value
                 case "--block": options.block = value
+                case "--control": options.control = value
+                case "--control-reply": options.controlReply = value
                 default: break
                 }
                 continue

@@ -36,6 +36,13 @@ public protocol AudioUnit: AnyObject {
 
     /// One line for `--stats` with figures of the unit's own (e.g. the resampler's latency), or nil.
     var statsNote: String? { get }
+
+    /// Changes a live parameter between two blocks; `value` is parsed and range-checked already.
+    /// A unit ramps where a jump would click. Called only for parameters its descriptor marks live.
+    func setParameter(_ name: String, to value: ParameterValue) throws
+
+    /// The current value of a parameter, or of a figure the unit measures, as text; nil if none.
+    func parameterValue(_ name: String) -> String?
 }
 
 extension AudioUnit {
@@ -44,4 +51,8 @@ extension AudioUnit {
     public func drain(into output: UnsafeMutablePointer<Float>, capacity: Int) throws -> (frames: Int, done: Bool) { (0, true) }
     public var clippedSamples: Int { 0 }
     public var statsNote: String? { nil }
+    public func setParameter(_ name: String, to value: ParameterValue) throws {
+        throw AUPipeError.usage("\(name) cannot be changed while running")
+    }
+    public func parameterValue(_ name: String) -> String? { nil }
 }

@@ -43,7 +43,10 @@ public final class Chain {
     private let measurePeaks: Bool
 
     /// Prepares `units` (named `names`) for `input`, in order. `maxFrames` bounds every block.
-    public init(units: [(name: String, unit: any AudioUnit)], input: StreamFormat, maxFrames: Int, measurePeaks: Bool) throws {
+    /// With `allowBypass` false, units that have nothing to do now still run (they may be
+    /// changed while running).
+    public init(units: [(name: String, unit: any AudioUnit)], input: StreamFormat, maxFrames: Int, measurePeaks: Bool,
+                allowBypass: Bool = true) throws {
         inputFormat = input
         self.maxFrames = maxFrames
         self.measurePeaks = measurePeaks
@@ -54,7 +57,7 @@ public final class Chain {
             do { next = try entry.unit.prepare(input: format, maxFrames: frames) } catch let e as AUPipeError {
                 throw e.message.hasPrefix(entry.name + ":") ? e : e.prefixed(entry.name)
             }
-            if entry.unit.isBypassed {
+            if allowBypass && entry.unit.isBypassed {
                 var s = StageStats(name: entry.name)
                 s.bypassed = true
                 bypassedStats.append((index, s))

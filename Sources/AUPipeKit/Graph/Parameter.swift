@@ -33,12 +33,15 @@ public struct ParameterDescriptor: Sendable {
     /// The default as text, or nil when the parameter is unset unless given.
     public let defaultValue: String?
     public let help: String
+    /// Whether the parameter can be changed while audio runs (`--control`: `set UNIT.NAME VALUE`).
+    public let isLive: Bool
 
-    public init(_ name: String, _ kind: Kind, default defaultValue: String?, help: String) {
+    public init(_ name: String, _ kind: Kind, default defaultValue: String?, help: String, live: Bool = false) {
         self.name = name
         self.kind = kind
         self.defaultValue = defaultValue
         self.help = help
+        isLive = live
     }
 
     /// The type and range as `aupipe help` prints it: `dB, -120...40`.

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import CAUPipeSupport
 
 /// How `--stats` reports.
@@ -20,6 +23,12 @@ public struct PipelineOptions: Sendable {
     public var stats = StatsMode.off
     /// `--check`: stop after validating the chain against the input's format.
     public var check = false
+    /// `--control PATH`: the FIFO that takes `set`/`get`/`list` lines while running.
+    public var control: String?
+    /// `--control-reply PATH`: where replies go (default stderr).
+    public var controlReply: String?
+    /// `--progress`: nil for off, false to draw only on a terminal, true to draw anyway.
+    public var progress: Bool?
 
     public init() {}
 }
@@ -41,7 +50,7 @@ public struct RunReport: Sendable {
 /// One processing run: reads a header, prepares the chain, streams every block through it,
 /// drains it and finishes the output header.
 public final class Pipeline {
-    private var units: [(name: String, unit: any AudioUnit)]
+    private var units: [ControlTargets.Entry]
     public let options: PipelineOptions
     /// Whether any unit chose the encoding (`convert format=`), which makes it explicit.
     private let chainSetsEncoding: Bool
@@ -50,14 +59,28 @@ public final class Pipeline {
     /// errors come first. Each element of `chain` is a unit name and its arguments.
     public init(chain: [[String]], options: PipelineOptions) throws {
         self.options = options
-        var list: [(String, any AudioUnit)] = []
+        var list: [ControlTargets.Entry] = []
         for words in chain {
             guard let name = words.first else { throw AUPipeError.usage("empty unit in the chain: two ':' in a row, or a ':' at an end") }
             let descriptor = try UnitRegistry.descriptor(named: name)
-            list.append((descriptor.name, try descriptor.instantiate(Array(words.dropFirst()))))
+            // name=LABEL is every unit's: it labels the unit for --control.
+            var arguments = Array(words.dropFirst())
+            var label: String?
+            if let i = arguments.firstIndex(where: { $0.lowercased().hasPrefix("name=") }) {
+                label = String(arguments.remove(at: i).dropFirst(5))
+                try Self.checkLabel(label!, unit: descriptor.name, taken: list.compactMap(\.label))
+            }
+            list.append(ControlTargets.Entry(name: descriptor.name, label: label, descriptor: descriptor, unit: try descriptor.instantiate(arguments)))
         }
-        chainSetsEncoding = list.contains { ($0.1 as? ConvertUnit)?.format != nil }
+        chainSetsEncoding = list.contains { ($0.unit as? ConvertUnit)?.format != nil }
         units = list
+    }
+
+    static func checkLabel(_ label: String, unit: String, taken: [String]) throws {
+        guard let first = label.first, first.isLetter, label.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" }) else {
+            throw AUPipeError.usage("\(unit): name=\(label) must start with a letter and hold only letters, digits, _ and -")
+        }
+        guard !taken.contains(label) else { throw AUPipeError.usage("\(unit): name=\(label) is already another unit's label") }
     }
 
     static let outFormatLabel = "convert (--out-format)"
@@ -68,7 +91,7 @@ public final class Pipeline {
 
     /// Appends the conversions `--out-format` asks for beyond the encoding: channels, then rate.
     private func appendOutputConversions(input: StreamFormat) throws -> [(name: String, unit: any AudioUnit)] {
-        var all = units
+        var all = units.map { (name: $0.label ?? $0.name, unit: $0.unit) }
         if let channels = options.outFormat?.channels {
             all.append((Self.outFormatLabel, try ConvertUnit(format: nil, channels: channels, map: nil)))
         }
@@ -87,13 +110,22 @@ public final class Pipeline {
     /// header has been read and the chain prepared, so that a usage or header error leaves no
     /// empty output file behind. With `--check`, the sink is never opened.
     public func run(source: any ByteSource, openSink: () throws -> any ByteSink) throws -> RunReport {
+        // The control FIFO exists from the start, so a script can open it while input is awaited.
+        let control = try options.control.map { try ControlChannel(path: $0, replyPath: options.controlReply) }
+        defer { control?.close() }
         let (header, audio) = try HeaderReader.read(source, rawFormat: options.inFormat)
-        return try run(header: header, audio: audio, openSink: openSink)
+        return try run(header: header, audio: audio, openSink: openSink, control: control,
+                       inputBytes: (source as? FileDescriptorSource)?.regularFileSize.map { UInt64(max(0, $0 - header.headerBytes)) })
     }
 
     /// Runs a stream whose header is already known (read, or made up as `aupipe gen` does):
     /// `audio` yields the samples that follow it.
     public func run(header: StreamHeader, audio: any ByteSource, openSink: () throws -> any ByteSink) throws -> RunReport {
+        try run(header: header, audio: audio, openSink: openSink, control: nil, inputBytes: header.dataBytes)
+    }
+
+    func run(header: StreamHeader, audio: any ByteSource, openSink: () throws -> any ByteSink,
+             control: ControlChannel?, inputBytes: UInt64?) throws -> RunReport {
         let inFormat = try header.format.validated(source: "\(audio.name): \(header.container.rawValue.uppercased()) header")
         let blockFrames = max(1, options.block?.frames(atRate: inFormat.sampleRate) ?? inFormat.sampleRate / 100)
         guard blockFrames <= 1 << 20 else {
@@ -101,8 +133,9 @@ public final class Pipeline {
         }
         let chain: Chain
         do {
+            // Under live control no unit is skipped: a gain at 0 dB may be turned down later.
             chain = try Chain(units: try appendOutputConversions(input: inFormat), input: inFormat, maxFrames: blockFrames,
-                              measurePeaks: options.stats != .off)
+                              measurePeaks: options.stats != .off, allowBypass: control == nil)
         } catch let e as AUPipeError where e.message.hasPrefix(Self.outFormatLabel) {
             // The only way the implicit channel conversion fails: a change it cannot decide.
             throw AUPipeError.usage("--out-format \(options.outFormat.map(Self.describe) ?? ""): cannot choose how to turn the chain's channels into \(options.outFormat?.channels ?? 0) (only 1 to N and N to 1 are automatic); put 'convert map=...' in the chain instead")
@@ -114,9 +147,29 @@ public final class Pipeline {
             report.stages = chain.stats
             return report
         }
-        try StreamLoop(chain: chain, plan: plan, header: header, source: audio, sink: try openSink()).run(into: &report)
+        let progress = options.progress.flatMap { force in
+            force || isatty(2) != 0 ? ProgressMeter(totalBytes: header.dataBytes ?? inputBytes, sampleRate: inFormat.sampleRate) : nil
+        }
+        let live = control.map { LiveControl(channel: $0, targets: ControlTargets(entries: units)) }
+        try StreamLoop(chain: chain, plan: plan, header: header, source: audio, sink: try openSink(),
+                       live: live, progress: progress).run(into: &report)
         report.stages = chain.stats
         return report
+    }
+}
+
+/// The control channel of a run and the units it reaches.
+struct LiveControl {
+    let channel: ControlChannel
+    let targets: ControlTargets
+
+    /// Runs the commands that arrived since the last block; nothing to do (the usual case)
+    /// costs a try-lock and no allocation.
+    func service() {
+        for line in channel.takeLines() {
+            let reply = targets.execute(line)
+            if !reply.isEmpty { channel.reply(reply) }
+        }
     }
 }
 
@@ -127,6 +180,9 @@ struct StreamLoop {
     let header: StreamHeader
     let source: any ByteSource
     let sink: any ByteSink
+    /// The control FIFO and what it can reach, under `--control`.
+    let live: LiveControl?
+    let progress: ProgressMeter?
 
     /// Bytes one read asks for (a pipe's default capacity): what is available up to this is
     /// processed together and written with one write.
@@ -161,6 +217,7 @@ struct StreamLoop {
         defer { readStorage.deallocate(); floats.deallocate(); outStorage.deallocate() }
 
         var carried = 0                       // bytes of an incomplete frame kept from the last read
+        var readBytesTotal = 0
         var remaining = header.dataBytes      // bytes the header still promises, or nil
         var framesOut: Int64 = 0
         var clipped = 0
@@ -181,6 +238,7 @@ struct StreamLoop {
             let n = try source.read(into: UnsafeMutableRawBufferPointer(rebasing: readBuffer[carried..<(carried + want)]))
             if n == 0 { break }
             if remaining != nil { remaining! -= UInt64(n) }
+            readBytesTotal += n
             let available = carried + n
             let frames = available / inFrameBytes
             report.framesIn += Int64(frames)
@@ -194,6 +252,7 @@ struct StreamLoop {
             } else {
                 var done = 0, outBytes = 0
                 while done < frames {
+                    live?.service()
                     let count = min(chain.maxFrames, frames - done)
                     decoder.decode(readBuffer.baseAddress! + done * inFrameBytes, count: count * inFormat.channels, into: floats)
                     let (result, produced) = try chain.process(floats, frames: count)
@@ -203,6 +262,7 @@ struct StreamLoop {
                 }
                 if outBytes > 0 { try writer.write(outBuffer, count: outBytes) }
             }
+            progress?.update(bytes: UInt64(readBytesTotal), frames: report.framesIn)
             carried = available - frames * inFrameBytes
             if carried > 0 {
                 readBuffer.baseAddress!.copyMemory(from: readBuffer.baseAddress! + frames * inFrameBytes, byteCount: carried)
@@ -218,6 +278,7 @@ struct StreamLoop {
         }
 
         try writer.finish()
+        progress?.finish(bytes: UInt64(readBytesTotal), frames: report.framesIn)
         let dataBytes = UInt64(framesOut) * UInt64(outFrameBytes)
         let trailer = plan.trailer(dataBytes: dataBytes)
         if plan.container != .raw, try sink.rewriteHeader(plan.header(dataBytes: dataBytes)) {

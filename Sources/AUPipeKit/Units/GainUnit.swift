@@ -3,36 +3,69 @@ import Glibc
 #endif
 
 /// `gain`: multiplies every sample by 10^(db/20).
+///
+/// `db` is live: a change made while running (`--control`: `set gain.db -6`) glides linearly in
+/// amplitude from the old factor to the new one over 10 ms, starting at the next block.
 public final class GainUnit: AudioUnit {
     public static let descriptor = UnitDescriptor(
         name: "gain",
         summary: "change the level by a number of dB",
-        details: "Multiplies every sample by 10^(db/20) in 32-bit float. Samples pushed past full scale stay in float and are clipped (and counted) only where they are quantized to integers: by a later convert format=, or by the encoder at the end. 0 dB leaves the stream untouched.",
-        parameters: [ParameterDescriptor("db", .number(-120...60, unit: "dB"), default: "0", help: "gain in decibels; negative is quieter")],
+        details: "Multiplies every sample by 10^(db/20) in 32-bit float. Samples pushed past full scale stay in float and are clipped (and counted) only where they are quantized to integers: by a later convert format=, or by the encoder at the end. 0 dB leaves the stream untouched. db is live: a change while running glides over 10 ms.",
+        parameters: [ParameterDescriptor("db", .number(-120...60, unit: "dB"), default: "0", help: "gain in decibels; negative is quieter", live: true)],
         primary: "db",
         example: "aupipe gain -6 < in.wav > out.wav",
         make: { GainUnit(db: $0.number("db")!) })
 
-    /// Gain in dB, -120...60.
-    public let db: Double
-    private let factor: Float
+    /// A change of `db` while running glides over this long.
+    public static let glideSeconds = 0.01
+
+    /// Gain in dB, -120...60: the value set last.
+    public private(set) var db: Double
+    private var factor: Float
+    private var target: Float
+    /// Frames left in the current glide, and the change of factor per frame during it.
+    private var glideLeft = 0
+    private var step: Float = 0
+    private var glideFrames = 1
     private var channels = 1
 
     public init(db: Double) {
         self.db = db
-        factor = Float(Glibc.pow(10, db / 20))
+        factor = Self.factor(db)
+        target = factor
     }
+
+    static func factor(_ db: Double) -> Float { Float(pow(10, db / 20)) }
 
     public func prepare(input: StreamFormat, maxFrames: Int) throws -> StreamFormat {
         channels = input.channels
+        glideFrames = max(1, Int((Self.glideSeconds * Double(input.sampleRate)).rounded()))
         return input
     }
 
     public var isBypassed: Bool { db == 0 }
 
+    public func setParameter(_ name: String, to value: ParameterValue) throws {
+        guard name == "db", case .number(let v) = value else { throw AUPipeError.usage("gain: \(name) is not live") }
+        db = v
+        target = Self.factor(v)
+        glideLeft = glideFrames
+        step = (target - factor) / Float(glideFrames)
+    }
+
+    public func parameterValue(_ name: String) -> String? { name == "db" ? formatNumber(db) : nil }
+
     public func process(_ input: UnsafePointer<Float>, frames: Int, into output: UnsafeMutablePointer<Float>) throws -> Int {
-        let f = factor
-        for i in 0..<(frames * channels) { output[i] = input[i] * f }
+        var f = 0
+        let ch = channels
+        while glideLeft > 0 && f < frames {
+            glideLeft -= 1
+            factor = glideLeft == 0 ? target : factor + step
+            for c in 0..<ch { output[f &* ch &+ c] = input[f &* ch &+ c] * factor }
+            f += 1
+        }
+        let k = factor
+        for i in (f * ch)..<(frames * ch) { output[i] = input[i] * k }
         return frames
     }
 }

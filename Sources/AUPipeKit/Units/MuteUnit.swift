@@ -1,3 +1,5 @@
+import CAUPipeSupport
+
 /// `mute`: silences the stream, fading over `ramp` at every change so that it never clicks.
 ///
 /// Without `at`, `on` (default 1) mutes the whole stream from its first frame. With `at`, the
@@ -6,6 +8,10 @@
 /// linearly over R = ramp frames, with gain 1 - k/R at frame A + k - 1 (silent from A + R - 1);
 /// an unmute at frame B fades back in the same way. A change that comes before a fade has
 /// finished turns the fade around from where it is.
+///
+/// While running, `on` can be toggled by a signal (`signal=usr1`: every SIGUSR1 toggles it) or
+/// set through `--control` (`set mute.on 1`); the change takes effect at the next block, with
+/// the same ramp.
 public final class MuteUnit: AudioUnit {
     public static let descriptor = UnitDescriptor(
         name: "mute",
@@ -14,19 +20,30 @@ public final class MuteUnit: AudioUnit {
             Without at=, on=1 (the default) silences the whole stream from its first frame, and on=0 passes it through.
             With at=START-END[,START-END...], those intervals of stream time (seconds, or ms, or frames like 480f) are muted and on= (default 0) is the state outside them.
             Every change fades linearly over ramp=: a mute starting at frame A reaches silence at frame A+R-1 (R = ramp in frames), an unmute at frame B is back to full level at B+R-1. Timing follows the stream, not the wall clock, and is sample-exact.
+            While running, on= can be toggled by a signal (signal=usr1: each SIGUSR1 toggles it; usr2 for a second mute) or set with --control; the change starts at the next block boundary and fades over ramp=.
             """,
         parameters: [
-            ParameterDescriptor("on", .boolean, default: nil, help: "muted (1) or not (0); default 1, or 0 with at="),
+            ParameterDescriptor("on", .boolean, default: nil, help: "muted (1) or not (0); default 1, or 0 with at=", live: true),
             ParameterDescriptor("ramp", .duration(0...1, bareUnit: .milliseconds), default: "20ms", help: "fade length at each change"),
             ParameterDescriptor("at", .timeRanges, default: nil, help: "stream-time intervals to mute, e.g. 1.5-3,5-6"),
+            ParameterDescriptor("signal", .choice(["usr1", "usr2"]), default: nil, help: "toggle on= at each SIGUSR1 (usr1) or SIGUSR2 (usr2)"),
         ],
         primary: "on",
         example: "aupipe mute at=1.5-3.0 ramp=10ms < in.wav > out.wav",
-        make: { v in MuteUnit(on: v.bool("on"), ramp: v.duration("ramp")!, at: v.timeRanges("at") ?? []) })
+        make: { v in
+            MuteUnit(on: v.bool("on"), ramp: v.duration("ramp")!, at: v.timeRanges("at") ?? [],
+                     signal: v.text("signal").map { $0 == "usr1" ? 1 : 2 })
+        })
 
     private let ramp: StreamDuration
     private let ranges: [TimeRange]
-    private let outsideMuted: Bool
+    /// Whether the stream is muted outside the `at` intervals (all of it without `at`): `on`.
+    private var outsideMuted: Bool
+    /// 1 for SIGUSR1, 2 for SIGUSR2, or nil; and the signal count already acted on.
+    private let signal: Int32?
+    private var signalsSeen: UInt = 0
+    /// Times `on` changed while running.
+    private var toggles = 0
     /// Muted intervals in frames, sorted, merged: [start, end).
     private var intervals: [(start: Int64, end: Int64)] = []
     private var rampFrames = 1
@@ -36,10 +53,11 @@ public final class MuteUnit: AudioUnit {
     /// Current gain as a step of the ramp, 0...rampFrames (gain = level / rampFrames).
     private var level = 1
 
-    public init(on: Bool?, ramp: StreamDuration, at ranges: [TimeRange]) {
+    public init(on: Bool?, ramp: StreamDuration, at ranges: [TimeRange], signal: Int32? = nil) {
         self.ramp = ramp
         self.ranges = ranges
         outsideMuted = on ?? ranges.isEmpty
+        self.signal = signal
     }
 
     public func prepare(input: StreamFormat, maxFrames: Int) throws -> StreamFormat {
@@ -60,10 +78,24 @@ public final class MuteUnit: AudioUnit {
         }
         nextInterval = 0
         level = targetAndBoundary(at: 0).0
+        if let signal {
+            aupipe_count_user_signal(signal)
+            signalsSeen = aupipe_user_signal_count(signal)
+        }
         return input
     }
 
-    public var isBypassed: Bool { !outsideMuted && ranges.isEmpty }
+    public var isBypassed: Bool { !outsideMuted && ranges.isEmpty && signal == nil }
+
+    public func setParameter(_ name: String, to value: ParameterValue) throws {
+        guard name == "on", case .bool(let on) = value else { throw AUPipeError.usage("mute: \(name) is not live") }
+        if on != outsideMuted { toggles += 1 }
+        outsideMuted = on
+    }
+
+    public func parameterValue(_ name: String) -> String? { name == "on" ? (outsideMuted ? "1" : "0") : nil }
+
+    public var statsNote: String? { toggles > 0 ? "on changed \(toggles) times while running" : nil }
 
     /// Index of the first interval that has not ended before `position`; only moves forward.
     private var nextInterval = 0
@@ -78,6 +110,11 @@ public final class MuteUnit: AudioUnit {
     }
 
     public func process(_ input: UnsafePointer<Float>, frames: Int, into output: UnsafeMutablePointer<Float>) throws -> Int {
+        if let signal {
+            let count = aupipe_user_signal_count(signal)
+            if (count &- signalsSeen) & 1 == 1 { outsideMuted.toggle(); toggles += 1 }
+            signalsSeen = count
+        }
         let ch = channels
         let scale = 1 / Float(rampFrames)
         var f = 0

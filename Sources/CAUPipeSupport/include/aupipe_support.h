@@ -11,4 +11,11 @@ int aupipe_stop_signal(void);
 
 /* Sets the flag as if `signo` had arrived (for tests). */
 void aupipe_request_stop(int signo);
+
+/* Counts SIGUSR1 (which = 1) or SIGUSR2 (which = 2) from now on, instead of dying of it.
+   Returns 0, or -1 for another `which`. */
+int aupipe_count_user_signal(int which);
+
+/* How many SIGUSR1 (1) or SIGUSR2 (2) have arrived since counting began. */
+unsigned long aupipe_user_signal_count(int which);
 #endif

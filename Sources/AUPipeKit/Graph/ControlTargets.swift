@@ -1,0 +1,93 @@
+/// The units a control line can reach, and how it names them.
+///
+/// An address is `UNIT.PARAMETER`, where UNIT is a unit's name when the chain has only one of
+/// that name (`gain.db`), the name with its position among units of that name (`gain#2.db`),
+/// its position in the chain (`3.db`, from 1), or the label given with `name=` (`voice.db`).
+struct ControlTargets {
+    struct Entry {
+        let name: String
+        let label: String?
+        let descriptor: UnitDescriptor
+        let unit: any AudioUnit
+    }
+
+    let entries: [Entry]
+
+    /// Runs one command line and returns its reply: `set ADDRESS VALUE`, `get ADDRESS`, `list`.
+    func execute(_ line: String) -> String {
+        let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
+        guard let verb = words.first?.lowercased() else { return "" }
+        do {
+            switch verb {
+            case "set":
+                guard words.count == 3 else { throw AUPipeError.usage("usage: set UNIT.PARAMETER VALUE") }
+                let (entry, parameter) = try resolve(words[1])
+                guard parameter.isLive else {
+                    let live = entry.descriptor.parameters.filter(\.isLive).map(\.name)
+                    throw AUPipeError.usage("\(words[1]) cannot change while running; \(entry.name)'s live parameters: \(live.isEmpty ? "none" : live.joined(separator: ", "))")
+                }
+                try entry.unit.setParameter(parameter.name, to: try parameter.parse(words[2], unit: entry.name))
+                return "ok \(words[1]) \(entry.unit.parameterValue(parameter.name) ?? words[2])"
+            case "get":
+                guard words.count == 2 else { throw AUPipeError.usage("usage: get UNIT.PARAMETER") }
+                let (entry, name) = try resolveAny(words[1])
+                guard let value = entry.unit.parameterValue(name) else { throw AUPipeError.usage("\(words[1]) has no value to report") }
+                return "\(words[1]) \(value)"
+            case "list":
+                var out: [String] = []
+                for (i, e) in entries.enumerated() {
+                    for p in e.descriptor.parameters where p.isLive {
+                        out.append("\(i + 1).\(p.name) (\(e.label ?? e.name)) \(e.unit.parameterValue(p.name) ?? "?")")
+                    }
+                }
+                return out.isEmpty ? "no live parameters in this chain" : out.joined(separator: "; ")
+            default:
+                throw AUPipeError.usage("unknown command '\(verb)'; use set UNIT.PARAMETER VALUE, get UNIT.PARAMETER or list")
+            }
+        } catch let e as AUPipeError {
+            return "error: \(e.message)"
+        } catch {
+            return "error: \(error)"
+        }
+    }
+
+    /// The unit and declared parameter an address names.
+    func resolve(_ address: String) throws -> (Entry, ParameterDescriptor) {
+        let (entry, name) = try resolveAny(address)
+        guard let p = entry.descriptor.parameters.first(where: { $0.name == name }) else {
+            let hint = suggestion(for: name, among: entry.descriptor.parameters.map(\.name)).map { "; did you mean '\($0)'?" } ?? ""
+            throw AUPipeError.usage("\(entry.name) has no parameter '\(name)'\(hint)")
+        }
+        return (entry, p)
+    }
+
+    /// The unit an address names, and the text after its dot.
+    func resolveAny(_ address: String) throws -> (Entry, String) {
+        guard let dot = address.lastIndex(of: "."), dot != address.startIndex, address.index(after: dot) != address.endIndex else {
+            throw AUPipeError.usage("'\(address)' is not UNIT.PARAMETER (e.g. gain.db, gain#2.db, 2.db)")
+        }
+        let unit = String(address[..<dot]), name = String(address[address.index(after: dot)...]).lowercased()
+        if let position = Int(unit) {
+            guard (1...entries.count).contains(position) else { throw AUPipeError.usage("there is no unit \(position); the chain has \(entries.count)") }
+            return (entries[position - 1], name)
+        }
+        if let e = entries.first(where: { $0.label == unit }) { return (e, name) }
+        let parts = unit.split(separator: "#", maxSplits: 1).map(String.init)
+        let same = entries.filter { $0.name == parts[0].lowercased() }
+        if parts.count == 2 {
+            guard let k = Int(parts[1]), (1...max(1, same.count)).contains(k), !same.isEmpty else {
+                throw AUPipeError.usage("there is no \(unit): the chain has \(same.count) \(parts[0]) unit(s)")
+            }
+            return (same[k - 1], name)
+        }
+        guard !same.isEmpty else {
+            let known = entries.map { $0.label ?? $0.name }
+            let hint = suggestion(for: unit, among: known).map { "; did you mean '\($0)'?" } ?? ""
+            throw AUPipeError.usage("no unit '\(unit)' in the chain\(hint) (units: \(known.joined(separator: ", ")))")
+        }
+        guard same.count == 1 else {
+            throw AUPipeError.usage("'\(unit)' is ambiguous: the chain has \(same.count); say \(unit)#1 ... \(unit)#\(same.count), or give them name= labels")
+        }
+        return (same[0], name)
+    }
+}
