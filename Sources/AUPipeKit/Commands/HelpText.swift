@@ -114,10 +114,10 @@ public enum HelpText {
     public static var units: String {
         UnitRegistry.all.map { d in
             let params = d.parameters.map { p in
-                "\(p.name)=\(p.defaultValue ?? "…")" + (p.name == d.primary ? "*" : "")
+                "\(p.name)=\(p.defaultValue ?? "…")" + (p.name == d.primary ? "*" : "") + (p.isLive ? "~" : "")
             }.joined(separator: " ")
             return padded(d.name, 10) + d.summary + "\n          " + params
-        }.joined(separator: "\n") + "\n\n(* takes a bare value; 'aupipe help UNIT' describes each parameter)"
+        }.joined(separator: "\n") + "\n\n(* takes a bare value; ~ can change while running, through --control; every unit also takes\nname=LABEL for --control; 'aupipe help UNIT' describes each parameter)"
     }
 
     static func padded(_ s: String, _ width: Int) -> String {
@@ -132,9 +132,11 @@ public enum HelpText {
         for p in d.parameters {
             let def = p.defaultValue.map { "default \($0)" } ?? "no default"
             let primary = p.name == d.primary ? " (bare value)" : ""
-            lines.append("  \(p.name)\(primary): \(p.help)")
+            let live = p.isLive ? " (live: --control can change it while running)" : ""
+            lines.append("  \(p.name)\(primary)\(live): \(p.help)")
             lines.append("      \(p.typeDescription); \(def)")
         }
+        lines.append("  name: a label for --control (set LABEL.PARAMETER VALUE); any unit takes it")
         lines += ["", "Example:", "  \(d.example)"]
         return lines.joined(separator: "\n")
     }
