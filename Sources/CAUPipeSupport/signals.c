@@ -1,11 +1,23 @@
+#define _GNU_SOURCE
 #include "aupipe_support.h"
-#include <signal.h>
+#include <fcntl.h>
 #include <pthread.h>
+#include <signal.h>
 #include <string.h>
+#include <unistd.h>
 
 static volatile sig_atomic_t stop_signal = 0;
+/* The self-pipe: the handler writes a byte, readers poll the read end with their input. */
+static int stop_pipe[2] = {-1, -1};
 
-static void on_stop(int signo) { stop_signal = signo; }
+static void on_stop(int signo) {
+    stop_signal = signo;
+    if (stop_pipe[1] >= 0) {
+        char b = 1;
+        ssize_t n = write(stop_pipe[1], &b, 1); /* async-signal-safe; a full pipe already says "stop" */
+        (void)n;
+    }
+}
 
 /* A parent may have left signals blocked (a test runner's thread, a supervisor): the mask is
    inherited across exec. Unblock the ones aupipe handles, or they would stay pending forever. */
@@ -17,11 +29,12 @@ static void unblock(int signo) {
 }
 
 void aupipe_install_signal_handlers(void) {
+    if (stop_pipe[0] < 0 && pipe2(stop_pipe, O_CLOEXEC | O_NONBLOCK) != 0) stop_pipe[0] = stop_pipe[1] = -1;
     struct sigaction action;
     memset(&action, 0, sizeof action);
     action.sa_handler = on_stop;
     sigemptyset(&action.sa_mask);
-    action.sa_flags = 0; /* no SA_RESTART: read() returns EINTR and the loop stops reading */
+    action.sa_flags = 0; /* no SA_RESTART: a blocked call returns EINTR and the loop stops reading */
     sigaction(SIGINT, &action, NULL);
     sigaction(SIGTERM, &action, NULL);
     signal(SIGPIPE, SIG_IGN);
@@ -30,6 +43,8 @@ void aupipe_install_signal_handlers(void) {
 }
 
 int aupipe_stop_signal(void) { return stop_signal; }
+
+int aupipe_stop_fd(void) { return stop_pipe[0]; }
 
 static volatile sig_atomic_t user_counts[3];
 
@@ -51,5 +66,3 @@ int aupipe_count_user_signal(int which) {
 unsigned long aupipe_user_signal_count(int which) {
     return (which == 1 || which == 2) ? (unsigned long)user_counts[which] : 0;
 }
-
-void aupipe_request_stop(int signo) { stop_signal = signo; }

@@ -81,6 +81,6 @@ import AUPipeKit
         #expect(r.report.output.format.spec == "f32le:16000:1")
         #expect(r.report.framesOut == 1600) // round(4801 / 3) = round(1600.33)
         #expect { _ = try TestSignals.run([], input) { $0.outFormat = try! FormatSpec.components("::3", option: "x") } }
-            throws: { ($0 as! AUPipeError).message.hasPrefix("--out-format ::3: cannot choose") }
+            throws: { ($0 as! AUPipeError).message.hasPrefix("--out-format: cannot choose how to turn 2 channels into 3") }
     }
 }

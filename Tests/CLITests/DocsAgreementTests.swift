@@ -77,7 +77,7 @@ import Testing
                 Issue.record("\(name) \(p.name)=: the man page \(isPrimary ? "does not say" : "says") '(bare value)', but the code's primary parameter is \(d.primary ?? "none")")
             }
             if let def = p.defaultValue {
-                if !text.contains("Default \(def)") {
+                if !Self.says(text, default: def) {
                     Issue.record("\(name) \(p.name)=: the code's default is \(def), but the man page's paragraph does not say 'Default \(def)': \(text)")
                 }
             } else if !p.help.lowercased().contains("default"), !text.contains("No default") {
@@ -107,23 +107,67 @@ import Testing
 
     // MARK: options
 
-    /// Long options (`--name`) anywhere in `HelpText.usage`.
-    static var usageLongOptions: Set<String> {
-        Set(HelpText.usage.matches(of: try! Regex(#"--[a-z][a-z0-9-]*"#)).map { String($0.output[0].substring!) })
+    /// The option column of the "Options:" block of `HelpText.usage`, one term per option:
+    /// `-i, --input PATH`, `--stats[=json]`. These are the chain's options.
+    static var usageOptionTerms: [String] {
+        let lines = HelpText.usage.components(separatedBy: "\n")
+        guard let start = lines.firstIndex(where: { $0.trimmingCharacters(in: .whitespaces) == "Options:" }) else { return [] }
+        var terms: [String] = []
+        for line in lines[(start + 1)...] {
+            if line.trimmingCharacters(in: .whitespaces).isEmpty { break }
+            // An option's line starts with two spaces and a dash; its term ends at the next two
+            // spaces. Continuation lines of a description are indented further.
+            guard line.hasPrefix("  -") else { continue }
+            let body = line.dropFirst(2)
+            terms.append(body.range(of: "  ").map { String(body[..<$0.lowerBound]) } ?? String(body))
+        }
+        return terms
     }
 
-    /// Short options (`-x`) that the usage's option list gives as `-x, --name`.
+    static func longOptions(inHelp text: String) -> Set<String> {
+        Set(text.matches(of: try! Regex(#"--[a-z][a-z0-9-]*"#)).map { String($0.output[0].substring!) })
+    }
+
+    /// The chain's long options: those of the "Options:" block of `HelpText.usage`.
+    static var usageLongOptions: Set<String> {
+        longOptions(inHelp: usageOptionTerms.joined(separator: " "))
+    }
+
+    /// The chain's short options: the `-x` of the block's `-x, --name` terms.
     static var usageShortOptions: Set<String> {
-        let pattern = try! Regex(#"^\s+(-[A-Za-z]),\s+--"#)
-        return Set(HelpText.usage.split(separator: "\n").compactMap { line in
-            line.firstMatch(of: pattern).flatMap { $0.output[1].substring }.map(String.init)
+        let pattern = try! Regex(#"^(-[A-Za-z]),"#)
+        return Set(usageOptionTerms.compactMap { term in
+            term.firstMatch(of: pattern).flatMap { $0.output[1].substring }.map(String.init)
         })
+    }
+
+    /// `aupipe compare`'s options: every `--name` in `HelpText.compare` (`aupipe help compare`).
+    static var compareOptions: Set<String> { longOptions(inHelp: HelpText.compare) }
+
+    /// `aupipe gen`'s options, long and short: those of the first line of `HelpText.gen`,
+    /// `aupipe gen SIGNAL [ARG]... [-o PATH] [-t TYPE] [--out-format SPEC] [--stats]`.
+    static var genOptions: Set<String> {
+        let line = String(HelpText.gen.split(separator: "\n").first ?? "")
+        let short = line.matches(of: try! Regex(#"\[(-[A-Za-z])[ \]]"#)).map { String($0.output[1].substring!) }
+        return longOptions(inHelp: line).union(short)
+    }
+
+    /// The options on the `aupipe COMMAND` line of `HelpText.usage`.
+    static func usageLineOptions(_ command: String) -> Set<String> {
+        let line = HelpText.usage.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+            .first { $0.hasPrefix("aupipe \(command) ") } ?? ""
+        return longOptions(inHelp: line)
     }
 
     @Test func usageHasOptionsToCompare() {
         // Guards the tests below against a regex that silently finds nothing.
-        #expect(Self.usageLongOptions.count >= 5, "found only \(Self.usageLongOptions.sorted()) as long options in HelpText.usage")
+        #expect(Self.usageLongOptions.count >= 5, "found only \(Self.usageLongOptions.sorted()) as long options in the 'Options:' block of HelpText.usage")
         #expect(Self.usageShortOptions.contains("-i"), "found no '-i, --input' in HelpText.usage; found \(Self.usageShortOptions.sorted())")
+        #expect(Self.compareOptions.count >= 5, "found only \(Self.compareOptions.sorted()) as options in HelpText.compare")
+        #expect(Self.genOptions.contains("--out-format") && Self.genOptions.contains("-o"),
+                "found only \(Self.genOptions.sorted()) as options on the first line of HelpText.gen")
+        // The compare options are not the chain's: the "Options:" block must not have swallowed them.
+        #expect(!Self.usageLongOptions.contains("--max-lsb"), "the chain's options (HelpText.usage 'Options:') include --max-lsb: \(Self.usageLongOptions.sorted())")
     }
 
     @Test func everyUsageOptionIsInTheManPagesOptionsAndViceVersa() throws {
@@ -133,27 +177,35 @@ import Testing
         let manLong = Set(tagLines.flatMap(ManPage.longOptions))
         let manShort = Set(tagLines.flatMap(ManPage.shortOptions))
         for o in Self.usageLongOptions.sorted() where !manLong.contains(o) {
-            Issue.record("option \(o) is in 'aupipe --help' (HelpText.usage) but has no entry (.TP tag) in the man page's OPTIONS section")
+            Issue.record("option \(o) is in the 'Options:' of 'aupipe --help' (HelpText.usage) but has no entry (.TP tag) in the man page's OPTIONS section")
         }
         for o in manLong.sorted() where !Self.usageLongOptions.contains(o) {
-            Issue.record("the man page's OPTIONS section documents \(o), which 'aupipe --help' (HelpText.usage) does not list")
+            Issue.record("the man page's OPTIONS section documents \(o), which the 'Options:' of 'aupipe --help' (HelpText.usage) does not list")
         }
         for o in Self.usageShortOptions.sorted() where !manShort.contains(o) {
-            Issue.record("short option \(o) is in 'aupipe --help' but not in the man page's OPTIONS tags")
+            Issue.record("short option \(o) is in the 'Options:' of 'aupipe --help' but not in the man page's OPTIONS tags")
         }
         for o in manShort.sorted() where !Self.usageShortOptions.contains(o) {
-            Issue.record("the man page's OPTIONS section documents short option \(o), which 'aupipe --help' does not list")
+            Issue.record("the man page's OPTIONS section documents short option \(o), which the 'Options:' of 'aupipe --help' does not list")
         }
     }
 
     @Test func everyLongOptionTheManPageMentionsExists() throws {
         let page = try Self.loadPage()
-        let known = Self.usageLongOptions
+        let known = Self.usageLongOptions.union(Self.compareOptions).union(Self.genOptions)
         // Prose outside EXAMPLES speaks only of aupipe's own options.
         for (name, lines) in page.sections where name != "EXAMPLES" {
             for line in lines {
                 for o in ManPage.longOptions(line) where !known.contains(o) {
-                    Issue.record("man/aupipe.1 (\(name)) mentions \(o), which 'aupipe --help' does not list: \(line)")
+                    Issue.record("man/aupipe.1 (\(name)) mentions \(o), which neither 'aupipe --help' (Options:) nor 'aupipe help compare' lists: \(line)")
+                }
+            }
+        }
+        // The compare subsection speaks of compare's options only.
+        if let compare = try? Self.commandSubsection(page, "compare") {
+            for line in compare {
+                for o in ManPage.longOptions(line) where !Self.compareOptions.contains(o) {
+                    Issue.record("the man page's compare subsection mentions \(o), which 'aupipe help compare' (HelpText.compare) does not list: \(line)")
                 }
             }
         }
@@ -162,18 +214,50 @@ import Testing
         let commands = ManPage.exampleCommands(examples)
         #expect(!commands.isEmpty, "the EXAMPLES section has no .EX/.EE block with an aupipe command")
         for command in commands {
-            for o in ManPage.longOptions(command) where !known.contains(o) {
-                Issue.record("an example runs aupipe with \(o), which 'aupipe --help' does not list: \(command)")
+            let words = Self.commandWords(command)
+            let isCompare = words.dropFirst().first == "compare"
+            let allowed = isCompare ? Self.compareOptions : Self.usageLongOptions
+            for o in ManPage.longOptions(command) where !allowed.contains(o) {
+                Issue.record("an example runs aupipe with \(o), which \(isCompare ? "'aupipe help compare'" : "the 'Options:' of 'aupipe --help'") does not list: \(command)")
             }
             if let unknownUnit = Self.unknownUnits(in: command).first {
                 Issue.record("an example runs aupipe with unit '\(unknownUnit)', which UnitRegistry.all does not have: \(command)")
             }
+            // The command line parser must take it, and gen's signal its arguments.
+            do {
+                if case .gen(let signal, let arguments, _) = try CommandLineParser.parse(Array(words.dropFirst())) {
+                    _ = try SignalRegistry.descriptor(named: signal).parseArguments(arguments)
+                }
+            } catch {
+                Issue.record("an example's aupipe command is refused: \(error): \(command)")
+            }
         }
     }
 
-    /// Words right after the start of a chain or a `:` that name no unit.
+    /// An example command as words, without shell redirections (`> out.wav`, `< in.wav`).
+    static func commandWords(_ command: String) -> [String] {
+        var words = ManPage.plainText([command]).split(separator: " ").map(String.init)
+        while let i = words.firstIndex(where: { $0 == ">" || $0 == "<" }) {
+            words.removeSubrange(i..<min(i + 2, words.count))
+        }
+        return words
+    }
+
+    /// The commands of `HelpText.usage` (`info`, `gen`, ...): the word after `aupipe` on its
+    /// usage lines.
+    static var usageCommands: [String] {
+        HelpText.usage.split(separator: "\n")
+            .map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { $0.hasPrefix("aupipe ") }
+            .compactMap { $0.split(separator: " ").dropFirst().first.map(String.init) }
+            .filter { $0.allSatisfy(\.isLetter) }
+    }
+
+    /// Words right after the start of a chain or a `:` that name no unit (none for commands
+    /// such as `gen` and `compare`, which run no chain).
     static func unknownUnits(in command: String) -> [String] {
-        let words = ManPage.plainText([command]).split(separator: " ").map(String.init)
+        let words = commandWords(command)
+        if let first = words.dropFirst().first, usageCommands.contains(first) { return [] }
         let names = Set(UnitRegistry.all.map(\.name))
         var result: [String] = []
         var i = 1
@@ -182,7 +266,6 @@ import Testing
         while i < words.count {
             let w = words[i]
             i += 1
-            if w == ">" || w == "<" { i += 1; continue }
             if w.hasPrefix("-"), Double(w) == nil, w.count > 1 {
                 if valueOptions.contains(w) { i += 1 }
                 continue
@@ -201,14 +284,34 @@ import Testing
     @Test func synopsisHasEveryCommandOfTheUsage() throws {
         let page = try Self.loadPage()
         let synopsis = try #require(page.section("SYNOPSIS"), "man/aupipe.1 has no SYNOPSIS section")
-        let commands = HelpText.usage.split(separator: "\n")
-            .map { $0.trimmingCharacters(in: .whitespaces) }
-            .filter { $0.hasPrefix("aupipe ") }
-            .compactMap { $0.split(separator: " ").dropFirst().first.map(String.init) }
-            .filter { $0.allSatisfy(\.isLetter) }
+        let commands = Self.usageCommands
         #expect(!commands.isEmpty, "found no 'aupipe COMMAND' lines in HelpText.usage")
         for c in commands where !synopsis.contains(".B aupipe \(c)") {
             Issue.record("'aupipe \(c)' is in HelpText.usage but the man page's SYNOPSIS has no '.B aupipe \(c)' line")
+        }
+    }
+
+    /// The SYNOPSIS lines of `aupipe COMMAND`: from `.B aupipe COMMAND` to the next `.br`.
+    static func synopsisEntry(_ synopsis: [String], _ command: String) -> [String]? {
+        guard let start = synopsis.firstIndex(where: { $0.trimmingCharacters(in: .whitespaces) == ".B aupipe \(command)" }) else { return nil }
+        return Array(synopsis[start...].prefix { $0 != ".br" })
+    }
+
+    @Test func synopsisOfGenAndCompareListsTheirOptions() throws {
+        let page = try Self.loadPage()
+        let synopsis = try #require(page.section("SYNOPSIS"), "man/aupipe.1 has no SYNOPSIS section")
+        for (command, options) in [("gen", Self.genOptions), ("compare", Self.compareOptions)] {
+            guard let entry = Self.synopsisEntry(synopsis, command) else {
+                Issue.record("the man page's SYNOPSIS has no '.B aupipe \(command)' line")
+                continue
+            }
+            let listed = Set(entry.flatMap(ManPage.longOptions) + entry.flatMap(ManPage.shortOptions))
+            for o in options.sorted() where !listed.contains(o) {
+                Issue.record("option \(o) of 'aupipe \(command)' (HelpText.\(command)) is missing from the SYNOPSIS line of 'aupipe \(command)'")
+            }
+            for o in listed.sorted() where !options.contains(o) {
+                Issue.record("the SYNOPSIS line of 'aupipe \(command)' lists \(o), which HelpText.\(command) does not")
+            }
         }
     }
 
@@ -223,9 +326,193 @@ import Testing
         for status in documented where AUPipeKit.ExitStatus(rawValue: status) == nil {
             Issue.record("the man page lists exit status \(status), which ExitStatus (AUPipeError.swift) does not have")
         }
-        for status: AUPipeKit.ExitStatus in [.ok, .usage, .dataError, .noInput, .software, .cannotCreate, .ioError]
+        for status: AUPipeKit.ExitStatus in [.ok, .differs, .usage, .dataError, .noInput, .software, .cannotCreate, .ioError]
             where !documented.contains(status.rawValue) {
             Issue.record("exit status \(status.rawValue) (\(status)) is not listed in the man page's EXIT STATUS section")
+        }
+    }
+
+    // MARK: gen
+
+    /// The `.SS NAME` subsection of COMMANDS.
+    static func commandSubsection(_ page: ManPage, _ name: String) throws -> [String] {
+        let commands = try #require(page.section("COMMANDS"), "man/aupipe.1 has no COMMANDS section")
+        return try #require(ManPage.subsections(commands).first { $0.name == name }?.lines,
+                            "man/aupipe.1 has no '.SS \(name)' subsection under COMMANDS")
+    }
+
+    /// The gen subsection split at its signal entries: a `.TP` whose tag is `.B NAME` (one
+    /// word) starts a signal's entry, which runs to the next one; before the first is the
+    /// introduction (options and `duration=`).
+    static func signalEntries(_ lines: [String]) -> (intro: [String], signals: [(name: String, lines: [String])]) {
+        let tag = try! Regex(#"^\.B\s+([a-z][a-z0-9]*)\s*$"#)
+        var intro: [String] = []
+        var signals: [(String, [String])] = []
+        var i = 0
+        while i < lines.count {
+            if lines[i].hasPrefix(".TP"), i + 1 < lines.count, let m = lines[i + 1].firstMatch(of: tag), let name = m.output[1].substring {
+                signals.append((String(name), []))
+                i += 2
+                continue
+            }
+            if signals.isEmpty { intro.append(lines[i]) } else { signals[signals.count - 1].1.append(lines[i]) }
+            i += 1
+        }
+        return (intro, signals)
+    }
+
+    @Test func everySignalHasAnEntryAndNoOtherSignalIsDocumented() throws {
+        let gen = try Self.commandSubsection(try Self.loadPage(), "gen")
+        let documented = Self.signalEntries(gen).signals.map(\.name)
+        for d in SignalRegistry.all where !documented.contains(d.name) {
+            Issue.record("signal '\(d.name)' (SignalRegistry.all) has no entry ('.TP' then '.B \(d.name)') in the man page's gen subsection")
+        }
+        let registered = Set(SignalRegistry.all.map(\.name))
+        for name in documented where !registered.contains(name) {
+            Issue.record("the man page's gen subsection documents a signal '\(name)' that SignalRegistry.all does not have")
+        }
+    }
+
+    @Test(arguments: SignalRegistry.all.map(\.name))
+    func everySignalParameterIsDocumentedWithItsTypeRangeAndDefault(signal name: String) throws {
+        let d = try SignalRegistry.descriptor(named: name)
+        let gen = try Self.commandSubsection(try Self.loadPage(), "gen")
+        let body = try #require(Self.signalEntries(gen).signals.first { $0.name == name }?.lines,
+                                "signal '\(name)' has no entry ('.TP' then '.B \(name)') in the man page's gen subsection")
+        let tags = ManPage.parameterTags(body)
+        for p in d.parameters where tags[p.name] == nil {
+            Issue.record("gen \(name): parameter '\(p.name)' has no tagged paragraph ('.TP' then '.BI \(p.name)= ...') in the man page's '\(name)' entry")
+        }
+        let real = Set(d.parameters.map(\.name))
+        for documented in tags.keys where !real.contains(documented) {
+            Issue.record("gen \(name): the man page documents a parameter '\(documented)=' that the signal does not have (it has \(d.parameters.map(\.name).joined(separator: ", ")); duration= is common to all)")
+        }
+        if !ManPage.plainText(body).contains("duration=") {
+            Issue.record("gen \(name): the man page's '\(name)' entry does not say what duration= means for it (its length without duration=)")
+        }
+        for p in d.parameters {
+            guard let paragraph = tags[p.name] else { continue }
+            let text = ManPage.plainText(paragraph)
+            let isPrimary = p.name == d.primary
+            if isPrimary != text.contains("(bare value)") {
+                Issue.record("gen \(name) \(p.name)=: the man page \(isPrimary ? "does not say" : "says") '(bare value)', but the code's primary parameter is \(d.primary ?? "none")")
+            }
+            if let def = p.defaultValue {
+                if !Self.says(text, default: def) {
+                    Issue.record("gen \(name) \(p.name)=: the code's default is \(def), but the man page's paragraph does not say 'Default \(def)': \(text)")
+                }
+            } else if !text.contains("No default") {
+                Issue.record("gen \(name) \(p.name)=: the code has no default, but the man page's paragraph does not say 'No default': \(text)")
+            }
+            for (what, expected) in Self.typeTexts(p.kind) where !text.contains(expected) {
+                Issue.record("gen \(name) \(p.name)=: the code's type is \(p.typeDescription), but the man page's paragraph does not give its \(what) '\(expected)': \(text)")
+            }
+        }
+    }
+
+    @Test func durationIsDocumentedOnceForEverySignal() throws {
+        let gen = try Self.commandSubsection(try Self.loadPage(), "gen")
+        let tags = ManPage.parameterTags(Self.signalEntries(gen).intro)
+        let p = SignalDescriptor.duration
+        let paragraph = try #require(tags[p.name], "the man page's gen subsection has no '.TP' '.BI \(p.name)= ...' paragraph before the signals (the parameter every signal takes)")
+        let text = ManPage.plainText(paragraph)
+        for (what, expected) in Self.typeTexts(p.kind) where !text.contains(expected) {
+            Issue.record("gen duration=: the code's type is \(p.typeDescription), but the man page's paragraph does not give its \(what) '\(expected)': \(text)")
+        }
+        for documented in tags.keys where documented != p.name {
+            Issue.record("the man page's gen subsection documents '\(documented)=' before the signals, as if every signal took it; only duration= is common")
+        }
+    }
+
+    /// What a parameter's paragraph must contain for its kind: its range, unit, choices.
+    static func typeTexts(_ kind: ParameterDescriptor.Kind) -> [(String, String)] {
+        var result: [(String, String)] = []
+        if let range = rangeText(kind) { result.append(("range", range)) }
+        switch kind {
+        case .number(_, let unit), .numberList(_, let unit):
+            if !unit.isEmpty { result.append(("unit", unit)) }
+        case .choice(let words):
+            result += words.map { ("choice", $0) }
+        case .text(let allowed, let maxLength):
+            // The length, and the characters that are not letters or digits (those are
+            // usually given as ranges: 0 to 9, A to D).
+            result.append(("maximum length", String(maxLength)))
+            result += allowed.filter { !$0.isLetter && !$0.isNumber }.map { ("allowed character", String($0)) }
+        default:
+            break
+        }
+        return result
+    }
+
+    /// Whether `text` says `Default VALUE` with nothing more to the value (`Default -3` is not
+    /// in `Default -30`, nor `Default 0` in `Default 0.5`).
+    static func says(_ text: String, default value: String) -> Bool {
+        var rest = Substring(text)
+        while let r = rest.range(of: "Default \(value)") {
+            let after = rest[r.upperBound...]
+            guard let next = after.first else { return true }
+            let isContinued = next.isLetter || next.isNumber
+                || ((next == "." || next == ",") && after.dropFirst().first?.isNumber == true)
+            if !isContinued { return true }
+            rest = after
+        }
+        return false
+    }
+
+    // MARK: compare
+
+    @Test func everyCompareOptionIsInTheManPagesCompareSubsectionAndViceVersa() throws {
+        let compare = try Self.commandSubsection(try Self.loadPage(), "compare")
+        let documented = Set(ManPage.tagLines(compare).flatMap(ManPage.longOptions))
+        for o in Self.compareOptions.sorted() where !documented.contains(o) {
+            Issue.record("compare option \(o) ('aupipe help compare', HelpText.compare) has no entry (.TP tag) in the man page's compare subsection")
+        }
+        for o in documented.sorted() where !Self.compareOptions.contains(o) {
+            Issue.record("the man page's compare subsection documents \(o), which 'aupipe help compare' (HelpText.compare) does not list")
+        }
+    }
+
+    @Test func theHelpTextsOptionsAreTheOnesTheParserTakes() {
+        // compare: an option the parser does not know is an 'unknown option'; a known one
+        // either works (flags) or asks for its value.
+        for o in Self.compareOptions.sorted() {
+            do {
+                _ = try CommandLineParser.parse(["compare", "a.wav", "b.wav", o])
+            } catch {
+                if "\(error)".contains("unknown option") {
+                    Issue.record("'aupipe help compare' lists \(o), which 'aupipe compare' refuses: \(error)")
+                }
+            }
+        }
+        for o in Self.usageLineOptions("compare").sorted() where !Self.compareOptions.contains(o) {
+            Issue.record("the 'aupipe compare' line of HelpText.usage has \(o), which 'aupipe help compare' does not list")
+        }
+        // gen: every option of its help line is taken with a value after it.
+        for o in Self.genOptions.sorted() {
+            do {
+                _ = try CommandLineParser.parse(["gen", "sine", o, "x"])
+            } catch {
+                Issue.record("'aupipe help gen' lists \(o), which 'aupipe gen' refuses: \(error)")
+            }
+        }
+        for o in Self.usageLineOptions("gen").sorted() where !Self.genOptions.contains(o) {
+            Issue.record("the 'aupipe gen' line of HelpText.usage has \(o), which the first line of 'aupipe help gen' does not list")
+        }
+    }
+
+    @Test func genOptionsAreInTheManPagesGenSubsectionAndTakenByGen() throws {
+        let gen = try Self.commandSubsection(try Self.loadPage(), "gen")
+        let tagLines = ManPage.tagLines(Self.signalEntries(gen).intro)
+        let documented = Set(tagLines.flatMap(ManPage.longOptions) + tagLines.flatMap(ManPage.shortOptions))
+        for o in Self.genOptions.sorted() where !documented.contains(o) {
+            Issue.record("gen option \(o) (first line of 'aupipe help gen') has no entry (.TP tag) in the man page's gen subsection")
+        }
+        for o in documented.sorted() {
+            do {
+                _ = try CommandLineParser.parse(["gen", "sine", o, "x"])
+            } catch {
+                Issue.record("the man page's gen subsection documents \(o), which 'aupipe gen' refuses: \(error)")
+            }
         }
     }
 }

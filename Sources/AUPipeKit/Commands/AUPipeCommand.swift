@@ -62,6 +62,9 @@ public enum AUPipeCommand {
         if options.output != "-", source.isSameFile(as: options.output) {
             throw AUPipeError.usage("-o \(options.output) is the input file; aupipe streams, so write to another file and rename it")
         }
+        if options.output == "-", !options.check, source.isSameFile(as: "/dev/stdout") {
+            throw AUPipeError.usage("stdout is the input file (> or >> onto the input); write to another file and rename it")
+        }
         if options.check {
             if options.input == "-", isatty(0) != 0 {
                 console.out("ok: the chain is valid (no input header read: stdin is a terminal)")
@@ -71,7 +74,13 @@ public enum AUPipeCommand {
             console.out("ok: \(report.input.container.rawValue) \(report.input.format.spec) -> \(report.output.container.rawValue) \(report.output.format.spec)")
             return .ok
         }
-        let report = try pipeline.run(source: source, openSink: { try FileDescriptorSink.create(options.output) })
+        let report: RunReport
+        do {
+            report = try pipeline.run(source: source, openSink: { try FileDescriptorSink.create(options.output) })
+        } catch let e as AUPipeError where e.status == .dataError && aupipe_stop_signal() != 0 {
+            // Stopped (Ctrl-C) before the header was complete: the user's choice, not bad data.
+            return .ok
+        }
         if options.stats != .off { StatsPrinter.print(report, mode: options.stats, console: console) }
         if let e = report.dataError {
             console.err("aupipe: \(e.message)")

@@ -13,7 +13,8 @@ public enum CompareCommand {
     static func describe(_ h: StreamHeader) -> String { "\(h.container.rawValue) \(h.format.spec)" }
 
     static func text(_ r: ComparisonResult, _ o: CompareOptions) -> [String] {
-        var lines = ["A: \(o.a): \(describe(r.a)), \(r.framesA) frames", "B: \(o.b): \(describe(r.b)), \(r.framesB) frames"]
+        let counted = { (frames: Int64) in r.incomparable ? "not read" : "\(frames) frames" }
+        var lines = ["A: \(o.a): \(describe(r.a)), \(counted(r.framesA))", "B: \(o.b): \(describe(r.b)), \(counted(r.framesB))"]
         if !r.incomparable {
             if let at = r.maxAt {
                 lines.append("max difference: \(formatFixed(r.maxDifferenceLSB)) LSB of \(r.coarser.token) (\(formatFixed(r.maxDifferenceDB)) dBFS) at frame \(at.frame), channel \(at.channel)")
@@ -41,6 +42,7 @@ public enum CompareCommand {
                       "\"rmsDifferenceDBFS\":\(num(r.rmsDifferenceDB))", "\"snrDB\":\(num(r.snrDB))"]
         if let at = r.maxAt { fields.append("\"maxAt\":{\"frame\":\(at.frame),\"channel\":\(at.channel)}") }
         if let d = r.firstDifference { fields.append("\"firstDifference\":{\"frame\":\(d.frame),\"channel\":\(d.channel),\"a\":\(d.a),\"b\":\(d.b)}") }
+        fields.append("\"identical\":\(!r.incomparable && r.firstDifference == nil && r.framesA == r.framesB)")
         fields.append("\"pass\":\(r.failure == nil)")
         fields.append("\"failure\":\(r.failure.map(StatsPrinter.quote) ?? "null")")
         return "{" + fields.joined(separator: ",") + "}"

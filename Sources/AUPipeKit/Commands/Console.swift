@@ -15,13 +15,12 @@ public final class StandardConsole: Console {
     public func err(_ line: String) { Self.write(2, line + "\n") }
 
     private static func write(_ fd: Int32, _ text: String) {
-        var bytes = Array(text.utf8)
+        let bytes = Array(text.utf8)
         var done = 0
         while done < bytes.count {
-            let n = bytes.withUnsafeMutableBytes { Glibc.write(fd, $0.baseAddress! + done, $0.count - done) }
+            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + done, $0.count - done) }
             if n > 0 { done += n } else if n < 0 && errno == EINTR { continue } else { return }
         }
-        bytes.removeAll()
     }
 }
 

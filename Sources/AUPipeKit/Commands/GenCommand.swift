@@ -21,15 +21,19 @@ public enum GenCommand {
         let values = try descriptor.parseArguments(arguments)
         let rate = options.outFormat?.rate ?? defaultFormat.sampleRate
         let channels = options.outFormat?.channels ?? defaultFormat.channels
-        let duration = values.duration("duration") ?? descriptor.naturalDuration(values)
-        let frames = Int64(duration.frames(atRate: rate))
+        let frames = Int64(values.duration("duration")?.frames(atRate: rate) ?? descriptor.naturalFrames(values, rate))
+        guard frames <= 86_400 * Int64(rate) else {
+            throw AUPipeError.usage("gen \(signal): duration= is \(frames) frames, more than 24 hours at \(rate) Hz")
+        }
         let generator = try descriptor.make(values, rate, frames)
 
         let source = StreamFormat(encoding: .f32le, sampleRate: rate, channels: channels)
         let header = StreamHeader(container: options.container ?? .wav, format: source,
                                   dataBytes: UInt64(frames) * UInt64(source.bytesPerFrame), headerBytes: 0)
         var runOptions = options
-        runOptions.outFormat = FormatSpec.Parts(token: options.outFormat?.token ?? defaultFormat.encoding)
+        // An encoding the user gave must fit the container; the default moves to the nearest
+        // one the container holds (s16le into AU is s16be), as a chain's inherited encoding does.
+        runOptions.outFormat = FormatSpec.Parts(token: options.outFormat?.token ?? header.container.nearestEncoding(to: defaultFormat.encoding))
         runOptions.container = header.container
         return try Pipeline(chain: [], options: runOptions).run(
             header: header, audio: GeneratedSource(generator, channels: channels, frames: frames, name: "gen \(signal)"),

@@ -13,8 +13,9 @@ public enum HelpText {
           aupipe units
           aupipe help UNIT
           aupipe demo [-o PATH]
-          aupipe gen SIGNAL [ARG]... [-o PATH] [-t TYPE] [--out-format SPEC]
-          aupipe compare A B [--max-lsb N] [--max-diff-db DB] [--min-snr DB] [--allow-length] [--ignore-format] [--json]
+          aupipe gen SIGNAL [ARG]... [-o PATH] [-t TYPE] [--out-format SPEC] [--stats]
+          aupipe compare A B [--in-format SPEC] [--max-lsb N] [--max-diff-db DB] [--min-snr DB]
+                             [--allow-length] [--ignore-format] [--json]
 
         Reads PCM with a CAF, WAV or AU header (or raw PCM described by --in-format) from stdin,
         runs it through the units in order and writes it to stdout. An ARG is key=value, or a

@@ -105,7 +105,7 @@ public enum CommandLineParser {
         case "info": return try parseInfo(Array(args.dropFirst()))
         case "demo": return try parseDemo(Array(args.dropFirst()))
         case "gen": return try parseGen(Array(args.dropFirst()))
-        case "compare": return .compare(try CompareOptions.parse(Array(args.dropFirst())))
+        case "compare": return try CompareOptions.parse(Array(args.dropFirst())).map { .compare($0) } ?? .help(unit: "compare")
         default: break
         }
         let (options, words, early) = try scan(args)

@@ -23,7 +23,8 @@ public struct CompareOptions: Equatable, Sendable {
 
     static let usage = "usage: aupipe compare A B [--in-format SPEC] [--max-lsb N] [--max-diff-db DB] [--min-snr DB] [--allow-length] [--ignore-format] [--json]"
 
-    public static func parse(_ args: [String]) throws -> CompareOptions {
+    /// The options, or nil when they ask for help (`-h`, `--help`).
+    public static func parse(_ args: [String]) throws -> CompareOptions? {
         var o = CompareOptions()
         var files: [String] = []
         var i = 0
@@ -44,7 +45,7 @@ public struct CompareOptions: Equatable, Sendable {
             i += 1
             guard word.hasPrefix("--") else {
                 if word.hasPrefix("-") && word != "-" {
-                    if word == "-h" { throw AUPipeError.usage(usage) }
+                    if word == "-h" { return nil }
                     throw AUPipeError.usage("compare: unknown option \(word); \(usage)")
                 }
                 files.append(word)
@@ -53,8 +54,9 @@ public struct CompareOptions: Equatable, Sendable {
             let parts = word.split(separator: "=", maxSplits: 1).map(String.init)
             let name = parts[0], inline = parts.count > 1 ? parts[1] : nil
             switch name {
+            case "--help": return nil
             case "--in-format": o.inFormat = try FormatSpec.parse(try value(name, inline: inline), option: "--in-format")
-            case "--max-lsb": o.maxLSB = try number(name, try value(name, inline: inline), 0...Double(Int64.max))
+            case "--max-lsb": o.maxLSB = try number(name, try value(name, inline: inline), 0...1e12)
             case "--max-diff-db": o.maxDiffDB = try number(name, try value(name, inline: inline), -400...20)
             case "--min-snr": o.minSNR = try number(name, try value(name, inline: inline), -400...400)
             case "--allow-length", "--ignore-format", "--json":

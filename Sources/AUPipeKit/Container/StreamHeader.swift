@@ -43,12 +43,11 @@ public enum HeaderReader {
             magic += scratch[0..<n]
         }
         let tag = String(decoding: magic, as: UTF8.self)
-        let rest = PrefixedSource(prefix: [], base: source)
         let header: StreamHeader
         switch tag {
-        case "caff": header = try CAFFile.readHeader(rest)
-        case "RIFF", "RF64": header = try WAVFile.readHeader(rest, riffTag: tag)
-        case ".snd": header = try AUFile.readHeader(rest)
+        case "caff": header = try CAFFile.readHeader(source)
+        case "RIFF", "RF64": header = try WAVFile.readHeader(source, riffTag: tag)
+        case ".snd": header = try AUFile.readHeader(source)
         default:
             guard let rawFormat else {
                 if magic.isEmpty {

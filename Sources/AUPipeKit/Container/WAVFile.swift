@@ -22,8 +22,10 @@ public enum WAVFile {
                 (format, mask) = try parseFmt(body, size: Int(size), name: source.name)
             case "ds64":
                 guard size >= 24 else { throw AUPipeError.data("\(source.name): RF64 ds64 chunk is \(size) bytes; at least 24 expected") }
-                let body = try c.bytes(Int(size) + Int(size & 1))
+                // RIFF size, data size, sample count; the table that may follow is skipped.
+                let body = try c.bytes(24)
                 ds64DataSize = body[8..<16].reversed().reduce(0) { $0 << 8 | UInt64($1) }
+                try c.skip(Int64(size) - 24 + Int64(size & 1))
             case "data":
                 guard let format else { throw AUPipeError.data("\(source.name): WAV data chunk comes before fmt") }
                 var dataBytes: UInt64? = StreamHeader.streamingSizes32.contains(size) ? nil : UInt64(size)

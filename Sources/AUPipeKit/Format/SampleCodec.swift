@@ -150,10 +150,24 @@ public struct SampleCodec: Sendable {
 
     /// Reverses the byte order of `count` samples of `width` bytes (2, 3, 4 or 8); exact.
     public static func swapByteOrder(_ source: UnsafeRawPointer, into destination: UnsafeMutableRawPointer, count: Int, width: Int) {
-        let s = source.assumingMemoryBound(to: UInt8.self), d = destination.assumingMemoryBound(to: UInt8.self)
+        switch width {
+        case 2: swapWords(source, destination, count, UInt16.self)
+        case 4: swapWords(source, destination, count, UInt32.self)
+        case 8: swapWords(source, destination, count, UInt64.self)
+        default:
+            let s = source.assumingMemoryBound(to: UInt8.self), d = destination.assumingMemoryBound(to: UInt8.self)
+            for i in 0..<count {
+                let base = i &* width
+                for k in 0..<width { d[base &+ k] = s[base &+ width &- 1 &- k] }
+            }
+        }
+    }
+
+    @inline(__always)
+    private static func swapWords<W: FixedWidthInteger>(_ s: UnsafeRawPointer, _ d: UnsafeMutableRawPointer, _ count: Int, _: W.Type) {
+        let size = MemoryLayout<W>.size
         for i in 0..<count {
-            let base = i &* width
-            for k in 0..<width { d[base &+ k] = s[base &+ width &- 1 &- k] }
+            d.storeBytes(of: s.loadUnaligned(fromByteOffset: i &* size, as: W.self).byteSwapped, toByteOffset: i &* size, as: W.self)
         }
     }
 

@@ -84,8 +84,8 @@ extension SampleEncoding {
         var t = raw.lowercased()
         if t.hasPrefix("pcm_") { t.removeFirst(4) } // ffmpeg's codec names: pcm_s16le, pcm_f32be, pcm_mulaw
         switch t {
-        case "s24_le", "s24_be", "s24_32le", "s24_32be", "s24_32":
-            throw AUPipeError.usage("format \(raw) is 24 bits in 4-byte containers, which aupipe does not read; record as S24_3LE (s24le) or S32_LE (s32le) instead")
+        case "s24_le", "s24_be", "s24_32le", "s24_32be", "s24_32", "u24_le", "u24_be", "u24_32le", "u24_32be":
+            throw AUPipeError.usage("format \(raw) is ALSA's 24 bits in 4-byte containers, which aupipe does not read; record as S24_3LE (s24le) or S32_LE (s32le) instead")
         case "s16p", "s32p", "fltp", "dblp", "u8p":
             throw AUPipeError.usage("format \(raw) is ffmpeg's planar layout; aupipe reads interleaved samples: use \(t.dropLast()) instead")
         case "mulaw", "mu_law", "mu-law", "ulaw": self = SampleEncoding(.muLaw, bits: 8)!; return

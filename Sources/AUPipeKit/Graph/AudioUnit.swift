@@ -45,6 +45,12 @@ public protocol AudioUnit: AnyObject {
     func parameterValue(_ name: String) -> String?
 }
 
+/// An error a unit finds in `prepare` whose wording depends on where the unit came from (the
+/// chain, or a conversion `--out-format` added): the chain asks it for its message.
+public protocol StageError: Error {
+    func error(stage: String) -> AUPipeError
+}
+
 extension AudioUnit {
     public var isBypassed: Bool { false }
     public func maxOutputFrames(forInput inputFrames: Int) -> Int { inputFrames }

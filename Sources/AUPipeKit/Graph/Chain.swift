@@ -42,7 +42,8 @@ public final class Chain {
     public let maxOutputFrames: Int
     private let measurePeaks: Bool
 
-    /// Prepares `units` (named `names`) for `input`, in order. `maxFrames` bounds every block.
+    /// Prepares `units` for `input`, in order; each name labels the unit's figures in `stats`.
+    /// `maxFrames` bounds every block.
     /// With `allowBypass` false, units that have nothing to do now still run (they may be
     /// changed while running).
     public init(units: [(name: String, unit: any AudioUnit)], input: StreamFormat, maxFrames: Int, measurePeaks: Bool,
@@ -54,8 +55,8 @@ public final class Chain {
         var frames = maxFrames
         for (index, entry) in units.enumerated() {
             let next: StreamFormat
-            do { next = try entry.unit.prepare(input: format, maxFrames: frames) } catch let e as AUPipeError {
-                throw e.message.hasPrefix(entry.name + ":") ? e : e.prefixed(entry.name)
+            do { next = try entry.unit.prepare(input: format, maxFrames: frames) } catch let e as StageError {
+                throw e.error(stage: entry.name)
             }
             if allowBypass && entry.unit.isBypassed {
                 var s = StageStats(name: entry.name)

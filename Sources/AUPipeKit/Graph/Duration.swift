@@ -21,11 +21,11 @@ public enum StreamDuration: Equatable, Sendable, CustomStringConvertible {
         else { return nil }
     }
 
-    /// Whole frames at `rate` Hz, rounded to nearest.
+    /// Whole frames at `rate` Hz, rounded to nearest, at most 2^53 (beyond any stream).
     public func frames(atRate rate: Int) -> Int {
         switch self {
         case .frames(let n): return n
-        case .seconds(let s): return Int((s * Double(rate)).rounded())
+        case .seconds(let s): return Int(min((s * Double(rate)).rounded(), 0x1p53))
         }
     }
 

@@ -77,7 +77,9 @@ public struct ParameterDescriptor: Sendable {
             guard range.contains(v) else { throw fail("is out of range \(range.lowerBound)...\(range.upperBound)") }
             return .integer(v)
         case .rate:
-            do { return .integer(try FormatSpec.parseRate(text, option: "\(unit): \(name)")) }
+            do { return .integer(try FormatSpec.parseRate(text, option: "")) } catch {
+                throw fail("is not a rate: write a whole number of Hz in 1...768000, e.g. 16000 or 44.1k")
+            }
         case .duration(let range, let bare):
             guard let d = StreamDuration(text, bareUnit: bare) else {
                 throw fail("is not a duration; write e.g. 20ms, 1.5s or 480f")
@@ -98,7 +100,7 @@ public struct ParameterDescriptor: Sendable {
             default: throw fail("is not a boolean; use 1 or 0 (on/off)")
             }
         case .encoding:
-            do { return .encoding(try SampleEncoding(token: text)) } catch let e as AUPipeError { throw e.prefixed("\(unit): \(name)") }
+            do { return .encoding(try SampleEncoding(token: text)) } catch let e as AUPipeError { throw e.prefixed(unit) }
         case .channelMap:
             let parts = text.split(separator: ",", omittingEmptySubsequences: false)
             var map: [Int] = []
@@ -120,6 +122,7 @@ public struct ParameterDescriptor: Sendable {
                 }
                 for d in [a, b] {
                     if case .seconds(let s) = d, s < 0 { throw fail("has a negative time") }
+                    if case .seconds(let s) = d, s > 1e7 { throw fail("has a time beyond 10000000 s (115 days)") }
                     if case .frames(let n) = d, n < 0 { throw fail("has a negative time") }
                 }
                 if let sa = a.seconds, let sb = b.seconds, sb <= sa { throw fail("has an interval that ends before it starts (\(part))") }

@@ -83,11 +83,9 @@ public final class Pipeline {
         guard !taken.contains(label) else { throw AUPipeError.usage("\(unit): name=\(label) is already another unit's label") }
     }
 
+    /// The stage names of the conversions `--out-format` appends, in `--stats` and errors.
     static let outFormatLabel = "convert (--out-format)"
-
-    static func describe(_ parts: FormatSpec.Parts) -> String {
-        "\(parts.token?.token ?? ""):\(parts.rate.map(String.init) ?? ""):\(parts.channels.map(String.init) ?? "")"
-    }
+    static let outFormatRateLabel = "resample (--out-format)"
 
     /// Appends the conversions `--out-format` asks for beyond the encoding: channels, then rate.
     private func appendOutputConversions(input: StreamFormat) throws -> [(name: String, unit: any AudioUnit)] {
@@ -96,7 +94,7 @@ public final class Pipeline {
             all.append((Self.outFormatLabel, try ConvertUnit(format: nil, channels: channels, map: nil)))
         }
         if let rate = options.outFormat?.rate {
-            all.append(("resample (--out-format)", ResampleUnit(rate: rate, quality: 4)))
+            all.append((Self.outFormatRateLabel, ResampleUnit(rate: rate, quality: 4)))
         }
         return all
     }
@@ -131,15 +129,9 @@ public final class Pipeline {
         guard blockFrames <= 1 << 20 else {
             throw AUPipeError.usage("--block is \(blockFrames) frames; at most 1048576 allowed")
         }
-        let chain: Chain
-        do {
-            // Under live control no unit is skipped: a gain at 0 dB may be turned down later.
-            chain = try Chain(units: try appendOutputConversions(input: inFormat), input: inFormat, maxFrames: blockFrames,
+        // Under live control no unit is skipped: a gain at 0 dB may be turned down later.
+        let chain = try Chain(units: try appendOutputConversions(input: inFormat), input: inFormat, maxFrames: blockFrames,
                               measurePeaks: options.stats != .off, allowBypass: control == nil)
-        } catch let e as AUPipeError where e.message.hasPrefix(Self.outFormatLabel) {
-            // The only way the implicit channel conversion fails: a change it cannot decide.
-            throw AUPipeError.usage("--out-format \(options.outFormat.map(Self.describe) ?? ""): cannot choose how to turn the chain's channels into \(options.outFormat?.channels ?? 0) (only 1 to N and N to 1 are automatic); put 'convert map=...' in the chain instead")
-        }
         let explicit = options.outFormat?.token ?? (chainSetsEncoding ? chain.outputFormat.encoding : nil)
         let plan = try OutputPlan(input: header, chainOutput: chain.outputFormat, container: options.container, explicitEncoding: explicit)
         var report = RunReport(input: header, output: plan)
@@ -211,7 +203,10 @@ struct StreamLoop {
         let readStorage = UnsafeMutableRawPointer.allocate(byteCount: room + readFrames * inFrameBytes, alignment: 16)
         let readBuffer = UnsafeMutableRawBufferPointer(start: readStorage + room, count: readFrames * inFrameBytes)
         let floats = UnsafeMutablePointer<Float>.allocate(capacity: chain.maxFrames * inFormat.channels)
-        let outCapacity = passthrough ? 0 : (swapOnly ? readFrames * outFrameBytes : pieces * chain.maxOutputFrames * outFrameBytes)
+        // Room for one read's worth of output, and at least one piece's most: when the next piece
+        // might not fit (a large rate increase), what is there is written first.
+        let pieceBytes = chain.maxOutputFrames * outFrameBytes
+        let outCapacity = passthrough ? 0 : (swapOnly ? readFrames * outFrameBytes : max(pieceBytes, min(pieces * pieceBytes, 4 * Self.ioSize)))
         let outStorage = UnsafeMutableRawPointer.allocate(byteCount: room + max(outCapacity, 1), alignment: 16)
         let outBuffer = outStorage + room
         defer { readStorage.deallocate(); floats.deallocate(); outStorage.deallocate() }
@@ -253,6 +248,10 @@ struct StreamLoop {
                 var done = 0, outBytes = 0
                 while done < frames {
                     live?.service()
+                    if outBytes + pieceBytes > outCapacity {
+                        try writer.write(outBuffer, count: outBytes)
+                        outBytes = 0
+                    }
                     let count = min(chain.maxFrames, frames - done)
                     decoder.decode(readBuffer.baseAddress! + done * inFrameBytes, count: count * inFormat.channels, into: floats)
                     let (result, produced) = try chain.process(floats, frames: count)
@@ -290,7 +289,9 @@ struct StreamLoop {
 
         // After SIGINT/SIGTERM the stream did not end: we stopped reading it, possibly mid-frame.
         let stopped = aupipe_stop_signal() != 0
-        if carried > 0, !stopped {
+        if carried > 0, !stopped, remaining == 0, let declared = header.dataBytes {
+            report.dataError = .data("\(source.name): the \(header.container.rawValue.uppercased()) header declares \(declared) bytes of audio, not a whole number of \(inFrameBytes)-byte frames of \(inFormat.spec); the last \(carried) bytes were dropped")
+        } else if carried > 0, !stopped {
             report.dataError = .data("\(source.name): the stream ended mid-frame; \(carried) trailing bytes dropped (a frame is \(inFrameBytes) bytes of \(inFormat.spec))")
         } else if let r = remaining, r > 0, !stopped {
             report.dataError = .data("\(source.name): the stream ended \(r) bytes short of the \(header.dataBytes!) bytes its \(header.container.rawValue.uppercased()) header declares; it is truncated")

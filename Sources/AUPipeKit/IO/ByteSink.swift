@@ -55,9 +55,6 @@ public final class FileDescriptorSink: ByteSink {
 
     deinit { if ownsDescriptor { Glibc.close(fd) } }
 
-    /// True when the output is a regular file whose header can be patched at the end.
-    public var isRegularFile: Bool { startOffset >= 0 }
-
     public func write(_ bytes: UnsafeRawBufferPointer) throws {
         var done = 0
         while done < bytes.count {

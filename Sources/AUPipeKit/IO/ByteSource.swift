@@ -19,10 +19,17 @@ public final class FileDescriptorSource: ByteSource {
     public let name: String
     private let ownsDescriptor: Bool
 
+    /// Regular files are read without polling: they never block.
+    private let isRegularFile: Bool
+    /// The input and the stop pipe, for poll: allocated once, not per read.
+    private let pollSet = UnsafeMutablePointer<pollfd>.allocate(capacity: 2)
+
     public init(fd: Int32, name: String, owns: Bool) {
         self.fd = fd
         self.name = name
         ownsDescriptor = owns
+        var st = stat()
+        isRegularFile = fstat(fd, &st) == 0 && (st.st_mode & S_IFMT) == S_IFREG
     }
 
     /// Opens `path` for reading, or `-` for stdin.
@@ -40,13 +47,9 @@ public final class FileDescriptorSource: ByteSource {
         return FileDescriptorSource(fd: fd, name: path, owns: true)
     }
 
-    deinit { if ownsDescriptor { Glibc.close(fd) } }
-
-    /// True when the descriptor is a pipe, socket, tty or device: input that arrives in real time.
-    public var isLive: Bool {
-        var st = stat()
-        guard fstat(fd, &st) == 0 else { return true }
-        return (st.st_mode & S_IFMT) != S_IFREG
+    deinit {
+        if ownsDescriptor { Glibc.close(fd) }
+        pollSet.deallocate()
     }
 
     /// Whether `path` names the same file as this descriptor (so writing it would destroy the input).
@@ -66,6 +69,18 @@ public final class FileDescriptorSource: ByteSource {
     public func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
         while true {
             if aupipe_stop_signal() != 0 { return 0 }
+            // Wait for input or for a stop, together: a stop that lands just before a blocking
+            // read would otherwise wait for input that may never come. Regular files never block.
+            let stopFD = aupipe_stop_fd()
+            if stopFD >= 0, !isRegularFile {
+                let fds = pollSet
+                fds[0] = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+                fds[1] = pollfd(fd: stopFD, events: Int16(POLLIN), revents: 0)
+                if poll(fds, 2, -1) < 0 && errno != EINTR {
+                    throw AUPipeError.io("waiting for \(name): \(String(cString: strerror(errno)))")
+                }
+                if fds[0].revents == 0 { continue } // a stop, or EINTR: the flag is checked above
+            }
             let n = Glibc.read(fd, buffer.baseAddress, buffer.count)
             if n >= 0 { return n }
             if errno == EINTR { continue }

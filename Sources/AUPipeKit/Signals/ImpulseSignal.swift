@@ -5,7 +5,7 @@ final class ImpulseSignal: SignalGenerator {
         parameters: [
             ParameterDescriptor("at", .duration(0...86_400, bareUnit: .seconds), default: "0f", help: "position of the (first) impulse: seconds, ms or frames"),
             ParameterDescriptor("every", .duration(0...86_400, bareUnit: .seconds), default: nil, help: "period of an impulse train (default: one impulse)"),
-            levelParameter(default: "0", help: "height (0 dBFS = 1.0, the largest value an integer format holds)"),
+            levelParameter(default: "0", help: "height (0 dBFS = 1.0; integer formats clip it to their largest value, 32767 in s16, counted by --stats)"),
         ],
         primary: "at",
         make: { v, rate, _ in
@@ -13,7 +13,7 @@ final class ImpulseSignal: SignalGenerator {
             if let every, every < 1 { throw AUPipeError.usage("gen impulse: every= must be at least one frame") }
             return ImpulseSignal(at: Int64(v.duration("at")!.frames(atRate: rate)), every: every.map(Int64.init), height: Float(linearGain(dBFS: v.number("level")!)))
         },
-        naturalDuration: { _ in .seconds(1) })
+        naturalFrames: { _, rate in rate })
 
     private let at: Int64, every: Int64?, height: Float
 
@@ -37,7 +37,7 @@ final class ImpulseSignal: SignalGenerator {
 final class SilenceSignal: SignalGenerator {
     static let descriptor = SignalDescriptor(
         name: "silence", summary: "digital silence", parameters: [], primary: nil,
-        make: { _, _, _ in SilenceSignal() }, naturalDuration: { _ in .seconds(1) })
+        make: { _, _, _ in SilenceSignal() }, naturalFrames: { _, rate in rate })
 
     func render(into output: UnsafeMutablePointer<Float>, frames: Int, start: Int64, channels: Int) {
         output.update(repeating: 0, count: frames * channels)

@@ -20,7 +20,7 @@ final class NoiseSignal: SignalGenerator {
         make: { v, _, _ in
             NoiseSignal(pink: v.text("color") == "pink", seed: UInt64(v.integer("seed")!), rms: linearGain(dBFS: v.number("level")!))
         },
-        naturalDuration: { _ in .seconds(1) })
+        naturalFrames: { _, rate in rate })
 
     /// Kellet's pole coefficients and input weights for b0...b5; b6 and the direct path follow.
     static let poles: [Double] = [0.99886, 0.99332, 0.96900, 0.86650, 0.55000, -0.7616]

@@ -18,8 +18,8 @@ public struct SignalDescriptor: Sendable {
     public let primary: String?
     /// Builds the generator from parsed values, the sample rate and the total length in frames.
     let make: @Sendable (ParameterValues, _ rate: Int, _ frames: Int64) throws -> any SignalGenerator
-    /// The length when `duration` is not given (DTMF: from its digits), in seconds.
-    let naturalDuration: @Sendable (ParameterValues) -> StreamDuration
+    /// The length in frames at a rate when `duration` is not given (DTMF: from its digits).
+    let naturalFrames: @Sendable (ParameterValues, _ rate: Int) -> Int
 
     public static let duration = ParameterDescriptor("duration", .duration(0...86_400, bareUnit: .seconds), default: nil,
                                                      help: "length: seconds, ms, or frames like 480f (default 1s; DTMF: its digits)")

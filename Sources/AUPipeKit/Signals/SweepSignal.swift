@@ -25,7 +25,7 @@ final class SweepSignal: SignalGenerator {
             if log, f0 <= 0 || f1 <= 0 { throw AUPipeError.usage("gen sweep: mode=log needs from and to above 0 Hz; use mode=lin to start at 0") }
             return SweepSignal(from: f0, to: f1, log: log, amplitude: linearGain(dBFS: v.number("level")!), rate: rate, frames: frames)
         },
-        naturalDuration: { _ in .seconds(1) })
+        naturalFrames: { _, rate in rate })
 
     private let f0: Double, f1: Double, log: Bool, amplitude: Double, rate: Double, seconds: Double
 

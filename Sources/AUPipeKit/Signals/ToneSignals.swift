@@ -13,7 +13,7 @@ enum SineSignal {
             try checkFrequency(f, rate: rate, owner: "gen sine", name: "freq")
             return TonesSignal(frequencies: [f], amplitude: linearGain(dBFS: v.number("level")!), phase: v.number("phase")! / 360, rate: rate)
         },
-        naturalDuration: { _ in .seconds(1) })
+        naturalFrames: { _, rate in rate })
 }
 
 /// `tones`: a sum of sines, each at `level`; also the engine of `sine`.
@@ -30,7 +30,7 @@ final class TonesSignal: SignalGenerator {
             for f in list { try checkFrequency(f, rate: rate, owner: "gen tones", name: "freqs") }
             return TonesSignal(frequencies: list, amplitude: linearGain(dBFS: v.number("level")!), phase: 0, rate: rate)
         },
-        naturalDuration: { _ in .seconds(1) })
+        naturalFrames: { _, rate in rate })
 
     private let cyclesPerFrame: [Double]
     private let amplitude: Double
@@ -73,9 +73,8 @@ final class DTMFSignal: SignalGenerator {
             return DTMFSignal(digits: v.text("digits")!, tone: v.duration("tone")!.frames(atRate: rate),
                               gap: v.duration("gap")!.frames(atRate: rate), amplitude: linearGain(dBFS: v.number("level")!), rate: rate)
         },
-        naturalDuration: { v in
-            let n = Double(v.text("digits")!.count)
-            return .seconds(n * (v.duration("tone")!.seconds ?? 0.1) + n * (v.duration("gap")!.seconds ?? 0.1))
+        naturalFrames: { v, rate in
+            v.text("digits")!.count * (max(1, v.duration("tone")!.frames(atRate: rate)) + v.duration("gap")!.frames(atRate: rate))
         })
 
     private let pairs: [(Double, Double)]

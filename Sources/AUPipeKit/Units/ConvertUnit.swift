@@ -9,6 +9,18 @@
 /// encoding at this point (round to nearest, ties to even; clipped and counted), so later units
 /// see what a file of that format would hold; the encoder at the end writes it.
 public final class ConvertUnit: AudioUnit {
+    /// A channel change `channels=` alone cannot decide (2 to 6, say).
+    struct ChannelChoice: StageError {
+        let from: Int, to: Int
+
+        func error(stage: String) -> AUPipeError {
+            if stage == Pipeline.outFormatLabel {
+                return .usage("--out-format: cannot choose how to turn \(from) channels into \(to) (only 1 to N and N to 1 are automatic); put 'convert map=...' in the chain instead")
+            }
+            return .usage("\(stage): cannot choose how to turn \(from) channels into \(to); give map= (output channel i takes input channel map[i]), e.g. map=\((0..<to).map { String($0 % from) }.joined(separator: ","))")
+        }
+    }
+
     public static let descriptor = UnitDescriptor(
         name: "convert",
         summary: "change sample format, channel count or channel order",
@@ -65,9 +77,7 @@ public final class ConvertUnit: AudioUnit {
             if channels == input.channels { mix = .identity }
             else if input.channels == 1 { mix = .spreadMono }
             else if channels == 1 { mix = .average }
-            else {
-                throw AUPipeError.usage("convert: cannot choose how to turn \(input.channels) channels into \(channels); give map= (output channel i takes input channel map[i]), e.g. map=\((0..<channels).map { String($0 % input.channels) }.joined(separator: ","))")
-            }
+            else { throw ChannelChoice(from: input.channels, to: channels) }
         } else {
             outChannels = input.channels
         }

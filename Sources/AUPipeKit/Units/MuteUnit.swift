@@ -31,7 +31,10 @@ public final class MuteUnit: AudioUnit {
         primary: "on",
         example: "aupipe mute at=1.5-3.0 ramp=10ms < in.wav > out.wav",
         make: { v in
-            MuteUnit(on: v.bool("on"), ramp: v.duration("ramp")!, at: v.timeRanges("at") ?? [],
+            if v.bool("on") == true, v.timeRanges("at") != nil {
+                throw AUPipeError.usage("mute: on=1 with at= would mute everything (on= is the state outside the intervals); drop on=1, or drop at=")
+            }
+            return MuteUnit(on: v.bool("on"), ramp: v.duration("ramp")!, at: v.timeRanges("at") ?? [],
                      signal: v.text("signal").map { $0 == "usr1" ? 1 : 2 })
         })
 

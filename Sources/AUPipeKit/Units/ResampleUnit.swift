@@ -11,7 +11,7 @@ public final class ResampleUnit: AudioUnit {
         name: "resample",
         summary: "change the sample rate (speexdsp resampler)",
         details: """
-            Converts to rate= with speexdsp's polyphase resampler at quality= (0 fastest ... 10 best; 3 is speex's VoIP setting, 4 its default).
+            Converts to rate= with speexdsp's polyphase resampler at quality= (0 fastest ... 10 best; 3 is speex's VoIP setting, 4 its default). The two rates may differ by a factor of up to 1024 either way.
             Length is exact: N input frames give round(N x out / in) output frames. Delay is zero: the filter latency is compensated at the start and its tail is flushed at the end of the stream, so an impulse lands on its ideal output sample. Equal rates pass the stream through untouched.
             """,
         parameters: [
@@ -26,6 +26,9 @@ public final class ResampleUnit: AudioUnit {
             }
             return ResampleUnit(rate: rate, quality: v.integer("quality")!)
         })
+
+    /// The largest ratio between input and output rate, either way.
+    public static let maxRatio = 1024
 
     /// Output rate in Hz.
     public let rate: Int
@@ -57,9 +60,13 @@ public final class ResampleUnit: AudioUnit {
         var output = input
         output.sampleRate = rate
         guard inRate != rate else { return output }
+        // speexdsp's filter grows with the ratio and its cost with the square of it.
+        guard rate * Self.maxRatio >= inRate, inRate * Self.maxRatio >= rate else {
+            throw AUPipeError.usage("resample: \(inRate) Hz to \(rate) Hz is a ratio beyond 1:\(Self.maxRatio); resample in two steps, or choose a rate between \((inRate + Self.maxRatio - 1) / Self.maxRatio) and \(min(768_000, inRate * Self.maxRatio)) Hz")
+        }
         var err: Int32 = 0
         guard let st = speex_resampler_init(UInt32(channels), UInt32(inRate), UInt32(rate), Int32(quality), &err), err == 0 else {
-            throw AUPipeError(.software, "resample: speexdsp could not set up \(inRate) Hz to \(rate) Hz (error \(err))")
+            throw AUPipeError.usage("resample: speexdsp cannot convert \(inRate) Hz to \(rate) Hz at quality \(quality) (its error \(err))")
         }
         state = st
         speex_resampler_skip_zeros(st)

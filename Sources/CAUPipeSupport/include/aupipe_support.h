@@ -9,8 +9,10 @@ void aupipe_install_signal_handlers(void);
 /* 0 until SIGINT or SIGTERM arrived, then the signal number. */
 int aupipe_stop_signal(void);
 
-/* Sets the flag as if `signo` had arrived (for tests). */
-void aupipe_request_stop(int signo);
+/* A descriptor that becomes readable when SIGINT or SIGTERM arrives (a self-pipe), so that a
+   reader can poll it together with its input and never miss a stop that comes just before
+   it blocks. -1 before aupipe_install_signal_handlers. */
+int aupipe_stop_fd(void);
 
 /* Counts SIGUSR1 (which = 1) or SIGUSR2 (which = 2) from now on, instead of dying of it.
    Returns 0, or -1 for another `which`. */
