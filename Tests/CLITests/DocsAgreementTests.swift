@@ -34,14 +34,15 @@ import Testing
     @Test func everyUnitHasASectionAndNoOtherUnitIsDocumented() throws {
         let page = try Self.loadPage()
         let units = try #require(page.section("UNITS"), "man/aupipe.1 has no UNITS section (.SH UNITS)")
-        let documented = ManPage.subsections(units).map(\.name)
-        for d in UnitRegistry.all where !documented.contains(d.name) {
-            Issue.record("unit '\(d.name)' (UnitRegistry.all) has no '.SS \(d.name)' section under UNITS in man/aupipe.1")
-        }
-        let registered = Set(UnitRegistry.all.map(\.name))
-        for name in documented where !registered.contains(name) {
-            Issue.record("man/aupipe.1 documents a unit '\(name)' under UNITS that UnitRegistry.all does not have")
-        }
+        Self.expectSameNames(documented: ManPage.subsections(units).map(\.name), registered: UnitRegistry.all.map(\.name),
+                             missing: { "unit '\($0)' (UnitRegistry.all) has no '.SS \($0)' section under UNITS in man/aupipe.1" },
+                             extra: { "man/aupipe.1 documents a unit '\($0)' under UNITS that UnitRegistry.all does not have" })
+    }
+
+    /// Records an issue for every registered name the page lacks and every documented name the code lacks.
+    static func expectSameNames(documented: [String], registered: [String], missing: (String) -> String, extra: (String) -> String) {
+        for name in registered where !documented.contains(name) { Issue.record(Comment(rawValue: missing(name))) }
+        for name in documented where !registered.contains(name) { Issue.record(Comment(rawValue: extra(name))) }
     }
 
     @Test(arguments: UnitRegistry.all.map(\.name))
@@ -363,14 +364,9 @@ import Testing
 
     @Test func everySignalHasAnEntryAndNoOtherSignalIsDocumented() throws {
         let gen = try Self.commandSubsection(try Self.loadPage(), "gen")
-        let documented = Self.signalEntries(gen).signals.map(\.name)
-        for d in SignalRegistry.all where !documented.contains(d.name) {
-            Issue.record("signal '\(d.name)' (SignalRegistry.all) has no entry ('.TP' then '.B \(d.name)') in the man page's gen subsection")
-        }
-        let registered = Set(SignalRegistry.all.map(\.name))
-        for name in documented where !registered.contains(name) {
-            Issue.record("the man page's gen subsection documents a signal '\(name)' that SignalRegistry.all does not have")
-        }
+        Self.expectSameNames(documented: Self.signalEntries(gen).signals.map(\.name), registered: SignalRegistry.all.map(\.name),
+                             missing: { "signal '\($0)' (SignalRegistry.all) has no entry ('.TP' then '.B \($0)') in the man page's gen subsection" },
+                             extra: { "the man page's gen subsection documents a signal '\($0)' that SignalRegistry.all does not have" })
     }
 
     @Test(arguments: SignalRegistry.all.map(\.name))
