@@ -16,6 +16,13 @@ public protocol AudioUnit: AnyObject {
     /// `maxFrames` is the most frames one `process` call will be given.
     func prepare(input: StreamFormat, maxFrames: Int) throws -> StreamFormat
 
+    /// The same, for units that care how the stream arrives (`mix` reads its FIFOs without
+    /// blocking when the stream is live). The default calls `prepare(input:maxFrames:)`.
+    func prepare(input: StreamFormat, maxFrames: Int, context: StreamContext) throws -> StreamFormat
+
+    /// A live parameter the descriptor does not list by name (`mix`'s `bus1.gain`), or nil.
+    func liveParameter(_ name: String) -> ParameterDescriptor?
+
     /// True when, once prepared, the unit leaves every sample and the frame count untouched
     /// (gain 0 dB, resample to the same rate): the chain then skips it.
     var isBypassed: Bool { get }
@@ -51,7 +58,19 @@ public protocol StageError: Error {
     func error(stage: String) -> AUPipeError
 }
 
+/// How the stream reaches the chain.
+public struct StreamContext: Sendable {
+    /// True when the input is a pipe, FIFO, socket, tty or device: it arrives in real time.
+    public var inputIsLive: Bool
+
+    public init(inputIsLive: Bool) { self.inputIsLive = inputIsLive }
+}
+
 extension AudioUnit {
+    public func prepare(input: StreamFormat, maxFrames: Int, context: StreamContext) throws -> StreamFormat {
+        try prepare(input: input, maxFrames: maxFrames)
+    }
+    public func liveParameter(_ name: String) -> ParameterDescriptor? { nil }
     public var isBypassed: Bool { false }
     public func maxOutputFrames(forInput inputFrames: Int) -> Int { inputFrames }
     public func drain(into output: UnsafeMutablePointer<Float>, capacity: Int) throws -> (frames: Int, done: Bool) { (0, true) }

@@ -47,7 +47,7 @@ public final class Chain {
     /// With `allowBypass` false, units that have nothing to do now still run (they may be
     /// changed while running).
     public init(units: [(name: String, unit: any AudioUnit)], input: StreamFormat, maxFrames: Int, measurePeaks: Bool,
-                allowBypass: Bool = true) throws {
+                allowBypass: Bool = true, context: StreamContext = StreamContext(inputIsLive: false)) throws {
         inputFormat = input
         self.maxFrames = maxFrames
         self.measurePeaks = measurePeaks
@@ -55,7 +55,7 @@ public final class Chain {
         var frames = maxFrames
         for (index, entry) in units.enumerated() {
             let next: StreamFormat
-            do { next = try entry.unit.prepare(input: format, maxFrames: frames) } catch let e as StageError {
+            do { next = try entry.unit.prepare(input: format, maxFrames: frames, context: context) } catch let e as StageError {
                 throw e.error(stage: entry.name)
             }
             if allowBypass && entry.unit.isBypassed {

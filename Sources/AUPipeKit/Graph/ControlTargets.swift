@@ -54,7 +54,7 @@ struct ControlTargets {
     /// The unit and declared parameter an address names.
     func resolve(_ address: String) throws -> (Entry, ParameterDescriptor) {
         let (entry, name) = try resolveAny(address)
-        guard let p = entry.descriptor.parameters.first(where: { $0.name == name }) else {
+        guard let p = entry.descriptor.parameters.first(where: { $0.name == name }) ?? entry.unit.liveParameter(name) else {
             let hint = suggestion(for: name, among: entry.descriptor.parameters.map(\.name)).map { "; did you mean '\($0)'?" } ?? ""
             throw AUPipeError.usage("\(entry.name) has no parameter '\(name)'\(hint)")
         }
@@ -63,7 +63,8 @@ struct ControlTargets {
 
     /// The unit an address names, and the text after its dot.
     func resolveAny(_ address: String) throws -> (Entry, String) {
-        guard let dot = address.lastIndex(of: "."), dot != address.startIndex, address.index(after: dot) != address.endIndex else {
+        // Unit addresses hold no dot, so the first one ends it (`mix.bus1.gain`: unit `mix`, `bus1.gain`).
+        guard let dot = address.firstIndex(of: "."), dot != address.startIndex, address.index(after: dot) != address.endIndex else {
             throw AUPipeError.usage("'\(address)' is not UNIT.PARAMETER (e.g. gain.db, gain#2.db, 2.db)")
         }
         let unit = String(address[..<dot]), name = String(address[address.index(after: dot)...]).lowercased()

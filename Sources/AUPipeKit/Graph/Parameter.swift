@@ -26,6 +26,8 @@ public struct ParameterDescriptor: Sendable {
         case choice([String])
         /// Text made only of the characters in `allowed` (case-insensitive), 1...`maxLength` long.
         case text(allowed: String, maxLength: Int)
+        /// A side input of `mix`: `PATH[,gain=DB][,pan=P][,offset=MS][,loop][,mute][,format=SPEC]`.
+        case bus
     }
 
     public let name: String
@@ -35,13 +37,17 @@ public struct ParameterDescriptor: Sendable {
     public let help: String
     /// Whether the parameter can be changed while audio runs (`--control`: `set UNIT.NAME VALUE`).
     public let isLive: Bool
+    /// Whether it may be given more than once (`mix input=a.wav input=b.wav`); its values then
+    /// come as a list, in order.
+    public let isRepeatable: Bool
 
-    public init(_ name: String, _ kind: Kind, default defaultValue: String?, help: String, live: Bool = false) {
+    public init(_ name: String, _ kind: Kind, default defaultValue: String?, help: String, live: Bool = false, repeatable: Bool = false) {
         self.name = name
         self.kind = kind
         self.defaultValue = defaultValue
         self.help = help
         isLive = live
+        isRepeatable = repeatable
     }
 
     /// The type and range as `aupipe help` prints it: `dB, -120...40`.
@@ -59,11 +65,13 @@ public struct ParameterDescriptor: Sendable {
         case .numberList(let r, let unit): return "comma-separated \(unit), each \(formatNumber(r.lowerBound))...\(formatNumber(r.upperBound))"
         case .choice(let words): return "one of \(words.joined(separator: ", "))"
         case .text(let allowed, let max): return "up to \(max) of the characters \(allowed)"
+        case .bus: return "PATH[,gain=DB][,pan=-1..1][,offset=MS][,loop][,mute][,format=SPEC], repeatable"
         }
     }
 
-    /// Parses and range-checks `text`; `unit` names the unit for messages.
-    func parse(_ text: String, unit: String) throws -> ParameterValue {
+    /// Parses and range-checks `text`; `unit` names the unit for messages, `index` counts the
+    /// values of a repeatable parameter from 1.
+    func parse(_ text: String, unit: String, index: Int = 1) throws -> ParameterValue {
         let fail = { (what: String) in AUPipeError.usage("\(unit): \(self.name)=\(text) \(what)") }
         switch kind {
         case .number(let range, let u):
@@ -143,6 +151,8 @@ public struct ParameterDescriptor: Sendable {
                 throw fail("is not one of \(words.joined(separator: ", "))")
             }
             return .text(word)
+        case .bus:
+            return .bus(try BusSpec.parse(text, index: index))
         case .text(let allowed, let maxLength):
             let upper = text.uppercased()
             guard upper.count <= maxLength, upper.allSatisfy({ allowed.contains($0) }) else {
@@ -163,7 +173,9 @@ extension ParameterDescriptor {
         var explicit: Set<String> = []
         for argument in arguments {
             let key: String, text: String
-            if let eq = argument.firstIndex(of: "=") {
+            // A key is a name (letters, digits, -); `bus.wav,offset=1s` is a bare value with an = in it.
+            if let eq = argument.firstIndex(of: "="),
+               argument[..<eq].allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" }), eq != argument.startIndex {
                 key = String(argument[..<eq]).lowercased()
                 text = String(argument[argument.index(after: eq)...])
             } else {
@@ -177,13 +189,20 @@ extension ParameterDescriptor {
                 let hint = suggestion(for: key, among: parameters.map(\.name)).map { "; did you mean '\($0)'?" } ?? "; \(owner)'s parameters are \(list)"
                 throw AUPipeError.usage("\(owner): unknown parameter '\(key)'\(hint)")
             }
-            guard !explicit.contains(key) else {
+            guard !explicit.contains(key) || descriptor.isRepeatable else {
                 throw AUPipeError.usage("\(owner): \(key) is given twice; give it once")
             }
             guard !text.isEmpty else {
                 throw AUPipeError.usage("\(owner): \(key)= has no value; expected \(descriptor.typeDescription)")
             }
-            values[key] = try descriptor.parse(text, unit: owner)
+            if descriptor.isRepeatable {
+                var list: [ParameterValue] = []
+                if case .list(let earlier) = values[key] { list = earlier }
+                list.append(try descriptor.parse(text, unit: owner, index: list.count + 1))
+                values[key] = .list(list)
+            } else {
+                values[key] = try descriptor.parse(text, unit: owner)
+            }
             explicit.insert(key)
         }
         for p in parameters where values[p.name] == nil {
@@ -204,6 +223,9 @@ public enum ParameterValue: Equatable, Sendable {
     case timeRanges([TimeRange])
     case numbers([Double])
     case text(String)
+    case bus(BusSpec)
+    /// The values of a repeatable parameter, in order.
+    indirect case list([ParameterValue])
 }
 
 /// An interval of stream time, from `start` up to (not including) `end`.
@@ -241,6 +263,11 @@ public struct ParameterValues: Sendable {
     public func encoding(_ name: String) -> SampleEncoding? {
         if case .encoding(let v) = values[name] { return v }
         return nil
+    }
+    /// The side inputs given as repeated `name=` values, in order (empty when none).
+    public func buses(_ name: String) -> [BusSpec] {
+        guard case .list(let list) = values[name] else { return [] }
+        return list.compactMap { if case .bus(let b) = $0 { return b } else { return nil } }
     }
     public func numbers(_ name: String) -> [Double]? {
         if case .numbers(let v) = values[name] { return v }

@@ -112,18 +112,21 @@ public final class Pipeline {
         let control = try options.control.map { try ControlChannel(path: $0, replyPath: options.controlReply) }
         defer { control?.close() }
         let (header, audio) = try HeaderReader.read(source, rawFormat: options.inFormat)
+        let fileSize = (source as? FileDescriptorSource)?.regularFileSize
         return try run(header: header, audio: audio, openSink: openSink, control: control,
-                       inputBytes: (source as? FileDescriptorSource)?.regularFileSize.map { UInt64(max(0, $0 - header.headerBytes)) })
+                       inputBytes: fileSize.map { UInt64(max(0, $0 - header.headerBytes)) },
+                       context: StreamContext(inputIsLive: source is FileDescriptorSource && fileSize == nil))
     }
 
     /// Runs a stream whose header is already known (read, or made up as `aupipe gen` does):
     /// `audio` yields the samples that follow it.
     public func run(header: StreamHeader, audio: any ByteSource, openSink: () throws -> any ByteSink) throws -> RunReport {
-        try run(header: header, audio: audio, openSink: openSink, control: nil, inputBytes: header.dataBytes)
+        try run(header: header, audio: audio, openSink: openSink, control: nil, inputBytes: header.dataBytes,
+                context: StreamContext(inputIsLive: false))
     }
 
     func run(header: StreamHeader, audio: any ByteSource, openSink: () throws -> any ByteSink,
-             control: ControlChannel?, inputBytes: UInt64?) throws -> RunReport {
+             control: ControlChannel?, inputBytes: UInt64?, context: StreamContext) throws -> RunReport {
         let inFormat = try header.format.validated(source: "\(audio.name): \(header.container.rawValue.uppercased()) header")
         let blockFrames = max(1, options.block?.frames(atRate: inFormat.sampleRate) ?? inFormat.sampleRate / 100)
         guard blockFrames <= 1 << 20 else {
@@ -131,7 +134,7 @@ public final class Pipeline {
         }
         // Under live control no unit is skipped: a gain at 0 dB may be turned down later.
         let chain = try Chain(units: try appendOutputConversions(input: inFormat), input: inFormat, maxFrames: blockFrames,
-                              measurePeaks: options.stats != .off, allowBypass: control == nil)
+                              measurePeaks: options.stats != .off, allowBypass: control == nil, context: context)
         let explicit = options.outFormat?.token ?? (chainSetsEncoding ? chain.outputFormat.encoding : nil)
         let plan = try OutputPlan(input: header, chainOutput: chain.outputFormat, container: options.container, explicitEncoding: explicit)
         var report = RunReport(input: header, output: plan)

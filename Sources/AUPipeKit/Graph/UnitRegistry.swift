@@ -3,6 +3,7 @@ public enum UnitRegistry {
     public static let all: [UnitDescriptor] = [
         ConvertUnit.descriptor,
         GainUnit.descriptor,
+        MixUnit.descriptor,
         MuteUnit.descriptor,
         ResampleUnit.descriptor,
     ]

@@ -97,6 +97,9 @@ public final class MemorySource: ByteSource {
     private let chunk: Int
     public let name: String
 
+    /// True once every byte has been read.
+    public var isExhausted: Bool { position >= bytes.count }
+
     public init(_ bytes: [UInt8], name: String = "memory", chunk: Int = .max) {
         self.bytes = bytes
         self.name = name

@@ -21,25 +21,17 @@ public final class GainUnit: AudioUnit {
 
     /// Gain in dB, -120...60: the value set last.
     public private(set) var db: Double
-    private var factor: Float
-    private var target: Float
-    /// Frames left in the current glide, and the change of factor per frame during it.
-    private var glideLeft = 0
-    private var step: Float = 0
-    private var glideFrames = 1
+    private var glide: GainGlide
     private var channels = 1
 
     public init(db: Double) {
         self.db = db
-        factor = Self.factor(db)
-        target = factor
+        glide = GainGlide(factor: GainGlide.factor(dB: db))
     }
-
-    static func factor(_ db: Double) -> Float { Float(pow(10, db / 20)) }
 
     public func prepare(input: StreamFormat, maxFrames: Int) throws -> StreamFormat {
         channels = input.channels
-        glideFrames = max(1, Int((Self.glideSeconds * Double(input.sampleRate)).rounded()))
+        glide.glideFrames = max(1, Int((Self.glideSeconds * Double(input.sampleRate)).rounded()))
         return input
     }
 
@@ -48,24 +40,13 @@ public final class GainUnit: AudioUnit {
     public func setParameter(_ name: String, to value: ParameterValue) throws {
         guard name == "db", case .number(let v) = value else { throw AUPipeError.usage("gain: \(name) is not live") }
         db = v
-        target = Self.factor(v)
-        glideLeft = glideFrames
-        step = (target - factor) / Float(glideFrames)
+        glide.glide(to: GainGlide.factor(dB: v))
     }
 
     public func parameterValue(_ name: String) -> String? { name == "db" ? formatNumber(db) : nil }
 
     public func process(_ input: UnsafePointer<Float>, frames: Int, into output: UnsafeMutablePointer<Float>) throws -> Int {
-        var f = 0
-        let ch = channels
-        while glideLeft > 0 && f < frames {
-            glideLeft -= 1
-            factor = glideLeft == 0 ? target : factor + step
-            for c in 0..<ch { output[f &* ch &+ c] = input[f &* ch &+ c] * factor }
-            f += 1
-        }
-        let k = factor
-        for i in (f * ch)..<(frames * ch) { output[i] = input[i] * k }
+        glide.apply(input, into: output, frames: frames, channels: channels, accumulate: false)
         return frames
     }
 }

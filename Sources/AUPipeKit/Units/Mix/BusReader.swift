@@ -1,0 +1,316 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Reads one side input of `mix` and delivers it in the stream's format, frame-aligned with
+/// the stream's timeline.
+///
+/// Policy: a regular file (or any bus while the chain's own stream is not live) is read with
+/// blocking reads: it delivers every frame, in order. A FIFO or pipe while the stream is live
+/// is read without blocking: each request waits at most `wait` for data; what is missing is
+/// silence, and as many late frames are dropped when they come, so the bus never drifts from
+/// the stream's timeline. Before a FIFO's first byte, its end of file means "no writer yet".
+final class BusReader {
+    let spec: BusSpec
+    let index: Int
+    private let target: StreamFormat
+    private let live: Bool
+    /// Whether short reads still become silence (false after `stopBeingLive`).
+    private var liveNow: Bool
+    private let waitMilliseconds: Int32
+    private var fd: Int32 = -1
+    private var header: StreamHeader?
+    private var chain: Chain?
+    private var codec: SampleCodec?
+    /// Raw bytes read but not yet decoded (the header first, then partial frames).
+    private var pending: [UInt8]
+    private var pendingCount = 0
+    /// Audio bytes the header declares that are not decoded yet (nil: to the end of the stream).
+    private var remaining: UInt64?
+    private var sourceEnded = false
+    private var drained = false
+    private var gotData = false
+    /// Decoded and converted frames waiting to be mixed: a ring of `capacity` frames.
+    private let ring: UnsafeMutablePointer<Float>
+    private let capacity: Int
+    private var ringStart = 0, ringCount = 0
+    private let decoded: UnsafeMutablePointer<Float>
+    private let chunkFrames = 1024
+    /// Frames of silence still to give before the bus starts (offset), and bus frames to skip.
+    private var leadIn: Int
+    private var skip: Int
+    /// Silence given for frames that were late: that many late frames are dropped when they come.
+    private var owed = 0
+    /// Figures for --stats.
+    private(set) var framesDelivered: Int64 = 0
+    private(set) var underrunFrames: Int64 = 0
+    private(set) var loops = 0
+    /// Bytes of an incomplete last frame that were dropped.
+    private(set) var tornBytes = 0
+    /// Frames pushed since the bus (re)started: a looping file that gives none stops looping.
+    private var framesThisPass = 0
+
+    /// Opens the bus; a regular file's header is read now, so its errors come before audio.
+    init(spec: BusSpec, index: Int, target: StreamFormat, maxFrames: Int, streamIsLive: Bool, wait: StreamDuration) throws {
+        self.spec = spec
+        self.index = index
+        self.target = target
+        let offset = spec.offsetFrames(atRate: target.sampleRate)
+        leadIn = max(0, offset)
+        skip = max(0, -offset)
+        waitMilliseconds = Int32(min(1000, max(0, (wait.seconds ?? Double(wait.frames(atRate: target.sampleRate)) / Double(target.sampleRate)) * 1000)))
+        var st = stat()
+        guard stat(spec.path, &st) == 0 else {
+            throw AUPipeError.noInput("\(Self.name(index, spec)): cannot open: \(String(cString: strerror(errno)))")
+        }
+        let regular = (st.st_mode & S_IFMT) == S_IFREG
+        if spec.loop && !regular { throw AUPipeError.usage("\(Self.name(index, spec)): loop needs a regular file; a FIFO or pipe cannot start again") }
+        live = streamIsLive && !regular
+        liveNow = live
+        // Room for the largest conversion of one chunk plus a block, and for 2 s of a live bus.
+        capacity = max(maxFrames * 2 + 8 * chunkFrames * Int((Double(target.sampleRate) / 1000).rounded(.up) + 1), live ? 2 * target.sampleRate : 0)
+        ring = .allocate(capacity: capacity * target.channels)
+        decoded = .allocate(capacity: chunkFrames * 64)
+        pending = [UInt8](repeating: 0, count: 65536)
+        try open()
+        if !live { try readHeaderBlocking() }
+    }
+
+    deinit {
+        if fd >= 0 { close(fd) }
+        ring.deallocate()
+        decoded.deallocate()
+    }
+
+    static func name(_ index: Int, _ spec: BusSpec) -> String { "mix: input \(index) (\(spec.path))" }
+    var name: String { Self.name(index, spec) }
+
+    private func open() throws {
+        fd = Glibc.open(spec.path, O_RDONLY | O_CLOEXEC | (live ? O_NONBLOCK : 0))
+        guard fd >= 0 else { throw AUPipeError.noInput("\(name): cannot open: \(String(cString: strerror(errno)))") }
+    }
+
+    /// Reads bytes into `pending`; returns how many (0 at end of file, -1 when none are there yet).
+    private func readBytes(max: Int) throws -> Int {
+        while true {
+            let n = pending.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + pendingCount, min(max, $0.count - pendingCount)) }
+            if n >= 0 { pendingCount += n; return n }
+            if errno == EINTR { continue }
+            if errno == EAGAIN { return -1 }
+            throw AUPipeError.io("\(name): reading: \(String(cString: strerror(errno)))")
+        }
+    }
+
+    /// Tries to parse the header from the bytes so far; true when known. Only a header cut short
+    /// by the bytes so far means "wait for more"; anything else wrong with it is final.
+    private func parseHeader() throws -> Bool {
+        let memory = MemorySource(Array(pending[0..<pendingCount]), name: spec.path)
+        let parsed: StreamHeader
+        do {
+            parsed = try HeaderReader.read(memory, rawFormat: spec.format).0
+        } catch let e as AUPipeError {
+            if memory.isExhausted && !sourceEnded { return false }
+            throw e.prefixed("mix: input \(index)")
+        }
+        let format = try parsed.format.validated(source: name)
+        pending.removeSubrange(0..<Int(parsed.headerBytes))
+        pending += [UInt8](repeating: 0, count: Int(parsed.headerBytes))
+        pendingCount -= Int(parsed.headerBytes)
+        header = parsed
+        remaining = parsed.dataBytes // audio bytes not yet decoded, those in `pending` included
+        codec = SampleCodec(format.encoding)
+        chain = try makeConverter(from: format)
+        return true
+    }
+
+    private func readHeaderBlocking() throws {
+        while header == nil {
+            let n = try readBytes(max: 4096)
+            if n == 0 { sourceEnded = true }
+            if try parseHeader() { return }
+            if sourceEnded { throw AUPipeError.data("\(name): ends before its header is complete") }
+        }
+    }
+
+    /// Channel and rate conversion from the bus's format to the stream's, as `convert` and
+    /// `resample` do them (same exact-length rule).
+    private func makeConverter(from format: StreamFormat) throws -> Chain {
+        var units: [(name: String, unit: any AudioUnit)] = []
+        if format.channels != target.channels {
+            guard format.channels == 1 || target.channels == 1 else {
+                throw AUPipeError.usage("\(name): has \(format.channels) channels and the stream \(target.channels); mix converts 1 to N and N to 1 only: convert the input first (e.g. <(aupipe -i \(spec.path) convert map=...))")
+            }
+            units.append(("convert", try ConvertUnit(format: nil, channels: target.channels, map: nil)))
+        }
+        if format.sampleRate != target.sampleRate { units.append(("resample", ResampleUnit(rate: target.sampleRate, quality: 4))) }
+        do {
+            return try Chain(units: units, input: format, maxFrames: chunkFrames, measurePeaks: false)
+        } catch let e as AUPipeError { throw e.prefixed(name) }
+    }
+
+    /// The bus's own channel count (known once its header is; 0 before).
+    var sourceChannels: Int { header?.format.channels ?? 0 }
+
+    /// What --stats says about the conversion.
+    var conversionNote: String {
+        guard let f = header?.format else { return "no header yet" }
+        var steps: [String] = []
+        if f.channels != target.channels { steps.append("\(f.channels) to \(target.channels) channels") }
+        if f.sampleRate != target.sampleRate { steps.append("resampled \(f.sampleRate) to \(target.sampleRate) Hz") }
+        return "\(header!.container.rawValue) \(f.spec)" + (steps.isEmpty ? "" : ", " + steps.joined(separator: ", "))
+    }
+
+    /// True when the bus has nothing more to give (a looping bus ends only if its file is empty).
+    var ended: Bool { drained && ringCount == 0 && leadIn == 0 && !(spec.loop && framesThisPass > 0) }
+
+    /// Decodes what `pending` holds into the ring, through the converter.
+    private func pump() throws {
+        guard let codec, let chain, let header else { return }
+        let frameBytes = header.format.bytesPerFrame
+        var usable = pendingCount
+        if let r = remaining, UInt64(usable) > r { usable = Int(r) }
+        var frames = usable / frameBytes
+        var offset = 0
+        while frames > 0 && ringCount + chain.maxOutputFrames <= capacity {
+            let n = min(frames, chunkFrames)
+            codec.decode(pending.withUnsafeBytes { $0.baseAddress! } + offset, count: n * header.format.channels, into: decoded)
+            let (out, produced) = try chain.process(decoded, frames: n)
+            push(out, produced)
+            offset += n * frameBytes
+            frames -= n
+        }
+        if offset > 0 {
+            if remaining != nil { remaining! -= UInt64(offset) }
+            pending.withUnsafeMutableBytes { b in
+                (b.baseAddress! as UnsafeMutableRawPointer).copyMemory(from: b.baseAddress! + offset, byteCount: pendingCount - offset)
+            }
+            pendingCount -= offset
+        }
+        // The end: all declared bytes decoded, or end of file with less than a frame left
+        // (a torn last frame is dropped, and counted for --stats). Flush the converter once.
+        if !drained && (remaining == 0 || (sourceEnded && pendingCount < frameBytes)) {
+            tornBytes += remaining == 0 ? 0 : pendingCount
+            try chain.drain { samples, n in push(samples, n) }
+            drained = true
+        }
+    }
+
+    private func push(_ samples: UnsafePointer<Float>, _ frames: Int) {
+        var frames = frames, from = samples
+        if skip > 0 {
+            let n = min(skip, frames)
+            skip -= n
+            frames -= n
+            from += n * target.channels
+        }
+        if owed > 0 {
+            let n = min(owed, frames)
+            owed -= n
+            frames -= n
+            from += n * target.channels
+        }
+        let ch = target.channels
+        for f in 0..<frames {
+            let slot = (ringStart + ringCount + f) % capacity
+            for c in 0..<ch { ring[slot * ch + c] = from[f * ch + c] }
+        }
+        ringCount += frames
+        framesThisPass += frames
+    }
+
+    /// Refills the ring until it holds `frames` frames, the bus ends, or (live) the wait is over.
+    private func fill(_ frames: Int) throws {
+        var waited = false
+        while ringCount < frames && !drained {
+            if header == nil {
+                let n = try readBytes(max: 4096)
+                if n == 0 { if gotData { sourceEnded = true } else { return } }
+                if n > 0 { gotData = true }
+                if n < 0 {
+                    if !liveNow { waitForData(forever: true); continue }
+                    if !waited && waitMilliseconds > 0 { waitForData(); waited = true; continue }
+                    return
+                }
+                if try !parseHeader() { continue }
+            }
+            let room = pending.count - pendingCount
+            let n = room > 0 && !sourceEnded && remaining != 0 ? try readBytes(max: room) : 0
+            if n == 0 && room > 0 { sourceEnded = true }
+            if n > 0 { gotData = true }
+            try pump()
+            if n < 0 {
+                if !liveNow { waitForData(forever: true); continue }
+                if !waited && waitMilliseconds > 0 { waitForData(); waited = true; continue }
+                return
+            }
+        }
+    }
+
+    private func waitForData(forever: Bool = false) {
+        var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        _ = poll(&p, 1, forever ? -1 : waitMilliseconds)
+    }
+
+    /// Restarts a looping bus from the top of its file.
+    private func restart() throws {
+        close(fd)
+        header = nil
+        chain = nil
+        pendingCount = 0
+        sourceEnded = false
+        drained = false
+        framesThisPass = 0
+        loops += 1
+        try open()
+        try readHeaderBlocking()
+    }
+
+    /// From now on read with blocking reads (`duration=longest` after the stream has ended:
+    /// there is no real time to keep any more).
+    func stopBeingLive() {
+        if live, fd >= 0 { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) }
+        liveNow = false
+    }
+
+    /// Writes `frames` frames of the bus into `output` (silence where it has none). Returns how
+    /// many are the bus's own audio, and the frame within the block where the bus ended, if it
+    /// has (the rest: before its offset, after its end, or late).
+    func read(into output: UnsafeMutablePointer<Float>, frames: Int) throws -> (real: Int, endedAt: Int?) {
+        let ch = target.channels
+        var f = 0, real = 0
+        if leadIn > 0 {
+            let n = min(leadIn, frames)
+            output.update(repeating: 0, count: n * ch)
+            leadIn -= n
+            f = n
+        }
+        while f < frames {
+            try fill(frames - f)
+            if ringCount == 0 && drained && spec.loop && framesThisPass > 0 {
+                try restart()
+                continue
+            }
+            let n = min(ringCount, frames - f)
+            for k in 0..<n {
+                let slot = (ringStart + k) % capacity
+                for c in 0..<ch { output[(f + k) * ch + c] = ring[slot * ch + c] }
+            }
+            ringStart = (ringStart + n) % capacity
+            ringCount -= n
+            f += n
+            real += n
+            if n == 0 || ringCount == 0 && ended { break }
+        }
+        let endedAt = ended ? f : nil
+        if f < frames {
+            output.advanced(by: f * ch).update(repeating: 0, count: (frames - f) * ch)
+            if !ended, gotData || !liveNow {
+                // Late: give silence now and drop as many frames when they come.
+                owed += frames - f
+                underrunFrames += Int64(frames - f)
+            }
+        }
+        framesDelivered += Int64(real)
+        return (real, endedAt)
+    }
+}

@@ -1,0 +1,77 @@
+/// One side input of `mix`, as written on the command line:
+/// `input=PATH[,gain=DB][,pan=P][,offset=MS][,loop][,mute][,format=TOKEN:RATE:CH]`.
+public struct BusSpec: Equatable, Sendable {
+    /// A file, a FIFO, or a process substitution (`/dev/fd/63`); `-` is not allowed (stdin is bus 0).
+    public var path: String
+    /// Gain in dB, -120...60.
+    public var gain: Double = 0
+    /// Pan -1 (left) ... 1 (right), for stereo output; nil when not given.
+    public var pan: Double?
+    /// Where the bus starts on the stream's timeline; negative skips the bus's first frames.
+    public var offset: StreamDuration = .frames(0)
+    /// Start the bus again from its beginning each time it ends (regular files only).
+    public var loop = false
+    public var mute = false
+    /// The format of a headerless bus.
+    public var format: StreamFormat?
+
+    /// Parses the text after `input=`; `index` (from 1) names the bus in messages.
+    public static func parse(_ text: String, index: Int) throws -> BusSpec {
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        let fail = { (what: String) in AUPipeError.usage("mix: input \(index) (\(parts[0])): \(what)") }
+        guard !parts[0].isEmpty else { throw AUPipeError.usage("mix: input \(index) has no path; write input=PATH[,gain=DB][,pan=P][,offset=MS][,loop]") }
+        guard parts[0] != "-" else { throw fail("stdin is the chain's own stream (bus 0); give a file, a FIFO or <(command)") }
+        var spec = BusSpec(path: parts[0])
+        var seen: Set<String> = []
+        for option in parts.dropFirst() {
+            let kv = option.split(separator: "=", maxSplits: 1).map(String.init)
+            let key = kv[0].lowercased(), value = kv.count > 1 ? kv[1] : nil
+            guard seen.insert(key).inserted else { throw fail("\(key) is given twice") }
+            func number(_ range: ClosedRange<Double>, _ unit: String) throws -> Double {
+                var t = value ?? ""
+                if t.lowercased().hasSuffix(unit.lowercased()) { t.removeLast(unit.count) }
+                guard let v = Double(t), v.isFinite, range.contains(v) else {
+                    throw fail("\(key)=\(value ?? "") is not a number in \(formatNumber(range.lowerBound))...\(formatNumber(range.upperBound))\(unit.isEmpty ? "" : " " + unit)")
+                }
+                return v
+            }
+            switch key {
+            case "gain": spec.gain = try number(-120...60, "dB")
+            case "pan": spec.pan = try number(-1...1, "")
+            case "offset":
+                let text = value ?? ""
+                let negative = text.hasPrefix("-")
+                guard let d = StreamDuration(negative ? String(text.dropFirst()) : text, bareUnit: .milliseconds) else {
+                    throw fail("offset=\(text) is not a duration; write e.g. 250ms, -1.5s or 480f")
+                }
+                switch d {
+                case .seconds(let s):
+                    guard s <= 86_400 else { throw fail("offset=\(text) is beyond 24 hours") }
+                    spec.offset = .seconds(negative ? -s : s)
+                case .frames(let n): spec.offset = .frames(negative ? -n : n)
+                }
+            case "loop", "mute":
+                guard value == nil || ["1", "on", "yes", "true"].contains(value!.lowercased()) || ["0", "off", "no", "false"].contains(value!.lowercased()) else {
+                    throw fail("\(key)=\(value!) is not a boolean; write \(key), or \(key)=0")
+                }
+                let on = value.map { ["1", "on", "yes", "true"].contains($0.lowercased()) } ?? true
+                if key == "loop" { spec.loop = on } else { spec.mute = on }
+            case "format":
+                spec.format = try FormatSpec.parse(value ?? "", option: "mix: input \(index) format")
+            default:
+                let keys = ["gain", "pan", "offset", "loop", "mute", "format"]
+                let hint = suggestion(for: key, among: keys).map { "; did you mean '\($0)'?" } ?? "; the options are \(keys.joined(separator: ", "))"
+                throw fail("unknown option '\(key)'\(hint)")
+            }
+        }
+        return spec
+    }
+
+    /// Frames of the offset at `rate`, negative for a skip.
+    func offsetFrames(atRate rate: Int) -> Int {
+        switch offset {
+        case .frames(let n): return n
+        case .seconds(let s): return s < 0 ? -StreamDuration.seconds(-s).frames(atRate: rate) : StreamDuration.seconds(s).frames(atRate: rate)
+        }
+    }
+}

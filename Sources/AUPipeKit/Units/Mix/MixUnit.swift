@@ -1,0 +1,272 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `mix`: a MultiChannelMixer in the pipe. Bus 0 is the chain's own stream; each `input=` adds a
+/// bus read from a file, a FIFO or a process substitution, converted to the stream's format.
+///
+/// The mix is a plain weighted sum, frame by frame, with no renormalisation:
+/// out = G_out · (G_0 · m_0 · x_0 + Σ_k G_k · m_k · P_k,c · x_k), where G are gains from dB,
+/// m are mute switches (0 or 1) and P_k,c the pan gains of bus k for output channel c. A bus that
+/// ends is silence from then on, with no jump in the others' gains.
+///
+/// Pan (stereo output only): a mono bus is placed with the constant-power law
+/// P_L = cos((p + 1)·π/4), P_R = sin((p + 1)·π/4) (−3 dB each at the centre); a stereo bus is
+/// balanced: P_L = min(1, 1 − p), P_R = min(1, 1 + p). Without `pan`, every channel gets 1.
+///
+/// Overload: `clip` limits every output sample to [−1, 1] and counts those it changed;
+/// `limit` bends samples above −1 dBFS softly towards full scale (a tanh knee), never past it.
+public final class MixUnit: AudioUnit {
+    public static let descriptor = UnitDescriptor(
+        name: "mix",
+        summary: "mix files, FIFOs or <(commands) into the stream",
+        details: """
+            Bus 0 is the chain's own stream; every input= adds a bus: input=PATH[,gain=DB][,pan=-1..1][,offset=MS][,loop][,mute][,format=TOKEN:RATE:CH]. A bus may be any container aupipe reads (raw with format=), at any rate and channel count: it is resampled (exact length, as resample) and converted 1 to N or N to 1 channels to the stream's format. offset= starts the bus later on the stream's timeline (negative: skips its beginning); loop starts a file again when it ends.
+            The mix is a plain weighted sum with no renormalisation: out = out-gain x (main-gain x stream + sum of gain x pan x bus). A bus that ends is silence from then on; nothing else changes. Pan (stereo output only): a mono bus uses the constant-power law (L = cos((p+1)pi/4), R = sin((p+1)pi/4), -3 dB each at the centre); a stereo bus is balanced (L = min(1, 1-p), R = min(1, 1+p)). Without pan, a bus goes to every channel at its gain.
+            duration=first (the stream decides the length), longest (until the last bus ends; the stream is silence after its end) or shortest (until the first bus or the stream ends; looping buses never end). overload=clip limits the output to full scale and counts the clipped samples; overload=limit bends everything above -1 dBFS softly towards full scale.
+            Buses that are regular files are read as needed and always deliver. When the stream is live (a pipe or device), a FIFO or pipe bus is read without blocking: a block waits at most wait= for it; what has not come is silence, and as many of its late frames are dropped when they come, so it never drifts. Before a FIFO's first byte, its end of file means no writer yet.
+            Live: main-gain, main-mute, out-gain, and for bus K busK.gain, busK.mute, busK.pan (set mix.bus1.gain -12); gains glide over 10 ms.
+            """,
+        parameters: [
+            ParameterDescriptor("input", .bus, default: nil, help: "a bus: PATH[,gain=DB][,pan=P][,offset=MS][,loop][,mute][,format=SPEC]", repeatable: true),
+            ParameterDescriptor("duration", .choice(["first", "longest", "shortest"]), default: "first", help: "which input decides the length"),
+            ParameterDescriptor("main-gain", .number(-120...60, unit: "dB"), default: "0", help: "gain of bus 0, the chain's own stream", live: true),
+            ParameterDescriptor("main-mute", .boolean, default: "0", help: "silence bus 0", live: true),
+            ParameterDescriptor("out-gain", .number(-120...60, unit: "dB"), default: "0", help: "gain of the mix", live: true),
+            ParameterDescriptor("overload", .choice(["clip", "limit"]), default: "clip", help: "clip at full scale (counted), or a soft limiter"),
+            ParameterDescriptor("wait", .duration(0...1, bareUnit: .milliseconds), default: "5ms", help: "longest wait for a live FIFO bus per block"),
+        ],
+        primary: "input",
+        example: "arecord -t raw -f S16_LE -r 48000 -c 2 | aupipe --in-format s16le:48000:2 mix input=backing.wav,gain=-12 -t wav | opusenc - out.opus",
+        make: { v in try MixUnit(v) })
+
+    private struct Bus {
+        let reader: BusReader
+        var gainDB: Double
+        var pan: Double?
+        var mute: Bool
+        /// One glide per output channel: gain × mute × pan for that channel.
+        var glides: [GainGlide]
+        /// Whether the pan law is settled: it depends on the bus's channel count, which a live
+        /// FIFO bus tells only with its header.
+        var panResolved: Bool
+    }
+
+    private let specs: [BusSpec]
+    private let policy: String
+    private let limit: Bool
+    private let wait: StreamDuration
+    private var mainDB: Double, mainMute: Bool, outDB: Double
+    private var main = GainGlide(factor: 1), out = GainGlide(factor: 1)
+    private var buses: [Bus] = []
+    private var channels = 1
+    private var scratch: UnsafeMutablePointer<Float>?
+    private var scratchFrames = 0
+    private var finished = false
+    private var clipped = 0
+
+    init(_ v: ParameterValues) throws {
+        specs = v.buses("input")
+        guard !specs.isEmpty else {
+            throw AUPipeError.usage("mix: needs at least one input=PATH (a file, a FIFO or <(command)) to mix into the stream")
+        }
+        policy = v.text("duration")!
+        limit = v.text("overload") == "limit"
+        wait = v.duration("wait")!
+        mainDB = v.number("main-gain")!
+        mainMute = v.bool("main-mute")!
+        outDB = v.number("out-gain")!
+    }
+
+    deinit { scratch?.deallocate() }
+
+    public func prepare(input: StreamFormat, maxFrames: Int) throws -> StreamFormat {
+        try prepare(input: input, maxFrames: maxFrames, context: StreamContext(inputIsLive: false))
+    }
+
+    public func prepare(input: StreamFormat, maxFrames: Int, context: StreamContext) throws -> StreamFormat {
+        channels = input.channels
+        let glideFrames = max(1, Int((GainUnit.glideSeconds * Double(input.sampleRate)).rounded()))
+        main = GainGlide(factor: mainMute ? 0 : GainGlide.factor(dB: mainDB))
+        out = GainGlide(factor: GainGlide.factor(dB: outDB))
+        main.glideFrames = glideFrames
+        out.glideFrames = glideFrames
+        buses = []
+        for (i, spec) in specs.enumerated() {
+            if spec.pan != nil && channels != 2 {
+                throw AUPipeError.usage("mix: input \(i + 1) (\(spec.path)): pan needs stereo output; the stream has \(channels) channels")
+            }
+            let reader = try BusReader(spec: spec, index: i + 1, target: input, maxFrames: maxFrames, streamIsLive: context.inputIsLive, wait: wait)
+            var bus = Bus(reader: reader, gainDB: spec.gain, pan: spec.pan, mute: spec.mute, glides: [], panResolved: reader.sourceChannels > 0)
+            bus.glides = (0..<channels).map { c in
+                var g = GainGlide(factor: factor(bus, channel: c))
+                g.glideFrames = glideFrames
+                return g
+            }
+            buses.append(bus)
+        }
+        scratchFrames = maxFrames
+        scratch = .allocate(capacity: maxFrames * channels)
+        return input
+    }
+
+    /// The pan gain of `bus` for output channel `c` (see the type's comment for the laws).
+    private func panGain(_ bus: Bus, channel c: Int) -> Double {
+        guard let p = bus.pan, channels == 2 else { return 1 }
+        if bus.reader.sourceChannels == 1 {
+            let angle = (p + 1) * Double.pi / 4
+            return c == 0 ? cos(angle) : sin(angle)
+        }
+        return c == 0 ? min(1, 1 - p) : min(1, 1 + p)
+    }
+
+    private func factor(_ bus: Bus, channel c: Int) -> Float {
+        bus.mute ? 0 : Float(pow(10, bus.gainDB / 20) * panGain(bus, channel: c))
+    }
+
+    public func maxOutputFrames(forInput inputFrames: Int) -> Int { inputFrames }
+
+    public func process(_ input: UnsafePointer<Float>, frames: Int, into output: UnsafeMutablePointer<Float>) throws -> Int {
+        if finished { return 0 }
+        main.apply(input, into: output, frames: frames, channels: channels, accumulate: false)
+        let produced = try addBuses(into: output, frames: frames)
+        if produced < frames { finished = true }
+        finish(output, frames: produced)
+        return produced
+    }
+
+    /// Adds every bus to `output`; returns the frames the mix keeps under `duration=shortest`.
+    private func addBuses(into output: UnsafeMutablePointer<Float>, frames: Int) throws -> Int {
+        guard let scratch else { return frames }
+        var keep = frames
+        var lastEnd = 0
+        var anyRunning = false
+        for b in buses.indices {
+            let (_, endedAt) = try buses[b].reader.read(into: scratch, frames: frames)
+            if !buses[b].panResolved && buses[b].reader.sourceChannels > 0 {
+                for c in 0..<channels { buses[b].glides[c].set(factor(buses[b], channel: c)) }
+                buses[b].panResolved = true
+            }
+            for c in 0..<channels {
+                // Each channel glides on its own (pan), so walk the channel's samples with a stride.
+                var g = buses[b].glides[c]
+                for f in 0..<frames { output[f * channels + c] += scratch[f * channels + c] * g.next() }
+                buses[b].glides[c] = g
+            }
+            if let end = endedAt {
+                if policy == "shortest" { keep = min(keep, end) }
+                lastEnd = max(lastEnd, end)
+            } else {
+                anyRunning = true
+            }
+        }
+        if policy == "longest" && draining { return anyRunning ? frames : lastEnd }
+        return keep
+    }
+
+    private var draining = false
+
+    /// Out gain and overload.
+    private func finish(_ output: UnsafeMutablePointer<Float>, frames: Int) {
+        out.apply(UnsafePointer(output), into: output, frames: frames, channels: channels, accumulate: false)
+        let knee: Float = 0.891_250_9 // -1 dBFS
+        for i in 0..<(frames * channels) {
+            let x = output[i]
+            if limit {
+                let a = abs(x)
+                if a > knee {
+                    output[i] = (x < 0 ? -1 : 1) * (knee + (1 - knee) * Float(tanh(Double((a - knee) / (1 - knee)))))
+                    clipped += 1
+                }
+            } else if x > 1 || x < -1 {
+                output[i] = x > 1 ? 1 : -1
+                clipped += 1
+            }
+        }
+    }
+
+    /// `duration=longest`: after the stream's end, the buses go on (the stream is silence) until
+    /// the last of them ends.
+    public func drain(into output: UnsafeMutablePointer<Float>, capacity: Int) throws -> (frames: Int, done: Bool) {
+        guard policy == "longest", !finished, !buses.allSatisfy({ $0.reader.ended || $0.reader.spec.loop }) else { return (0, true) }
+        if !draining {
+            draining = true
+            for b in buses { b.reader.stopBeingLive() }
+        }
+        let frames = min(capacity, scratchFrames)
+        output.update(repeating: 0, count: frames * channels)
+        let produced = try addBuses(into: output, frames: frames)
+        finish(output, frames: produced)
+        let done = produced < frames || buses.allSatisfy { $0.reader.ended || $0.reader.spec.loop }
+        return (produced, done)
+    }
+
+    public var clippedSamples: Int { clipped }
+
+    public var statsNote: String? {
+        buses.map { b in
+            let r = b.reader
+            var s = "bus \(r.index) \(r.spec.path): \(r.conversionNote); \(r.framesDelivered) frames"
+            if r.underrunFrames > 0 { s += ", \(r.underrunFrames) frames late (silence)" }
+            if r.loops > 0 { s += ", looped \(r.loops) times" }
+            if r.tornBytes > 0 { s += ", \(r.tornBytes) bytes of a torn last frame dropped" }
+            return s
+        }.joined(separator: "; ") + (limit ? "; \(clipped) samples limited" : "")
+    }
+
+    // MARK: live parameters
+
+    public func liveParameter(_ name: String) -> ParameterDescriptor? {
+        guard let (k, key) = busKey(name), k >= 1, k <= specs.count else { return nil }
+        switch key {
+        case "gain": return ParameterDescriptor(name, .number(-120...60, unit: "dB"), default: nil, help: "bus gain", live: true)
+        case "mute": return ParameterDescriptor(name, .boolean, default: nil, help: "bus mute", live: true)
+        case "pan": return ParameterDescriptor(name, .number(-1...1, unit: ""), default: nil, help: "bus pan", live: true)
+        default: return nil
+        }
+    }
+
+    /// `bus3.gain` → (3, "gain").
+    private func busKey(_ name: String) -> (Int, String)? {
+        guard name.hasPrefix("bus"), let dot = name.firstIndex(of: "."), let k = Int(name[name.index(name.startIndex, offsetBy: 3)..<dot]) else { return nil }
+        return (k, String(name[name.index(after: dot)...]))
+    }
+
+    public func setParameter(_ name: String, to value: ParameterValue) throws {
+        switch (name, value) {
+        case ("main-gain", .number(let v)): mainDB = v; main.glide(to: mainMute ? 0 : GainGlide.factor(dB: v))
+        case ("main-mute", .bool(let m)): mainMute = m; main.glide(to: m ? 0 : GainGlide.factor(dB: mainDB))
+        case ("out-gain", .number(let v)): outDB = v; out.glide(to: GainGlide.factor(dB: v))
+        default:
+            guard let (k, key) = busKey(name), k >= 1, k <= buses.count else { throw AUPipeError.usage("mix: \(name) is not live") }
+            switch (key, value) {
+            case ("gain", .number(let v)): buses[k - 1].gainDB = v
+            case ("mute", .bool(let m)): buses[k - 1].mute = m
+            case ("pan", .number(let p)):
+                guard channels == 2 else { throw AUPipeError.usage("mix: pan needs stereo output") }
+                buses[k - 1].pan = p
+            default: throw AUPipeError.usage("mix: \(name) is not live")
+            }
+            for c in 0..<channels { buses[k - 1].glides[c].glide(to: factor(buses[k - 1], channel: c)) }
+        }
+    }
+
+    public func parameterValue(_ name: String) -> String? {
+        switch name {
+        case "main-gain": return formatNumber(mainDB)
+        case "main-mute": return mainMute ? "1" : "0"
+        case "out-gain": return formatNumber(outDB)
+        default:
+            guard let (k, key) = busKey(name), k >= 1, k <= buses.count else { return nil }
+            let b = buses[k - 1]
+            switch key {
+            case "gain": return formatNumber(b.gainDB)
+            case "mute": return b.mute ? "1" : "0"
+            case "pan": return b.pan.map(formatNumber) ?? "none"
+            case "late": return "\(b.reader.underrunFrames)"
+            case "frames": return "\(b.reader.framesDelivered)"
+            default: return nil
+            }
+        }
+    }
+}
