@@ -22,7 +22,15 @@ import Testing
         return try #require(Int(text.replacingOccurrences(of: "mallocs: ", with: "")), "no count in '\(text)' (\(r.stderr))")
     }
 
-    @Test(arguments: ["", "gain -3", "convert format=mulaw", "resample 16000 quality=3 : convert channels=1 : mute at=0.2-0.5"])
+    /// A 40 s bus file at another rate and channel count, for the mix case.
+    static let busFile: String = {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("aupipe-alloc-bus-\(getpid()).wav").path
+        _ = try? CLI.shell("\"$AUPIPE\" gen noise duration=40 --out-format s16le:44100:1 -o '\(path)'")
+        return path
+    }()
+
+    @Test(arguments: ["", "gain -3", "convert format=mulaw", "resample 16000 quality=3 : convert channels=1 : mute at=0.2-0.5",
+                      "mix input=\(busFile),gain=-6,pan=0.2 : gain -1"])
     func allocationsDoNotGrowWithTheStream(chain: String) throws {
         let short = try allocations(chain, seconds: 1)
         let long = try allocations(chain, seconds: 30)
