@@ -575,10 +575,11 @@ struct ManPage {
         zip(lines, lines.dropFirst()).filter { $0.0.hasPrefix(".TP") }.map(\.1)
     }
 
-    /// A unit section's parameters: for each tag `.BI name= ...`, the paragraph under it.
+    /// A unit section's parameters: for each tag `.BI name= ...`, the paragraph under it. A
+    /// hyphen in the name may be written as roff's `\-` (`.BI main\-gain= DB`).
     static func parameterTags(_ lines: [String]) -> [String: [String]] {
         var result: [String: [String]] = [:]
-        let tag = try! Regex(#"^\.(?:B|BI|BR)\s+"?([a-z][a-z0-9-]*)="#)
+        let tag = try! Regex(#"^\.(?:B|BI|BR)\s+"?([a-z](?:[a-z0-9-]|\\-)*)="#)
         var i = 0
         while i < lines.count {
             defer { i += 1 }
@@ -590,7 +591,7 @@ struct ManPage {
                 body.append(lines[j])
                 j += 1
             }
-            result[String(name)] = body
+            result[String(name).replacingOccurrences(of: "\\-", with: "-")] = body
         }
         return result
     }
@@ -609,7 +610,8 @@ struct ManPage {
     }
 
     /// The aupipe commands in the `.EX`/`.EE` blocks: each block is joined into one line,
-    /// split at `|` and `&&`, and the pieces that start with `aupipe` are kept.
+    /// its process substitutions are taken out as commands of their own, it is split at `|`
+    /// and `&&`, and the pieces that start with `aupipe` are kept.
     static func exampleCommands(_ lines: [String]) -> [String] {
         var blocks: [String] = []
         var current: [String]?
@@ -618,11 +620,36 @@ struct ManPage {
             if line.hasPrefix(".EE") { if let c = current { blocks.append(c.joined(separator: " ")) }; current = nil; continue }
             current?.append(line)
         }
-        return blocks.flatMap { block in
+        return blocks.flatMap(processSubstitutions).flatMap { block in
             block.replacingOccurrences(of: "&&", with: "|").split(separator: "|")
                 .map { $0.trimmingCharacters(in: .whitespaces) }
                 .filter { $0.hasPrefix("aupipe ") }
         }
+    }
+
+    /// A command line with every process substitution, `<(command)` or `>(command)`, replaced
+    /// by the path the shell passes in its place (`/dev/fd/63`), followed by the commands that
+    /// were substituted (and those nested in them), so that each is checked as a command of
+    /// its own: `aupipe mix input=<(ffmpeg -i a.mp3 -f caf -)` gives
+    /// `aupipe mix input=/dev/fd/63` and `ffmpeg -i a.mp3 -f caf -`.
+    static func processSubstitutions(_ line: String) -> [String] {
+        var outer = ""
+        var inner: [String] = []
+        var rest = Substring(line)
+        while let open = rest.firstRange(of: try! Regex(#"[<>]\("#)) {
+            outer += rest[..<open.lowerBound]
+            var depth = 1
+            var end = open.upperBound
+            while end < rest.endIndex && depth > 0 {
+                if rest[end] == "(" { depth += 1 } else if rest[end] == ")" { depth -= 1 }
+                end = rest.index(after: end)
+            }
+            guard depth == 0 else { outer += rest[open.lowerBound...]; rest = ""; break } // unbalanced: left as it is
+            inner += processSubstitutions(String(rest[open.upperBound..<rest.index(before: end)]))
+            outer += "/dev/fd/63"
+            rest = rest[end...]
+        }
+        return [outer + rest] + inner
     }
 
     /// Roff lines as plain text: font macros' arguments joined, escapes removed.

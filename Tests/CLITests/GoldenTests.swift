@@ -38,7 +38,7 @@ struct GoldenCase: Sendable, CustomTestStringConvertible {
         // Speech (espeak-ng, 22.05 kHz mono) mixed with a music bed made at 32 kHz stereo and read
         // from a process substitution: the bus is resampled to 48 kHz; the bed (1.2 s) outlasts the speech.
         GoldenCase("speech_music_mix48k.wav", input: "speech22k_mono.wav",
-                   "resample 48000 : convert channels=2 : mix input=<(\"$AUPIPE\" gen tones 220,277.2,329.6 level=-20 duration=1.2 --out-format s16le:32000:2),gain=-3,pan=0.3 duration=longest",
+                   "resample 48000 : convert channels=2 : mix input=<(\"$AUPIPE\" gen tones 220,277.2,329.6 level=-20 duration=1.2 --out-format s16le:32000:2),gain=-3,pan=0.3 duration=longest live=off",
                    frames: 57600),
     ]
 }

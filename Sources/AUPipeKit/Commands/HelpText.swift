@@ -38,7 +38,8 @@ public enum HelpText {
           --control PATH          create the FIFO PATH (or use an existing one) and take commands
                                   from it while running: set UNIT.PARAM VALUE, get UNIT.PARAM, list;
                                   UNIT is a name (gain), name#K (gain#2), a position (2) or a
-                                  name= label; changes apply at the next block and glide
+                                  name= label; a unit's own addresses follow (mix.bus1.gain);
+                                  changes apply at the next block and glide
           --control-reply PATH    append control replies to PATH instead of stderr
           --progress[=force]      draw progress on stderr (percent and ETA for files, stream time
                                   and speed otherwise); only on a terminal unless =force

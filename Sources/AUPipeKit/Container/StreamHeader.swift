@@ -34,7 +34,9 @@ public enum HeaderReader {
     /// Returns the header and the source to read the audio from.
     /// With `rawFormatIsFallback`, a recognised header wins over `rawFormat` instead of having
     /// to agree with it (`aupipe compare`, where one spec serves two inputs).
-    public static func read(_ source: any ByteSource, rawFormat: StreamFormat?, rawFormatIsFallback: Bool = false) throws -> (StreamHeader, any ByteSource) {
+    /// `formatOption` names the option that gives a raw format, in messages (`format=` for a mix bus).
+    public static func read(_ source: any ByteSource, rawFormat: StreamFormat?, rawFormatIsFallback: Bool = false,
+                            formatOption: String = "--in-format") throws -> (StreamHeader, any ByteSource) {
         var magic: [UInt8] = []
         var scratch = [UInt8](repeating: 0, count: 4)
         while magic.count < 4 {
@@ -51,16 +53,17 @@ public enum HeaderReader {
         default:
             guard let rawFormat else {
                 if magic.isEmpty {
-                    throw AUPipeError.data("\(source.name): the input is empty; expected a CAF, WAV or AU stream, or raw PCM with --in-format")
+                    throw AUPipeError.data("\(source.name): the input is empty; expected a CAF, WAV or AU stream, or raw PCM with \(formatOption)")
                 }
+                let gap = formatOption.hasSuffix("=") ? "" : " "
                 let shown = magic.map { (32...126).contains($0) ? String(UnicodeScalar($0)) : "." }.joined()
-                throw AUPipeError.data("\(source.name): no CAF, WAV or AU header (starts with '\(shown)'); for raw PCM give --in-format TOKEN:RATE:CHANNELS, e.g. --in-format s16le:48000:1")
+                throw AUPipeError.data("\(source.name): no CAF, WAV or AU header (starts with '\(shown)'); for raw PCM give \(formatOption)\(gap)TOKEN:RATE:CHANNELS, e.g. \(formatOption)\(gap)s16le:48000:1")
             }
             let header = StreamHeader(container: .raw, format: rawFormat, dataBytes: nil, headerBytes: 0)
             return (header, PrefixedSource(prefix: magic, base: source))
         }
         if let rawFormat, rawFormat != header.format, !rawFormatIsFallback {
-            throw AUPipeError.usage("\(source.name): the \(header.container.rawValue.uppercased()) header says \(header.format.spec) but --in-format says \(rawFormat.spec); drop --in-format or fix it")
+            throw AUPipeError.usage("\(source.name): the \(header.container.rawValue.uppercased()) header says \(header.format.spec) but \(formatOption) says \(rawFormat.spec); drop \(formatOption) or fix it")
         }
         return (header, source)
     }

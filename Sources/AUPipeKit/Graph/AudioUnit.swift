@@ -23,6 +23,9 @@ public protocol AudioUnit: AnyObject {
     /// A live parameter the descriptor does not list by name (`mix`'s `bus1.gain`), or nil.
     func liveParameter(_ name: String) -> ParameterDescriptor?
 
+    /// The names of such parameters, for `list` and for messages.
+    var liveParameterNames: [String] { get }
+
     /// True when, once prepared, the unit leaves every sample and the frame count untouched
     /// (gain 0 dB, resample to the same rate): the chain then skips it.
     var isBypassed: Bool { get }
@@ -71,6 +74,7 @@ extension AudioUnit {
         try prepare(input: input, maxFrames: maxFrames)
     }
     public func liveParameter(_ name: String) -> ParameterDescriptor? { nil }
+    public var liveParameterNames: [String] { [] }
     public var isBypassed: Bool { false }
     public func maxOutputFrames(forInput inputFrames: Int) -> Int { inputFrames }
     public func drain(into output: UnsafeMutablePointer<Float>, capacity: Int) throws -> (frames: Int, done: Bool) { (0, true) }

@@ -23,7 +23,7 @@ struct ControlTargets {
                 guard words.count == 3 else { throw AUPipeError.usage("usage: set UNIT.PARAMETER VALUE") }
                 let (entry, parameter) = try resolve(words[1])
                 guard parameter.isLive else {
-                    let live = entry.descriptor.parameters.filter(\.isLive).map(\.name)
+                    let live = entry.descriptor.parameters.filter(\.isLive).map(\.name) + entry.unit.liveParameterNames
                     throw AUPipeError.usage("\(words[1]) cannot change while running; \(entry.name)'s live parameters: \(live.isEmpty ? "none" : live.joined(separator: ", "))")
                 }
                 try entry.unit.setParameter(parameter.name, to: try parameter.parse(words[2], unit: entry.name))
@@ -36,8 +36,8 @@ struct ControlTargets {
             case "list":
                 var out: [String] = []
                 for (i, e) in entries.enumerated() {
-                    for p in e.descriptor.parameters where p.isLive {
-                        out.append("\(i + 1).\(p.name) (\(e.label ?? e.name)) \(e.unit.parameterValue(p.name) ?? "?")")
+                    for name in e.descriptor.parameters.filter(\.isLive).map(\.name) + e.unit.liveParameterNames {
+                        out.append("\(i + 1).\(name) (\(e.label ?? e.name)) \(e.unit.parameterValue(name) ?? "?")")
                     }
                 }
                 return out.isEmpty ? "no live parameters in this chain" : out.joined(separator: "; ")
@@ -55,7 +55,8 @@ struct ControlTargets {
     func resolve(_ address: String) throws -> (Entry, ParameterDescriptor) {
         let (entry, name) = try resolveAny(address)
         guard let p = entry.descriptor.parameters.first(where: { $0.name == name }) ?? entry.unit.liveParameter(name) else {
-            let hint = suggestion(for: name, among: entry.descriptor.parameters.map(\.name)).map { "; did you mean '\($0)'?" } ?? ""
+            let known = entry.descriptor.parameters.map(\.name) + entry.unit.liveParameterNames
+            let hint = suggestion(for: name, among: known).map { "; did you mean '\($0)'?" } ?? "; its parameters: \(known.joined(separator: ", "))"
             throw AUPipeError.usage("\(entry.name) has no parameter '\(name)'\(hint)")
         }
         return (entry, p)

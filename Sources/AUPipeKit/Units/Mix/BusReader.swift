@@ -47,6 +47,8 @@ final class BusReader {
     private(set) var loops = 0
     /// Bytes of an incomplete last frame that were dropped.
     private(set) var tornBytes = 0
+    /// Audio bytes the header declared that never came (the bus was cut short).
+    var missingBytes: UInt64 { drained && sourceEnded ? (remaining ?? 0) : 0 }
     /// Frames pushed since the bus (re)started: a looping file that gives none stops looping.
     private var framesThisPass = 0
 
@@ -64,6 +66,7 @@ final class BusReader {
             throw AUPipeError.noInput("\(Self.name(index, spec)): cannot open: \(String(cString: strerror(errno)))")
         }
         let regular = (st.st_mode & S_IFMT) == S_IFREG
+        if (st.st_mode & S_IFMT) == S_IFDIR { throw AUPipeError.noInput("\(Self.name(index, spec)): cannot read: it is a directory") }
         if spec.loop && !regular { throw AUPipeError.usage("\(Self.name(index, spec)): loop needs a regular file; a FIFO or pipe cannot start again") }
         live = streamIsLive && !regular
         liveNow = live
@@ -107,7 +110,7 @@ final class BusReader {
         let memory = MemorySource(Array(pending[0..<pendingCount]), name: spec.path)
         let parsed: StreamHeader
         do {
-            parsed = try HeaderReader.read(memory, rawFormat: spec.format).0
+            parsed = try HeaderReader.read(memory, rawFormat: spec.format, formatOption: "format=").0
         } catch let e as AUPipeError {
             if memory.isExhausted && !sourceEnded { return false }
             throw e.prefixed("mix: input \(index)")

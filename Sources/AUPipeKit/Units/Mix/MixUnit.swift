@@ -24,7 +24,7 @@ public final class MixUnit: AudioUnit {
             Bus 0 is the chain's own stream; every input= adds a bus: input=PATH[,gain=DB][,pan=-1..1][,offset=MS][,loop][,mute][,format=TOKEN:RATE:CH]. A bus may be any container aupipe reads (raw with format=), at any rate and channel count: it is resampled (exact length, as resample) and converted 1 to N or N to 1 channels to the stream's format. offset= starts the bus later on the stream's timeline (negative: skips its beginning); loop starts a file again when it ends.
             The mix is a plain weighted sum with no renormalisation: out = out-gain x (main-gain x stream + sum of gain x pan x bus). A bus that ends is silence from then on; nothing else changes. Pan (stereo output only): a mono bus uses the constant-power law (L = cos((p+1)pi/4), R = sin((p+1)pi/4), -3 dB each at the centre); a stereo bus is balanced (L = min(1, 1-p), R = min(1, 1+p)). Without pan, a bus goes to every channel at its gain.
             duration=first (the stream decides the length), longest (until the last bus ends; the stream is silence after its end) or shortest (until the first bus or the stream ends; looping buses never end). overload=clip limits the output to full scale and counts the clipped samples; overload=limit bends everything above -1 dBFS softly towards full scale.
-            Buses that are regular files are read as needed and always deliver. When the stream is live (a pipe or device), a FIFO or pipe bus is read without blocking: a block waits at most wait= for it; what has not come is silence, and as many of its late frames are dropped when they come, so it never drifts. Before a FIFO's first byte, its end of file means no writer yet.
+            Buses that are regular files are read as needed and always deliver. When the stream is live (a pipe or device; live=auto), a FIFO or pipe bus is read without blocking: a block waits at most wait= for it; what has not come is silence, and as many of its late frames are dropped when they come, so it never drifts. Before a FIFO's first byte, its end of file means no writer yet. live=off reads every bus blocking (a piped file that is not real time: the same bytes every run); live=on reads FIFO buses without blocking even when the stream is a file.
             Live: main-gain, main-mute, out-gain, and for bus K busK.gain, busK.mute, busK.pan (set mix.bus1.gain -12); gains glide over 10 ms.
             """,
         parameters: [
@@ -35,6 +35,7 @@ public final class MixUnit: AudioUnit {
             ParameterDescriptor("out-gain", .number(-120...60, unit: "dB"), default: "0", help: "gain of the mix", live: true),
             ParameterDescriptor("overload", .choice(["clip", "limit"]), default: "clip", help: "clip at full scale (counted), or a soft limiter"),
             ParameterDescriptor("wait", .duration(0...1, bareUnit: .milliseconds), default: "5ms", help: "longest wait for a live FIFO bus per block"),
+            ParameterDescriptor("live", .choice(["auto", "on", "off"]), default: "auto", help: "read FIFO buses without blocking: auto when the stream is a pipe or device; off for a piped file that is not real time (same bytes every run)"),
         ],
         primary: "input",
         example: "arecord -t raw -f S16_LE -r 48000 -c 2 | aupipe --in-format s16le:48000:2 mix input=backing.wav,gain=-12 -t wav | opusenc - out.opus",
@@ -56,6 +57,8 @@ public final class MixUnit: AudioUnit {
     private let policy: String
     private let limit: Bool
     private let wait: StreamDuration
+    /// "auto", "on" or "off": whether FIFO buses are read without blocking.
+    private let liveMode: String
     private var mainDB: Double, mainMute: Bool, outDB: Double
     private var main = GainGlide(factor: 1), out = GainGlide(factor: 1)
     private var buses: [Bus] = []
@@ -73,6 +76,7 @@ public final class MixUnit: AudioUnit {
         policy = v.text("duration")!
         limit = v.text("overload") == "limit"
         wait = v.duration("wait")!
+        liveMode = v.text("live")!
         mainDB = v.number("main-gain")!
         mainMute = v.bool("main-mute")!
         outDB = v.number("out-gain")!
@@ -96,7 +100,8 @@ public final class MixUnit: AudioUnit {
             if spec.pan != nil && channels != 2 {
                 throw AUPipeError.usage("mix: input \(i + 1) (\(spec.path)): pan needs stereo output; the stream has \(channels) channels")
             }
-            let reader = try BusReader(spec: spec, index: i + 1, target: input, maxFrames: maxFrames, streamIsLive: context.inputIsLive, wait: wait)
+            let live = liveMode == "on" || (liveMode == "auto" && context.inputIsLive)
+            let reader = try BusReader(spec: spec, index: i + 1, target: input, maxFrames: maxFrames, streamIsLive: live, wait: wait)
             var bus = Bus(reader: reader, gainDB: spec.gain, pan: spec.pan, mute: spec.mute, glides: [], panResolved: reader.sourceChannels > 0)
             bus.glides = (0..<channels).map { c in
                 var g = GainGlide(factor: factor(bus, channel: c))
@@ -104,6 +109,9 @@ public final class MixUnit: AudioUnit {
                 return g
             }
             buses.append(bus)
+        }
+        guard wait.frames(atRate: input.sampleRate) <= input.sampleRate else {
+            throw AUPipeError.usage("mix: wait=\(wait) is longer than 1 s; waits are 0...1000 ms")
         }
         scratchFrames = maxFrames
         scratch = .allocate(capacity: maxFrames * channels)
@@ -208,13 +216,18 @@ public final class MixUnit: AudioUnit {
             let r = b.reader
             var s = "bus \(r.index) \(r.spec.path): \(r.conversionNote); \(r.framesDelivered) frames"
             if r.underrunFrames > 0 { s += ", \(r.underrunFrames) frames late (silence)" }
-            if r.loops > 0 { s += ", looped \(r.loops) times" }
+            if r.loops > 0 { s += ", looped \(r.loops) time\(r.loops == 1 ? "" : "s")" }
             if r.tornBytes > 0 { s += ", \(r.tornBytes) bytes of a torn last frame dropped" }
+            if r.missingBytes > 0 { s += ", ended \(r.missingBytes) bytes short of its header's size" }
             return s
         }.joined(separator: "; ") + (limit ? "; \(clipped) samples limited" : "")
     }
 
     // MARK: live parameters
+
+    public var liveParameterNames: [String] {
+        (1...max(1, specs.count)).flatMap { k in ["bus\(k).gain", "bus\(k).mute", "bus\(k).pan"] }
+    }
 
     public func liveParameter(_ name: String) -> ParameterDescriptor? {
         guard let (k, key) = busKey(name), k >= 1, k <= specs.count else { return nil }
