@@ -16,7 +16,7 @@ import Testing
         let r = try CLI.shell("""
             mkfifo bus
             # The bus writer starts 0.5 s late, then writes 8000 frames at once.
-            (sleep 0.5; head -c 16000 /dev/zero | tr '\\0' '\\020' > bus) &
+            (sleep 0.5; head -c 16000 /dev/zero | tr '\\0' '\\020' | timeout 10 tee bus > /dev/null) &
             (\(LiveTests.pacedWriter(chunks: 150))) | "$AUPIPE" --in-format s16le:16000:1 -t raw --stats mix input=bus,format=s16le:16000:1 > out.raw 2> err.txt
             echo "status=$?"; wait; cat err.txt
             """, cwd: dir)

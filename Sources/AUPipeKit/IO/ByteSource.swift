@@ -52,10 +52,11 @@ public final class FileDescriptorSource: ByteSource {
         pollSet.deallocate()
     }
 
-    /// Whether `path` names the same file as this descriptor (so writing it would destroy the input).
+    /// Whether `path` names the same regular file as this descriptor (so writing it would destroy
+    /// the input). Devices such as /dev/null may be both.
     public func isSameFile(as path: String) -> Bool {
         var mine = stat(), other = stat()
-        guard fstat(fd, &mine) == 0, stat(path, &other) == 0 else { return false }
+        guard fstat(fd, &mine) == 0, stat(path, &other) == 0, (mine.st_mode & S_IFMT) == S_IFREG else { return false }
         return mine.st_dev == other.st_dev && mine.st_ino == other.st_ino
     }
 

@@ -30,9 +30,11 @@ final class BusReader {
     private var sourceEnded = false
     private var drained = false
     private var gotData = false
-    /// Decoded and converted frames waiting to be mixed: a ring of `capacity` frames.
-    private let ring: UnsafeMutablePointer<Float>
-    private let capacity: Int
+    /// Decoded and converted frames waiting to be mixed: a ring of `capacity` frames, allocated
+    /// once the bus's header (and so its conversion) is known.
+    private var ring = UnsafeMutablePointer<Float>.allocate(capacity: 1)
+    private var capacity = 0
+    private let maxFrames: Int
     private var ringStart = 0, ringCount = 0
     private let decoded: UnsafeMutablePointer<Float>
     private let chunkFrames = 1024
@@ -70,9 +72,7 @@ final class BusReader {
         if spec.loop && !regular { throw AUPipeError.usage("\(Self.name(index, spec)): loop needs a regular file; a FIFO or pipe cannot start again") }
         live = streamIsLive && !regular
         liveNow = live
-        // Room for the largest conversion of one chunk plus a block, and for 2 s of a live bus.
-        capacity = max(maxFrames * 2 + 8 * chunkFrames * Int((Double(target.sampleRate) / 1000).rounded(.up) + 1), live ? 2 * target.sampleRate : 0)
-        ring = .allocate(capacity: capacity * target.channels)
+        self.maxFrames = maxFrames
         decoded = .allocate(capacity: chunkFrames * 64)
         pending = [UInt8](repeating: 0, count: 65536)
         try open()
@@ -122,7 +122,14 @@ final class BusReader {
         header = parsed
         remaining = parsed.dataBytes // audio bytes not yet decoded, those in `pending` included
         codec = SampleCodec(format.encoding)
-        chain = try makeConverter(from: format)
+        let converter = try makeConverter(from: format)
+        chain = converter
+        if capacity == 0 {
+            // Room for a block and for one converted chunk, twice; a live bus buffers up to 2 s.
+            capacity = max(2 * (maxFrames + converter.maxOutputFrames), live ? 2 * target.sampleRate : 0)
+            ring.deallocate()
+            ring = .allocate(capacity: capacity * target.channels)
+        }
         return true
     }
 
@@ -213,9 +220,12 @@ final class BusReader {
             from += n * target.channels
         }
         let ch = target.channels
-        for f in 0..<frames {
-            let slot = (ringStart + ringCount + f) % capacity
-            for c in 0..<ch { ring[slot * ch + c] = from[f * ch + c] }
+        var slot = (ringStart + ringCount) % capacity, done = 0
+        while done < frames { // at most two runs: up to the ring's end, then from its start
+            let n = min(frames - done, capacity - slot)
+            (ring + slot * ch).update(from: from + done * ch, count: n * ch)
+            done += n
+            slot = 0
         }
         ringCount += frames
         framesThisPass += frames
@@ -289,15 +299,15 @@ final class BusReader {
         }
         while f < frames {
             try fill(frames - f)
+            if capacity == 0 { break } // a live bus whose header has not come yet: silence
             if ringCount == 0 && drained && spec.loop && framesThisPass > 0 {
                 try restart()
                 continue
             }
             let n = min(ringCount, frames - f)
-            for k in 0..<n {
-                let slot = (ringStart + k) % capacity
-                for c in 0..<ch { output[(f + k) * ch + c] = ring[slot * ch + c] }
-            }
+            let first = min(n, capacity - ringStart)
+            (output + f * ch).update(from: ring + ringStart * ch, count: first * ch)
+            if n > first { (output + (f + first) * ch).update(from: ring, count: (n - first) * ch) }
             ringStart = (ringStart + n) % capacity
             ringCount -= n
             f += n

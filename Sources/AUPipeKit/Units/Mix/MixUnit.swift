@@ -155,12 +155,7 @@ public final class MixUnit: AudioUnit {
                 for c in 0..<channels { buses[b].glides[c].set(factor(buses[b], channel: c)) }
                 buses[b].panResolved = true
             }
-            for c in 0..<channels {
-                // Each channel glides on its own (pan), so walk the channel's samples with a stride.
-                var g = buses[b].glides[c]
-                for f in 0..<frames { output[f * channels + c] += scratch[f * channels + c] * g.next() }
-                buses[b].glides[c] = g
-            }
+            try add(bus: b, from: scratch, into: output, frames: frames)
             if let end = endedAt {
                 if policy == "shortest" { keep = min(keep, end) }
                 lastEnd = max(lastEnd, end)
@@ -174,22 +169,47 @@ public final class MixUnit: AudioUnit {
 
     private var draining = false
 
+    /// Adds bus `b`'s block, scaled by its per-channel factors: a flat loop when they are equal
+    /// and still (the usual case), a loop with per-frame steps while one glides.
+    private func add(bus b: Int, from scratch: UnsafePointer<Float>, into output: UnsafeMutablePointer<Float>, frames: Int) throws {
+        let k0 = buses[b].glides[0].factor
+        var still = true // plain loops: a closure here costs an allocation per block in debug builds
+        for c in 0..<channels where buses[b].glides[c].isGliding || buses[b].glides[c].factor != k0 { still = false }
+        if still {
+            if k0 != 0 { for i in 0..<(frames * channels) { output[i] += scratch[i] * k0 } }
+            return
+        }
+        for c in 0..<channels {
+            // Each channel glides on its own (pan), so walk the channel's samples with a stride.
+            var g = buses[b].glides[c]
+            for f in 0..<frames { output[f * channels + c] += scratch[f * channels + c] * g.next() }
+            buses[b].glides[c] = g
+        }
+    }
+
     /// Out gain and overload.
     private func finish(_ output: UnsafeMutablePointer<Float>, frames: Int) {
-        out.apply(UnsafePointer(output), into: output, frames: frames, channels: channels, accumulate: false)
-        let knee: Float = 0.891_250_9 // -1 dBFS
-        for i in 0..<(frames * channels) {
-            let x = output[i]
-            if limit {
-                let a = abs(x)
+        if out.isGliding || out.factor != 1 {
+            out.apply(UnsafePointer(output), into: output, frames: frames, channels: channels, accumulate: false)
+        }
+        let count = frames * channels
+        if limit {
+            let knee: Float = 0.891_250_9 // -1 dBFS
+            for i in 0..<count {
+                let x = output[i], a = abs(x)
                 if a > knee {
                     output[i] = (x < 0 ? -1 : 1) * (knee + (1 - knee) * Float(tanh(Double((a - knee) / (1 - knee)))))
                     clipped += 1
                 }
-            } else if x > 1 || x < -1 {
-                output[i] = x > 1 ? 1 : -1
-                clipped += 1
             }
+        } else {
+            var n = 0 // without branches, so it vectorizes
+            for i in 0..<count {
+                let x = output[i]
+                n &+= (x > 1 || x < -1) ? 1 : 0
+                output[i] = x > 1 ? 1 : (x < -1 ? -1 : x)
+            }
+            clipped += n
         }
     }
 
