@@ -25,6 +25,12 @@ public struct SampleCodec: Sendable {
         case (.signedInteger, 8):
             let p = source.assumingMemoryBound(to: Int8.self)
             for i in 0..<count { destination[i] = T(Float(Int32(p[i])) * (1 / 128)) }
+        case (.signedInteger, 16) where !be:
+            // The common case, with no per-sample branch, so that it vectorizes.
+            for i in 0..<count {
+                let v = Int16(littleEndian: source.loadUnaligned(fromByteOffset: i &* 2, as: Int16.self))
+                destination[i] = T(Float(v) * (1 / 32768))
+            }
         case (.signedInteger, 16), (.unsignedInteger, 16):
             let offset: Int32 = e.kind == .unsignedInteger ? 32768 : 0
             for i in 0..<count {
