@@ -28,6 +28,8 @@ public struct ParameterDescriptor: Sendable {
         case text(allowed: String, maxLength: Int)
         /// A side input of `mix`: `PATH[,gain=DB][,pan=P][,offset=MS][,loop][,mute][,format=SPEC]`.
         case bus
+        /// A duration as `.duration`, or the word `auto` (given as `.text("auto")`).
+        case durationOrAuto(ClosedRange<Double>, bareUnit: StreamDuration.BareUnit)
     }
 
     public let name: String
@@ -66,6 +68,8 @@ public struct ParameterDescriptor: Sendable {
         case .choice(let words): return "one of \(words.joined(separator: ", "))"
         case .text(let allowed, let max): return "up to \(max) of the characters \(allowed)"
         case .bus: return "PATH[,gain=DB][,pan=-1..1][,offset=MS][,loop][,mute][,format=SPEC], repeatable"
+        case .durationOrAuto(let r, let bare):
+            return "auto, or a duration (ms, s or frames like 480f; bare number in \(bare.rawValue)), \(formatNumber(r.lowerBound * 1000))...\(formatNumber(r.upperBound * 1000)) ms"
         }
     }
 
@@ -153,6 +157,9 @@ public struct ParameterDescriptor: Sendable {
             return .text(word)
         case .bus:
             return .bus(try BusSpec.parse(text, index: index))
+        case .durationOrAuto(let range, let bare):
+            if text.lowercased() == "auto" { return .text("auto") }
+            return try ParameterDescriptor(name, .duration(range, bareUnit: bare), default: nil, help: help).parse(text, unit: unit)
         case .text(let allowed, let maxLength):
             let upper = text.uppercased()
             guard upper.count <= maxLength, upper.allSatisfy({ allowed.contains($0) }) else {
@@ -264,6 +271,9 @@ public struct ParameterValues: Sendable {
         if case .encoding(let v) = values[name] { return v }
         return nil
     }
+    /// The raw value of a parameter, if set.
+    public func value(_ name: String) -> ParameterValue? { values[name] }
+
     /// The side inputs given as repeated `name=` values, in order (empty when none).
     public func buses(_ name: String) -> [BusSpec] {
         guard case .list(let list) = values[name] else { return [] }

@@ -55,9 +55,11 @@ final class BusReader {
     private var framesThisPass = 0
 
     /// Opens the bus; a regular file's header is read now, so its errors come before audio.
-    init(spec: BusSpec, index: Int, target: StreamFormat, maxFrames: Int, streamIsLive: Bool, wait: StreamDuration) throws {
+    /// `label` starts every message about the bus (`mix: input 2`, `aec: ref`).
+    init(spec: BusSpec, index: Int, label: String? = nil, target: StreamFormat, maxFrames: Int, streamIsLive: Bool, wait: StreamDuration) throws {
         self.spec = spec
         self.index = index
+        self.label = label ?? "mix: input \(index)"
         self.target = target
         let offset = spec.offsetFrames(atRate: target.sampleRate)
         leadIn = max(0, offset)
@@ -65,11 +67,11 @@ final class BusReader {
         waitMilliseconds = Int32(min(1000, max(0, (wait.seconds ?? Double(wait.frames(atRate: target.sampleRate)) / Double(target.sampleRate)) * 1000)))
         var st = stat()
         guard stat(spec.path, &st) == 0 else {
-            throw AUPipeError.noInput("\(Self.name(index, spec)): cannot open: \(String(cString: strerror(errno)))")
+            throw AUPipeError.noInput("\(self.label) (\(spec.path)): cannot open: \(String(cString: strerror(errno)))")
         }
         let regular = (st.st_mode & S_IFMT) == S_IFREG
-        if (st.st_mode & S_IFMT) == S_IFDIR { throw AUPipeError.noInput("\(Self.name(index, spec)): cannot read: it is a directory") }
-        if spec.loop && !regular { throw AUPipeError.usage("\(Self.name(index, spec)): loop needs a regular file; a FIFO or pipe cannot start again") }
+        if (st.st_mode & S_IFMT) == S_IFDIR { throw AUPipeError.noInput("\(self.label) (\(spec.path)): cannot read: it is a directory") }
+        if spec.loop && !regular { throw AUPipeError.usage("\(self.label) (\(spec.path)): loop needs a regular file; a FIFO or pipe cannot start again") }
         live = streamIsLive && !regular
         liveNow = live
         self.maxFrames = maxFrames
@@ -85,8 +87,8 @@ final class BusReader {
         decoded.deallocate()
     }
 
-    static func name(_ index: Int, _ spec: BusSpec) -> String { "mix: input \(index) (\(spec.path))" }
-    var name: String { Self.name(index, spec) }
+    private let label: String
+    var name: String { "\(label) (\(spec.path))" }
 
     private func open() throws {
         fd = Glibc.open(spec.path, O_RDONLY | O_CLOEXEC | (live ? O_NONBLOCK : 0))
@@ -113,7 +115,7 @@ final class BusReader {
             parsed = try HeaderReader.read(memory, rawFormat: spec.format, formatOption: "format=").0
         } catch let e as AUPipeError {
             if memory.isExhausted && !sourceEnded { return false }
-            throw e.prefixed("mix: input \(index)")
+            throw e.prefixed(label)
         }
         let format = try parsed.format.validated(source: name)
         pending.removeSubrange(0..<Int(parsed.headerBytes))

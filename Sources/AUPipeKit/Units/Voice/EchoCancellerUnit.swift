@@ -1,0 +1,246 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CSpeexDSP
+
+/// `aec`: speexdsp's acoustic echo canceller (MDF), VoiceProcessingIO in a pipe.
+///
+/// The stream is the microphone; the far end (what the loudspeaker played) comes from `ref=`
+/// (any container, converted to mono at the stream's rate) or from input channel `ref-channel=`.
+/// The reference is delayed by `delay=` (or by the bulk delay `delay=auto` finds), the canceller
+/// adapts a `tail=`-long filter, and speex's preprocessor (attached to the echo state) removes
+/// residual echo (`suppress=`), and optionally noise and level (`denoise=`, `agc=`).
+/// Frames of `frame=` go through speex in 16-bit samples. The output has exactly the input's
+/// frame count; a part-filled last frame is padded, processed and trimmed.
+public final class EchoCancellerUnit: AudioUnit {
+    public static let descriptor = UnitDescriptor(
+        name: "aec",
+        summary: "cancel the loudspeaker's echo (speexdsp echo canceller + preprocessor)",
+        details: """
+            The stream is the microphone; ref= names the far end (what the loudspeaker played: a file, a FIFO or <(command), any container, mixed to mono and resampled to the stream's rate), or ref-channel=N takes it from input channel N (counted from 0), which is then dropped from the output.
+            delay= delays the reference by a fixed time; delay=auto finds the bulk delay from the two signals (GCC-PHAT, re-estimated while running, with hysteresis; up to max-delay=) and reports it in --stats. tail= is the echo length the filter covers after that delay.
+            With preprocess=1 (the default) speex's preprocessor, attached to the echo state, suppresses residual echo (suppress= while only the far end talks, suppress-active= while both do) and, when asked, noise (denoise=), level (agc=), and runs voice activity detection (vad=) and dereverberation (dereverb=).
+            speexdsp works on whole frames of frame= in 16-bit samples: the output has exactly the input's length (a part-filled last frame is padded and trimmed) and is at most one frame late. --stats reports the ERLE (echo return loss enhancement: how much quieter the output is than the microphone while the far end plays), when the canceller converged (ERLE 10 dB) and the delay used.
+            """,
+        parameters: [
+            ParameterDescriptor("ref", .bus, default: nil, help: "the far end: PATH[,format=SPEC] (a file, FIFO or <(command))"),
+            ParameterDescriptor("ref-channel", .integer(0...63), default: nil, help: "take the far end from this input channel instead"),
+            ParameterDescriptor("delay", .durationOrAuto(0...2, bareUnit: .milliseconds), default: "0", help: "delay of the reference, or auto"),
+            ParameterDescriptor("max-delay", .duration(0.01...2, bareUnit: .milliseconds), default: "500ms", help: "largest delay auto looks for"),
+            ParameterDescriptor("tail", .duration(0.01...2, bareUnit: .milliseconds), default: "200ms", help: "echo length the filter covers"),
+            ParameterDescriptor("frame", .duration(0.0025...0.1, bareUnit: .milliseconds), default: "10ms", help: "speexdsp frame length"),
+            ParameterDescriptor("preprocess", .boolean, default: "1", help: "run speex's preprocessor (residual echo, noise, AGC)"),
+            ParameterDescriptor("suppress", .number(-100...0, unit: "dB"), default: "-40", help: "residual echo suppression while only the far end talks"),
+            ParameterDescriptor("suppress-active", .number(-100...0, unit: "dB"), default: "-15", help: "residual echo suppression while both talk"),
+            ParameterDescriptor("denoise", .number(-100...0, unit: "dB"), default: nil, help: "noise suppression (off unless given)"),
+            ParameterDescriptor("agc", .number(1...32768, unit: ""), default: nil, help: "automatic gain control to this level (speex's 16-bit units; off unless given)"),
+            ParameterDescriptor("vad", .boolean, default: "0", help: "voice activity detection"),
+            ParameterDescriptor("dereverb", .boolean, default: "0", help: "dereverberation"),
+        ],
+        primary: "ref",
+        example: "arecord -t raw -f S16_LE -r 16000 -c 1 | aupipe --in-format s16le:16000:1 aec ref=played.wav delay=auto -t wav > clean.wav",
+        make: { v in try EchoCancellerUnit(v) })
+
+    private let refSpec: BusSpec?
+    private let refChannel: Int?
+    private let delaySetting: StreamDuration?   // nil: auto
+    private let maxDelay: StreamDuration
+    private let tail: StreamDuration
+    private let frameLength: StreamDuration
+    private let settings: PreprocessSettings?
+
+    private var state: OpaquePointer?
+    private var preprocessors: [Preprocessor] = []
+    private var reader: BusReader?
+    private var blocker: FrameBlocker?
+    private var inChannels = 1, mics = 1, frameFrames = 160, rate = 16000
+    private var micFloat, refFloat: UnsafeMutablePointer<Float>?
+    private var rec16, play16, out16, channel16: UnsafeMutablePointer<Int16>?
+    /// The reference's delay line: a ring of `ringFrames` mono frames.
+    private var ring: UnsafeMutablePointer<Float>?
+    private var ringFrames = 0, ringWrite = 0
+    /// The delay in use, in frames.
+    private(set) var delayFrames = 0
+    private var meter = ERLEMeter(sampleRate: 16000)
+    /// Where the reference ended, in stream frames, and the stream's own frames so far.
+    private var referenceEndFrame: Int64?
+    private var framesProcessed: Int64 = 0
+    private var framesIn: Int64 = 0
+    /// Set when the reference ended before the stream did.
+    private var referenceEndedAt: Double? {
+        referenceEndFrame.flatMap { $0 < framesIn ? Double($0) / Double(rate) : nil }
+    }
+
+    init(_ v: ParameterValues) throws {
+        refSpec = v.value("ref").flatMap { if case .bus(let b) = $0 { return b } else { return nil } }
+        refChannel = v.integer("ref-channel")
+        guard (refSpec == nil) != (refChannel == nil) else {
+            throw AUPipeError.usage("aec: give the far end as ref=PATH or as ref-channel=N (one of them)")
+        }
+        if let r = refSpec, r.loop || r.pan != nil || r.gain != 0 || r.mute || r.offset != .frames(0) {
+            throw AUPipeError.usage("aec: ref= takes a path and format= only; use delay= to shift it")
+        }
+        delaySetting = v.text("delay") == "auto" ? nil : v.duration("delay")!
+        maxDelay = v.duration("max-delay")!
+        tail = v.duration("tail")!
+        frameLength = v.duration("frame")!
+        if v.bool("preprocess")! {
+            var p = PreprocessSettings()
+            p.echoSuppress = v.number("suppress")!
+            p.echoSuppressActive = v.number("suppress-active")!
+            p.denoise = v.number("denoise")
+            p.agcLevel = v.number("agc")
+            p.vad = v.bool("vad")!
+            p.dereverb = v.bool("dereverb")!
+            settings = p
+        } else {
+            settings = nil
+        }
+    }
+
+    deinit {
+        if let state { speex_echo_state_destroy(state) }
+        for p in [micFloat, refFloat, ring] { p?.deallocate() }
+        for p in [rec16, play16, out16, channel16] { p?.deallocate() }
+    }
+
+    public func prepare(input: StreamFormat, maxFrames: Int) throws -> StreamFormat {
+        try prepare(input: input, maxFrames: maxFrames, context: StreamContext(inputIsLive: false))
+    }
+
+    public func prepare(input: StreamFormat, maxFrames: Int, context: StreamContext) throws -> StreamFormat {
+        rate = input.sampleRate
+        inChannels = input.channels
+        frameFrames = max(16, frameLength.frames(atRate: rate))
+        let tailFrames = max(frameFrames, tail.frames(atRate: rate))
+        if let n = refChannel {
+            guard inChannels >= 2, n < inChannels else {
+                throw AUPipeError.usage("aec: ref-channel=\(n) needs an input with more than \(n) channels and one more for the microphone; the stream has \(inChannels)")
+            }
+            mics = inChannels - 1
+        } else {
+            mics = inChannels
+            reader = try BusReader(spec: refSpec!, index: 1, label: "aec: ref", target: StreamFormat(encoding: .f32le, sampleRate: rate, channels: 1),
+                                   maxFrames: frameFrames, streamIsLive: context.inputIsLive, wait: .seconds(0.005))
+        }
+        let maxDelayFrames = maxDelay.frames(atRate: rate)
+        if let d = delaySetting {
+            delayFrames = d.frames(atRate: rate)
+            guard delayFrames <= maxDelayFrames else {
+                throw AUPipeError.usage("aec: delay=\(d) is longer than max-delay=\(maxDelay); raise max-delay")
+            }
+        }
+        guard let st = speex_echo_state_init_mc(Int32(frameFrames), Int32(tailFrames), Int32(mics), 1) else {
+            throw AUPipeError(.software, "aec: speexdsp could not set up its echo canceller (\(frameFrames)-frame frames, \(tailFrames)-frame tail)")
+        }
+        state = st
+        var r = Int32(rate)
+        speex_echo_ctl(st, SPEEX_ECHO_SET_SAMPLING_RATE, &r)
+        if let settings {
+            // Residual echo suppression needs the echo state, which speex attaches to a mono microphone.
+            preprocessors = try (0..<mics).map { _ in
+                try Preprocessor(frameFrames: frameFrames, sampleRate: rate, settings: settings, echo: mics == 1 ? st : nil)
+            }
+        }
+        // speex's preprocessor gives each frame out one frame later: that latency is removed.
+        blocker = FrameBlocker(frameFrames: frameFrames, channels: inChannels, outputChannels: mics, latency: preprocessors.isEmpty ? 0 : frameFrames)
+        micFloat = .allocate(capacity: frameFrames * mics)
+        refFloat = .allocate(capacity: frameFrames)
+        rec16 = .allocate(capacity: frameFrames * mics)
+        play16 = .allocate(capacity: frameFrames)
+        out16 = .allocate(capacity: frameFrames * mics)
+        channel16 = .allocate(capacity: frameFrames)
+        ringFrames = maxDelayFrames + frameFrames
+        ring = .allocate(capacity: ringFrames)
+        ring!.initialize(repeating: 0, count: ringFrames)
+        meter = ERLEMeter(sampleRate: rate)
+        var out = input
+        out.channels = mics
+        return out
+    }
+
+    public func maxOutputFrames(forInput inputFrames: Int) -> Int { blocker?.maxOutput(forInput: inputFrames) ?? inputFrames }
+
+    public func process(_ input: UnsafePointer<Float>, frames: Int, into output: UnsafeMutablePointer<Float>) throws -> Int {
+        framesIn += Int64(frames)
+        return try blocker!.push(input, frames: frames, into: output) { try runFrame(into: blocker!.frameOut) }
+    }
+
+    public func drain(into output: UnsafeMutablePointer<Float>, capacity: Int) throws -> (frames: Int, done: Bool) {
+        (try blocker!.finish(into: output) { try runFrame(into: blocker!.frameOut) }, true)
+    }
+
+    /// One frame: split microphone and reference, delay the reference, cancel, post-process.
+    private func runFrame(into output: UnsafeMutablePointer<Float>) throws {
+        guard let st = state, let blocker, let micFloat, let refFloat, let rec16, let play16, let out16, let ring else { return }
+        let frame = blocker.frame
+        if let n = refChannel {
+            for f in 0..<frameFrames {
+                var m = 0
+                for c in 0..<inChannels {
+                    let x = frame[f * inChannels + c]
+                    if c == n { refFloat[f] = x } else { micFloat[f * mics + m] = x; m += 1 }
+                }
+            }
+        } else {
+            micFloat.update(from: frame, count: frameFrames * mics)
+            let (_, endedAt) = try reader!.read(into: refFloat, frames: frameFrames)
+            if let end = endedAt, referenceEndedAt == nil { referenceEndFrame = framesProcessed + Int64(end) }
+        }
+        // The delay line: write this frame of the reference, read the frame `delayFrames` older.
+        var w = ringWrite, done = 0
+        while done < frameFrames {
+            let n = min(frameFrames - done, ringFrames - w)
+            (ring + w).update(from: refFloat + done, count: n)
+            done += n
+            w = (w + n) % ringFrames
+        }
+        var r = (ringWrite - delayFrames + ringFrames) % ringFrames
+        for i in 0..<frameFrames {
+            let v = ring[r]
+            play16[i] = Int16(clamping: Int((v.isNaN ? 0 : v * 32768).rounded(.toNearestOrEven).clamped(-32768, 32767)))
+            r = r + 1 == ringFrames ? 0 : r + 1
+        }
+        ringWrite = w
+        Speex16.fromFloat(micFloat, into: rec16, count: frameFrames * mics)
+        speex_echo_cancellation(st, rec16, play16, out16)
+        if !preprocessors.isEmpty {
+            if mics == 1 {
+                preprocessors[0].run(out16)
+            } else if let ch = channel16 {
+                for c in 0..<mics {
+                    for f in 0..<frameFrames { ch[f] = out16[f * mics + c] }
+                    preprocessors[c].run(ch)
+                    for f in 0..<frameFrames { out16[f * mics + c] = ch[f] }
+                }
+            }
+        }
+        meter.add(mic: rec16, out: out16, ref: play16, n: frameFrames * mics, refCount: frameFrames)
+        Speex16.toFloat(out16, into: output, count: frameFrames * mics)
+        framesProcessed += Int64(frameFrames)
+    }
+
+    public var statsNote: String? {
+        var parts: [String] = []
+        if let erle = meter.erle {
+            parts.append("ERLE \(formatFixed(erle)) dB" + (meter.convergedAt.map { " after convergence at \(String(format3: $0)) s" } ?? " (not converged: never 10 dB)"))
+        } else {
+            parts.append("ERLE n/a (the far end never played)")
+        }
+        parts.append("delay \(formatFixed(Double(delayFrames) * 1000 / Double(rate))) ms" + (delaySetting == nil ? " (auto)" : ""))
+        if let end = referenceEndedAt { parts.append("the reference ended at \(String(format3: end)) s; silence after it") }
+        return parts.joined(separator: ", ")
+    }
+
+    public func parameterValue(_ name: String) -> String? {
+        switch name {
+        case "erle": return meter.erle.map(formatFixed) ?? "n/a"
+        case "delay": return formatFixed(Double(delayFrames) * 1000 / Double(rate)) + "ms"
+        default: return nil
+        }
+    }
+}
+
+extension Float {
+    func clamped(_ lo: Float, _ hi: Float) -> Float { self < lo ? lo : (self > hi ? hi : self) }
+}
