@@ -62,6 +62,11 @@ public final class EchoCancellerUnit: AudioUnit {
     /// The delay in use, in frames.
     private(set) var delayFrames = 0
     private var meter = ERLEMeter(sampleRate: 16000)
+    /// `delay=auto`: the bulk-delay estimator, the first microphone channel for it, and what it did.
+    private var estimator: DelayEstimator?
+    private var estimatorMic: UnsafeMutablePointer<Float>?
+    private var delayChanges = 0
+    private var delayFoundAt: Double?
     /// Where the reference ended, in stream frames, and the stream's own frames so far.
     private var referenceEndFrame: Int64?
     private var framesProcessed: Int64 = 0
@@ -100,7 +105,7 @@ public final class EchoCancellerUnit: AudioUnit {
 
     deinit {
         if let state { speex_echo_state_destroy(state) }
-        for p in [micFloat, refFloat, ring] { p?.deallocate() }
+        for p in [micFloat, refFloat, ring, estimatorMic] { p?.deallocate() }
         for p in [rec16, play16, out16, channel16] { p?.deallocate() }
     }
 
@@ -154,6 +159,10 @@ public final class EchoCancellerUnit: AudioUnit {
         ring = .allocate(capacity: ringFrames)
         ring!.initialize(repeating: 0, count: ringFrames)
         meter = ERLEMeter(sampleRate: rate)
+        if delaySetting == nil {
+            estimator = DelayEstimator(sampleRate: rate, maxDelay: maxDelayFrames)
+            estimatorMic = .allocate(capacity: frameFrames)
+        }
         var out = input
         out.channels = mics
         return out
@@ -186,6 +195,18 @@ public final class EchoCancellerUnit: AudioUnit {
             micFloat.update(from: frame, count: frameFrames * mics)
             let (_, endedAt) = try reader!.read(into: refFloat, frames: frameFrames)
             if let end = endedAt, referenceEndedAt == nil { referenceEndFrame = framesProcessed + Int64(end) }
+        }
+        if let estimator, let estimatorMic {
+            // The estimator sees the undelayed reference and the first microphone channel.
+            for f in 0..<frameFrames { estimatorMic[f] = micFloat[f * mics] }
+            estimator.push(mic: estimatorMic, ref: refFloat, frames: frameFrames)
+            if let e = estimator.estimate, e != delayFrames {
+                if delayFoundAt == nil { delayFoundAt = Double(framesProcessed + Int64(frameFrames)) / Double(rate) }
+                else { delayChanges += 1 }
+                delayFrames = e
+                // The filter adapted to the old alignment is wrong for the new one: start afresh.
+                speex_echo_state_reset(st)
+            }
         }
         // The delay line: write this frame of the reference, read the frame `delayFrames` older.
         var w = ringWrite, done = 0
@@ -227,7 +248,16 @@ public final class EchoCancellerUnit: AudioUnit {
         } else {
             parts.append("ERLE n/a (the far end never played)")
         }
-        parts.append("delay \(formatFixed(Double(delayFrames) * 1000 / Double(rate))) ms" + (delaySetting == nil ? " (auto)" : ""))
+        let ms = formatFixed(Double(delayFrames) * 1000 / Double(rate))
+        if let estimator {
+            if let found = delayFoundAt {
+                parts.append("delay \(ms) ms (auto: found at \(String(format3: found)) s, changed \(delayChanges) time\(delayChanges == 1 ? "" : "s") since, confidence \(formatFixed(estimator.confidence)))")
+            } else {
+                parts.append("delay not found (auto: no confident estimate in \(estimator.estimatesMade) windows; the reference may not match the echo, or be silent): 0 ms used")
+            }
+        } else {
+            parts.append("delay \(ms) ms")
+        }
         if let end = referenceEndedAt { parts.append("the reference ended at \(String(format3: end)) s; silence after it") }
         return parts.joined(separator: ", ")
     }

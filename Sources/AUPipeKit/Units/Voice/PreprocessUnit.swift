@@ -1,0 +1,89 @@
+/// `denoise` and `agc`: speexdsp's preprocessor without an echo canceller, one state per channel.
+///
+/// Frames of `frame=` go through speex in 16-bit samples; the preprocessor's one-frame delay is
+/// removed and the output has exactly the input's frame count.
+public final class PreprocessUnit: AudioUnit {
+    public static let denoiseDescriptor = UnitDescriptor(
+        name: "denoise",
+        summary: "reduce stationary noise (speexdsp preprocessor)",
+        details: "Suppresses stationary noise by up to db= (speex's spectral noise suppression; -15 is speex's default), per channel, in frames of frame= at 16-bit precision. The output has exactly the input's length and no added delay (the preprocessor's one frame is removed).",
+        parameters: [
+            ParameterDescriptor("db", .number(-100...0, unit: "dB"), default: "-15", help: "largest noise attenuation"),
+            ParameterDescriptor("frame", .duration(0.0025...0.1, bareUnit: .milliseconds), default: "10ms", help: "speexdsp frame length"),
+        ],
+        primary: "db",
+        example: "aupipe denoise -20 < noisy.wav > clean.wav",
+        make: { v in
+            var s = PreprocessSettings()
+            s.denoise = v.number("db")!
+            return PreprocessUnit(name: "denoise", settings: s, frame: v.duration("frame")!)
+        })
+
+    public static let agcDescriptor = UnitDescriptor(
+        name: "agc",
+        summary: "automatic gain control (speexdsp preprocessor)",
+        details: "Brings speech towards level= (speex's AGC target in 16-bit sample units, 1 to 32768; 8000 is speex's default, about -12 dBFS), per channel, in frames of frame= at 16-bit precision. The output has exactly the input's length and no added delay (the preprocessor's one frame is removed).",
+        parameters: [
+            ParameterDescriptor("level", .number(1...32768, unit: ""), default: "8000", help: "target level in 16-bit units"),
+            ParameterDescriptor("frame", .duration(0.0025...0.1, bareUnit: .milliseconds), default: "10ms", help: "speexdsp frame length"),
+        ],
+        primary: "level",
+        example: "aupipe agc 12000 < quiet.wav > level.wav",
+        make: { v in
+            var s = PreprocessSettings()
+            s.agcLevel = v.number("level")!
+            return PreprocessUnit(name: "agc", settings: s, frame: v.duration("frame")!)
+        })
+
+    private let name: String
+    private let settings: PreprocessSettings
+    private let frameLength: StreamDuration
+    private var preprocessors: [Preprocessor] = []
+    private var blocker: FrameBlocker?
+    private var channels = 1, frameFrames = 160
+    private var frame16: UnsafeMutablePointer<Int16>?
+
+    init(name: String, settings: PreprocessSettings, frame: StreamDuration) {
+        self.name = name
+        self.settings = settings
+        frameLength = frame
+    }
+
+    deinit { frame16?.deallocate() }
+
+    public func prepare(input: StreamFormat, maxFrames: Int) throws -> StreamFormat {
+        channels = input.channels
+        frameFrames = max(16, frameLength.frames(atRate: input.sampleRate))
+        preprocessors = try (0..<channels).map { _ in
+            try Preprocessor(frameFrames: frameFrames, sampleRate: input.sampleRate, settings: settings, echo: nil)
+        }
+        blocker = FrameBlocker(frameFrames: frameFrames, channels: channels, outputChannels: channels, latency: frameFrames)
+        frame16 = .allocate(capacity: frameFrames)
+        return input
+    }
+
+    public func maxOutputFrames(forInput inputFrames: Int) -> Int { blocker?.maxOutput(forInput: inputFrames) ?? inputFrames }
+
+    public func process(_ input: UnsafePointer<Float>, frames: Int, into output: UnsafeMutablePointer<Float>) throws -> Int {
+        blocker!.push(input, frames: frames, into: output) { runFrame() }
+    }
+
+    public func drain(into output: UnsafeMutablePointer<Float>, capacity: Int) throws -> (frames: Int, done: Bool) {
+        (blocker!.finish(into: output) { runFrame() }, true)
+    }
+
+    /// Each channel of `blocker.frame` through its own preprocessor into `blocker.frameOut`.
+    private func runFrame() {
+        guard let blocker, let frame16 else { return }
+        let ch = channels
+        for c in 0..<ch {
+            for f in 0..<frameFrames {
+                let v = blocker.frame[f * ch + c] * 32768
+                let clipped = v.isNaN ? 0 : (v < -32768 ? -32768 : (v > 32767 ? 32767 : v))
+                frame16[f] = Int16((clipped + 12_582_912) - 12_582_912)
+            }
+            preprocessors[c].run(frame16)
+            for f in 0..<frameFrames { blocker.frameOut[f * ch + c] = Float(frame16[f]) * (1 / 32768) }
+        }
+    }
+}
