@@ -32,3 +32,10 @@ public final class BufferConsole: Console {
     public func out(_ line: String) { stdout.append(line) }
     public func err(_ line: String) { stderr.append(line) }
 }
+
+/// Writes one diagnostic line to stderr from inside the audio path (a unit's warning). Rare by
+/// design: callers warn once per condition.
+func warn(_ line: String) {
+    let text = line + "\n"
+    _ = text.utf8CString.withUnsafeBufferPointer { Glibc.write(2, $0.baseAddress, $0.count - 1) }
+}

@@ -28,6 +28,8 @@ public struct ParameterDescriptor: Sendable {
         case text(allowed: String, maxLength: Int)
         /// A side input of `mix`: `PATH[,gain=DB][,pan=P][,offset=MS][,loop][,mute][,format=SPEC]`.
         case bus
+        /// The far end of `aec`: `PATH[,format=SPEC]` (parsed as a bus with only `format`).
+        case reference
         /// A duration as `.duration`, or the word `auto` (given as `.text("auto")`).
         case durationOrAuto(ClosedRange<Double>, bareUnit: StreamDuration.BareUnit)
     }
@@ -55,7 +57,7 @@ public struct ParameterDescriptor: Sendable {
     /// The type and range as `aupipe help` prints it: `dB, -120...40`.
     public var typeDescription: String {
         switch kind {
-        case .number(let r, let unit): return "\(unit), \(formatNumber(r.lowerBound))...\(formatNumber(r.upperBound))"
+        case .number(let r, let unit): return (unit.isEmpty ? "" : "\(unit), ") + "\(formatNumber(r.lowerBound))...\(formatNumber(r.upperBound))"
         case .integer(let r): return "integer, \(r.lowerBound)...\(r.upperBound)"
         case .rate: return "Hz, 1...768000 (44.1k allowed)"
         case .duration(let r, let bare):
@@ -68,6 +70,7 @@ public struct ParameterDescriptor: Sendable {
         case .choice(let words): return "one of \(words.joined(separator: ", "))"
         case .text(let allowed, let max): return "up to \(max) of the characters \(allowed)"
         case .bus: return "PATH[,gain=DB][,pan=-1..1][,offset=MS][,loop][,mute][,format=SPEC], repeatable"
+        case .reference: return "PATH[,format=TOKEN:RATE:CH] (a file, a FIFO or <(command))"
         case .durationOrAuto(let r, let bare):
             return "auto, or a duration (ms, s or frames like 480f; bare number in \(bare.rawValue)), \(formatNumber(r.lowerBound * 1000))...\(formatNumber(r.upperBound * 1000)) ms"
         }
@@ -157,6 +160,9 @@ public struct ParameterDescriptor: Sendable {
             return .text(word)
         case .bus:
             return .bus(try BusSpec.parse(text, index: index))
+        case .reference:
+            if text == "-" { throw AUPipeError.usage("\(unit): \(name)=- : stdin is the microphone; give the far end as a file, a FIFO or <(command)") }
+            return .bus(try BusSpec.parse(text, index: 1, owner: "\(unit): \(name)", allowed: ["format"]))
         case .durationOrAuto(let range, let bare):
             if text.lowercased() == "auto" { return .text("auto") }
             return try ParameterDescriptor(name, .duration(range, bareUnit: bare), default: nil, help: help).parse(text, unit: unit)

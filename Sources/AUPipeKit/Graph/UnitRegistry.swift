@@ -1,7 +1,10 @@
 /// Every unit aupipe has, by command-line name.
 public enum UnitRegistry {
     public static let all: [UnitDescriptor] = [
+        EchoCancellerUnit.descriptor,
+        PreprocessUnit.agcDescriptor,
         ConvertUnit.descriptor,
+        PreprocessUnit.denoiseDescriptor,
         GainUnit.descriptor,
         MixUnit.descriptor,
         MuteUnit.descriptor,

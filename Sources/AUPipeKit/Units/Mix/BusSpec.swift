@@ -16,10 +16,13 @@ public struct BusSpec: Equatable, Sendable {
     public var format: StreamFormat?
 
     /// Parses the text after `input=`; `index` (from 1) names the bus in messages.
-    public static func parse(_ text: String, index: Int) throws -> BusSpec {
+    /// `owner` names the option in messages (`mix: input 2`, `aec: ref`); `allowed` limits the
+    /// options after the path (nil: all of them).
+    public static func parse(_ text: String, index: Int, owner: String? = nil, allowed: Set<String>? = nil) throws -> BusSpec {
         let parts = text.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
-        let fail = { (what: String) in AUPipeError.usage("mix: input \(index) (\(parts[0])): \(what)") }
-        guard !parts[0].isEmpty else { throw AUPipeError.usage("mix: input \(index) has no path; write input=PATH[,gain=DB][,pan=P][,offset=MS][,loop]") }
+        let label = owner ?? "mix: input \(index)"
+        let fail = { (what: String) in AUPipeError.usage("\(label) (\(parts[0])): \(what)") }
+        guard !parts[0].isEmpty else { throw AUPipeError.usage("\(label) has no path; write \(owner == nil ? "input=PATH[,gain=DB][,pan=P][,offset=MS][,loop]" : "a path, e.g. ref=far.wav")") }
         guard parts[0] != "-" else { throw fail("stdin is the chain's own stream (bus 0); give a file, a FIFO or <(command)") }
         var spec = BusSpec(path: parts[0])
         var seen: Set<String> = []
@@ -27,6 +30,9 @@ public struct BusSpec: Equatable, Sendable {
             let kv = option.split(separator: "=", maxSplits: 1).map(String.init)
             let key = kv[0].lowercased(), value = kv.count > 1 ? kv[1] : nil
             guard seen.insert(key).inserted else { throw fail("\(key) is given twice") }
+            if let allowed, !allowed.contains(key) {
+                throw fail("takes only \(allowed.sorted().map { $0 + "=" }.joined(separator: ", ")) after the path, not '\(key)'")
+            }
             func number(_ range: ClosedRange<Double>, _ unit: String) throws -> Double {
                 var t = value ?? ""
                 if t.lowercased().hasSuffix(unit.lowercased()) { t.removeLast(unit.count) }

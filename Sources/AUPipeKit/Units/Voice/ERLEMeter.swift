@@ -6,23 +6,26 @@ import Glibc
 /// output is than its microphone input while the far end is playing.
 ///
 /// Frames count only while the reference (far end) is active: its RMS above −50 dBFS. They are
-/// summed in half-second windows; the canceller has converged at the start of the first window
-/// whose ERLE reaches 10 dB, and the ERLE reported is 10·log10(Σ mic² / Σ out²) over every
-/// active frame from then on (over all active frames if it never converges).
+/// summed in half-second windows, each giving one ERLE value 10·log10(Σ mic² / Σ out²). The
+/// canceller has converged at the start of the first window reaching 10 dB; the ERLE reported is
+/// the median of the windows from then on (of all windows if it never converges), so that
+/// stretches of double talk or of re-adaptation do not drag it down. Values are kept in a
+/// histogram of 0.25 dB bins from −20 to 80 dB: constant memory, whatever the length.
 struct ERLEMeter {
     let sampleRate: Int
     private var windowMic = 0.0, windowOut = 0.0, windowFrames = 0
-    private var totalMic = 0.0, totalOut = 0.0
-    private var convergedMic = 0.0, convergedOut = 0.0
+    private var position = 0
     /// Stream time (s) when the canceller converged, or nil.
     private(set) var convergedAt: Double?
-    private var position = 0
+    private static let binsPerDB = 4.0, lowest = -20.0, bins = 400
+    private var all = [Int](repeating: 0, count: bins)
+    private var converged = [Int](repeating: 0, count: bins)
 
     init(sampleRate: Int) { self.sampleRate = sampleRate }
 
     static let activeThreshold = pow(10, -50.0 / 10) // mean square of −50 dBFS
 
-    /// Adds one frame: `n` samples of each of microphone, output and reference.
+    /// Adds one frame: `n` microphone and output samples, `refCount` reference samples.
     mutating func add(mic: UnsafePointer<Int16>, out: UnsafePointer<Int16>, ref: UnsafePointer<Int16>, n: Int, refCount: Int) {
         var m = 0.0, o = 0.0, r = 0.0
         for i in 0..<n {
@@ -31,27 +34,32 @@ struct ERLEMeter {
         }
         for i in 0..<refCount { r += Double(ref[i]) * Double(ref[i]) }
         let scale = 1.0 / (32768.0 * 32768.0)
-        m *= scale; o *= scale; r *= scale
-        let frames = refCount
-        position += frames
-        guard r / Double(max(1, refCount)) > Self.activeThreshold else { return }
-        windowMic += m; windowOut += o; windowFrames += frames
-        totalMic += m; totalOut += o
-        if convergedAt != nil { convergedMic += m; convergedOut += o }
-        if windowFrames >= sampleRate / 2 {
-            if convergedAt == nil, windowOut > 0, 10 * log10(windowMic / windowOut) >= 10 {
-                convergedAt = Double(position - windowFrames) / Double(sampleRate)
-                convergedMic = windowMic
-                convergedOut = windowOut
-            }
-            windowMic = 0; windowOut = 0; windowFrames = 0
-        }
+        position += refCount
+        guard r * scale / Double(max(1, refCount)) > Self.activeThreshold else { return }
+        windowMic += m * scale
+        windowOut += o * scale
+        windowFrames += refCount
+        guard windowFrames >= sampleRate / 2 else { return }
+        let erle = windowOut > 0 ? 10 * log10(windowMic / windowOut) : 80
+        if convergedAt == nil, erle >= 10 { convergedAt = Double(position - windowFrames) / Double(sampleRate) }
+        let bin = min(Self.bins - 1, max(0, Int(((erle - Self.lowest) * Self.binsPerDB).rounded(.down))))
+        all[bin] += 1
+        if convergedAt != nil { converged[bin] += 1 }
+        windowMic = 0
+        windowOut = 0
+        windowFrames = 0
     }
 
-    /// The ERLE in dB, or nil before any active frame.
+    /// The median window ERLE in dB, or nil before a whole active window.
     var erle: Double? {
-        let (m, o) = convergedAt != nil ? (convergedMic, convergedOut) : (totalMic, totalOut)
-        guard m > 0 else { return nil }
-        return o > 0 ? 10 * log10(m / o) : .infinity
+        let histogram = convergedAt != nil ? converged : all
+        let count = histogram.reduce(0, +)
+        guard count > 0 else { return nil }
+        var seen = 0
+        for (bin, n) in histogram.enumerated() {
+            seen += n
+            if seen * 2 >= count { return Self.lowest + (Double(bin) + 0.5) / Self.binsPerDB }
+        }
+        return nil
     }
 }

@@ -18,14 +18,14 @@ public final class EchoCancellerUnit: AudioUnit {
         summary: "cancel the loudspeaker's echo (speexdsp echo canceller + preprocessor)",
         details: """
             The stream is the microphone; ref= names the far end (what the loudspeaker played: a file, a FIFO or <(command), any container, mixed to mono and resampled to the stream's rate), or ref-channel=N takes it from input channel N (counted from 0), which is then dropped from the output.
-            delay= delays the reference by a fixed time; delay=auto finds the bulk delay from the two signals (GCC-PHAT, re-estimated while running, with hysteresis; up to max-delay=) and reports it in --stats. tail= is the echo length the filter covers after that delay.
+            delay= delays the reference by a fixed time; delay=auto (the default) finds the bulk delay from the two signals (GCC-PHAT, re-estimated while running, with hysteresis; up to max-delay=), applies it less a 10 ms margin so that the echo's first taps stay inside the filter, and reports it in --stats; until it is found (after 1 s plus max-delay of both talking: 1.5 s by default), the reference is not delayed. A change of the delay restarts the canceller's adaptation; changes smaller than 5 ms are ignored. tail= is the echo length the filter covers after that delay.
             With preprocess=1 (the default) speex's preprocessor, attached to the echo state, suppresses residual echo (suppress= while only the far end talks, suppress-active= while both do) and, when asked, noise (denoise=), level (agc=), and runs voice activity detection (vad=) and dereverberation (dereverb=).
-            speexdsp works on whole frames of frame= in 16-bit samples: the output has exactly the input's length (a part-filled last frame is padded and trimmed) and is at most one frame late. --stats reports the ERLE (echo return loss enhancement: how much quieter the output is than the microphone while the far end plays), when the canceller converged (ERLE 10 dB) and the delay used.
+            speexdsp works on whole frames of frame= in 16-bit samples (samples beyond full scale are clipped there, and counted): the output has exactly the input's length (a part-filled last frame is padded and trimmed), aligned sample for sample with the input, and in a live pipe it comes at most one frame late without the preprocessor and two with it (whose own one-frame delay is removed from the output's timing, not from the wait). With vad=1, --stats reports the share of frames speex judged to be voice (speex prints a warning of its own about its VAD). Several microphone channels get echo cancellation but no residual-echo suppression (speex attaches the preprocessor to a mono microphone only). --stats reports the ERLE (echo return loss enhancement: how much quieter the output is than the microphone while the far end plays), when the canceller converged (ERLE 10 dB) and the delay used.
             """,
         parameters: [
-            ParameterDescriptor("ref", .bus, default: nil, help: "the far end: PATH[,format=SPEC] (a file, FIFO or <(command))"),
+            ParameterDescriptor("ref", .reference, default: nil, help: "the far end: PATH[,format=SPEC] (a file, FIFO or <(command))"),
             ParameterDescriptor("ref-channel", .integer(0...63), default: nil, help: "take the far end from this input channel instead"),
-            ParameterDescriptor("delay", .durationOrAuto(0...2, bareUnit: .milliseconds), default: "0", help: "delay of the reference, or auto"),
+            ParameterDescriptor("delay", .durationOrAuto(0...2, bareUnit: .milliseconds), default: "auto", help: "delay of the reference, or auto (found from the signals)"),
             ParameterDescriptor("max-delay", .duration(0.01...2, bareUnit: .milliseconds), default: "500ms", help: "largest delay auto looks for"),
             ParameterDescriptor("tail", .duration(0.01...2, bareUnit: .milliseconds), default: "200ms", help: "echo length the filter covers"),
             ParameterDescriptor("frame", .duration(0.0025...0.1, bareUnit: .milliseconds), default: "10ms", help: "speexdsp frame length"),
@@ -71,6 +71,11 @@ public final class EchoCancellerUnit: AudioUnit {
     private var referenceEndFrame: Int64?
     private var framesProcessed: Int64 = 0
     private var framesIn: Int64 = 0
+    private var clipped = 0
+    private var warnedShortReference = false
+    /// DSP frames run, and those speex's VAD called voice (with vad=1).
+    private var framesRun = 0, voiceFrames = 0
+    private var vad: Bool { settings?.vad ?? false }
     /// Set when the reference ended before the stream did.
     private var referenceEndedAt: Double? {
         referenceEndFrame.flatMap { $0 < framesIn ? Double($0) / Double(rate) : nil }
@@ -81,9 +86,6 @@ public final class EchoCancellerUnit: AudioUnit {
         refChannel = v.integer("ref-channel")
         guard (refSpec == nil) != (refChannel == nil) else {
             throw AUPipeError.usage("aec: give the far end as ref=PATH or as ref-channel=N (one of them)")
-        }
-        if let r = refSpec, r.loop || r.pan != nil || r.gain != 0 || r.mute || r.offset != .frames(0) {
-            throw AUPipeError.usage("aec: ref= takes a path and format= only; use delay= to shift it")
         }
         delaySetting = v.text("delay") == "auto" ? nil : v.duration("delay")!
         maxDelay = v.duration("max-delay")!
@@ -116,8 +118,15 @@ public final class EchoCancellerUnit: AudioUnit {
     public func prepare(input: StreamFormat, maxFrames: Int, context: StreamContext) throws -> StreamFormat {
         rate = input.sampleRate
         inChannels = input.channels
-        frameFrames = max(16, frameLength.frames(atRate: rate))
-        let tailFrames = max(frameFrames, tail.frames(atRate: rate))
+        guard rate >= 8000 else { throw AUPipeError.usage("aec: the stream is \(rate) Hz; echo cancellation needs at least 8000 Hz (resample before aec)") }
+        frameFrames = frameLength.frames(atRate: rate)
+        guard (rate / 400...rate / 10).contains(frameFrames) else {
+            throw AUPipeError.usage("aec: frame=\(frameLength) is \(frameFrames) frames; 2.5...100 ms (\(rate / 400)...\(rate / 10) frames at \(rate) Hz) allowed")
+        }
+        let tailFrames = tail.frames(atRate: rate)
+        guard (frameFrames...2 * rate).contains(tailFrames), maxDelay.frames(atRate: rate) <= 2 * rate else {
+            throw AUPipeError.usage("aec: tail= must be a frame to 2 s and max-delay= at most 2 s (\(2 * rate) frames at \(rate) Hz)")
+        }
         if let n = refChannel {
             guard inChannels >= 2, n < inChannels else {
                 throw AUPipeError.usage("aec: ref-channel=\(n) needs an input with more than \(n) channels and one more for the microphone; the stream has \(inChannels)")
@@ -172,6 +181,11 @@ public final class EchoCancellerUnit: AudioUnit {
 
     public func process(_ input: UnsafePointer<Float>, frames: Int, into output: UnsafeMutablePointer<Float>) throws -> Int {
         framesIn += Int64(frames)
+        if !warnedShortReference, let end = referenceEndedAt {
+            // The stream goes on past the reference's end: say so once.
+            warnedShortReference = true
+            warn("aupipe: aec: warning: the reference \(refSpec?.path ?? "") ended at \(String(format3: end)) s, before the stream; silence from there on")
+        }
         return try blocker!.push(input, frames: frames, into: output) { try runFrame(into: blocker!.frameOut) }
     }
 
@@ -194,13 +208,16 @@ public final class EchoCancellerUnit: AudioUnit {
         } else {
             micFloat.update(from: frame, count: frameFrames * mics)
             let (_, endedAt) = try reader!.read(into: refFloat, frames: frameFrames)
-            if let end = endedAt, referenceEndedAt == nil { referenceEndFrame = framesProcessed + Int64(end) }
+            if let end = endedAt, referenceEndFrame == nil { referenceEndFrame = framesProcessed + Int64(end) }
         }
         if let estimator, let estimatorMic {
             // The estimator sees the undelayed reference and the first microphone channel.
             for f in 0..<frameFrames { estimatorMic[f] = micFloat[f * mics] }
             estimator.push(mic: estimatorMic, ref: refFloat, frames: frameFrames)
-            if let e = estimator.estimate, e != delayFrames {
+            // Applied 10 ms early, so the echo's first taps are inside the filter; moves of less
+            // than 5 ms are not worth restarting the canceller for.
+            if let e = estimator.estimate.map({ max(0, $0 - rate / 100) }),
+               delayFoundAt == nil || abs(e - delayFrames) >= rate / 200 {
                 if delayFoundAt == nil { delayFoundAt = Double(framesProcessed + Int64(frameFrames)) / Double(rate) }
                 else { delayChanges += 1 }
                 delayFrames = e
@@ -223,11 +240,11 @@ public final class EchoCancellerUnit: AudioUnit {
             r = r + 1 == ringFrames ? 0 : r + 1
         }
         ringWrite = w
-        Speex16.fromFloat(micFloat, into: rec16, count: frameFrames * mics)
+        clipped += Speex16.fromFloat(micFloat, into: rec16, count: frameFrames * mics)
         speex_echo_cancellation(st, rec16, play16, out16)
         if !preprocessors.isEmpty {
             if mics == 1 {
-                preprocessors[0].run(out16)
+                if preprocessors[0].run(out16) { voiceFrames += 1 }
             } else if let ch = channel16 {
                 for c in 0..<mics {
                     for f in 0..<frameFrames { ch[f] = out16[f * mics + c] }
@@ -239,7 +256,10 @@ public final class EchoCancellerUnit: AudioUnit {
         meter.add(mic: rec16, out: out16, ref: play16, n: frameFrames * mics, refCount: frameFrames)
         Speex16.toFloat(out16, into: output, count: frameFrames * mics)
         framesProcessed += Int64(frameFrames)
+        framesRun += 1
     }
+
+    public var clippedSamples: Int { clipped }
 
     public var statsNote: String? {
         var parts: [String] = []
@@ -251,7 +271,7 @@ public final class EchoCancellerUnit: AudioUnit {
         let ms = formatFixed(Double(delayFrames) * 1000 / Double(rate))
         if let estimator {
             if let found = delayFoundAt {
-                parts.append("delay \(ms) ms (auto: found at \(String(format3: found)) s, changed \(delayChanges) time\(delayChanges == 1 ? "" : "s") since, confidence \(formatFixed(estimator.confidence)))")
+                parts.append("delay \(ms) ms (auto: found at \(String(format3: found)) s, changed \(delayChanges) time\(delayChanges == 1 ? "" : "s") since, correlation peak \(formatFixed(estimator.confidence))× its noise floor)")
             } else {
                 parts.append("delay not found (auto: no confident estimate in \(estimator.estimatesMade) windows; the reference may not match the echo, or be silent): 0 ms used")
             }
@@ -259,6 +279,7 @@ public final class EchoCancellerUnit: AudioUnit {
             parts.append("delay \(ms) ms")
         }
         if let end = referenceEndedAt { parts.append("the reference ended at \(String(format3: end)) s; silence after it") }
+        if vad, framesRun > 0 { parts.append("voice in \(voiceFrames * 100 / framesRun)% of frames (speex VAD)") }
         return parts.joined(separator: ", ")
     }
 

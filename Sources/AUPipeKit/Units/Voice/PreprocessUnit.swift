@@ -42,6 +42,9 @@ public final class PreprocessUnit: AudioUnit {
     private var blocker: FrameBlocker?
     private var channels = 1, frameFrames = 160
     private var frame16: UnsafeMutablePointer<Int16>?
+    /// Samples clipped going into speex's 16-bit frames.
+    private var clipped = 0
+    public var clippedSamples: Int { clipped }
 
     init(name: String, settings: PreprocessSettings, frame: StreamDuration) {
         self.name = name
@@ -79,8 +82,9 @@ public final class PreprocessUnit: AudioUnit {
         for c in 0..<ch {
             for f in 0..<frameFrames {
                 let v = blocker.frame[f * ch + c] * 32768
-                let clipped = v.isNaN ? 0 : (v < -32768 ? -32768 : (v > 32767 ? 32767 : v))
-                frame16[f] = Int16((clipped + 12_582_912) - 12_582_912)
+                clipped &+= (v >= 32767.5 || v < -32768.5) ? 1 : 0
+                let c16 = v.isNaN ? 0 : (v < -32768 ? -32768 : (v > 32767 ? 32767 : v))
+                frame16[f] = Int16((c16 + 12_582_912) - 12_582_912)
             }
             preprocessors[c].run(frame16)
             for f in 0..<frameFrames { blocker.frameOut[f * ch + c] = Float(frame16[f]) * (1 / 32768) }
