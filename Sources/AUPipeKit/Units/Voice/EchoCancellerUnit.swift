@@ -70,7 +70,8 @@ public final class EchoCancellerUnit: AudioUnit {
     /// Where the reference ended, in stream frames, and the stream's own frames so far.
     private var referenceEndFrame: Int64?
     private var framesProcessed: Int64 = 0
-    private var framesIn: Int64 = 0
+    /// Stream frames that came in so far (the blocker counts them).
+    private var framesIn: Int64 { blocker?.framesIn ?? 0 }
     private var clipped = 0
     private var warnedShortReference = false
     /// DSP frames run, and those speex's VAD called voice (with vad=1).
@@ -180,13 +181,13 @@ public final class EchoCancellerUnit: AudioUnit {
     public func maxOutputFrames(forInput inputFrames: Int) -> Int { blocker?.maxOutput(forInput: inputFrames) ?? inputFrames }
 
     public func process(_ input: UnsafePointer<Float>, frames: Int, into output: UnsafeMutablePointer<Float>) throws -> Int {
-        framesIn += Int64(frames)
+        let written = try blocker!.push(input, frames: frames, into: output) { try runFrame(into: blocker!.frameOut) }
         if !warnedShortReference, let end = referenceEndedAt {
-            // The stream goes on past the reference's end: say so once.
+            // The stream has gone on past the reference's end: say so once.
             warnedShortReference = true
             warn("aupipe: aec: warning: the reference \(refSpec?.path ?? "") ended at \(String(format3: end)) s, before the stream; silence from there on")
         }
-        return try blocker!.push(input, frames: frames, into: output) { try runFrame(into: blocker!.frameOut) }
+        return written
     }
 
     public func drain(into output: UnsafeMutablePointer<Float>, capacity: Int) throws -> (frames: Int, done: Bool) {
