@@ -36,6 +36,15 @@ import AUPipeKit
         #expect(close(out, [Float](repeating: expected, count: 100)), "\(out.first ?? 0) vs \(expected)")
     }
 
+    @Test func busGainsMayBeLinearFactors() throws {
+        let b = try bus("b.wav", [Float](repeating: 0.25, count: 40))
+        let out = try mix(["input=\(b),gain=0.5x"], main: [Float](repeating: 0.5, count: 40)).samples
+        #expect(close(out, [Float](repeating: 0.5 + 0.125, count: 40)), "\(out.first ?? 0)")
+        let twice = try mix(["input=\(b),gain=2x", "input=\(b),gain=-6.0206"], main: [Float](repeating: 0, count: 40)).samples
+        #expect(close(twice, [Float](repeating: 0.5 + 0.125, count: 40), tolerance: 1e-5))
+        #expect(throws: AUPipeError.self) { try mix(["input=\(b),gain=0x"], main: [0]) }
+    }
+
     @Test func mutesSilenceTheirBus() throws {
         let b = try bus("b.wav", [Float](repeating: 0.25, count: 50))
         #expect(try mix(["input=\(b),mute"], main: [Float](repeating: 0.5, count: 50)).samples == [Float](repeating: 0.5, count: 50))

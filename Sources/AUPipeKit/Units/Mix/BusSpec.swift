@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// One side input of `mix`, as written on the command line:
 /// `input=PATH[,gain=DB][,pan=P][,offset=MS][,loop][,mute][,format=TOKEN:RATE:CH]`.
 public struct BusSpec: Equatable, Sendable {
@@ -42,7 +46,16 @@ public struct BusSpec: Equatable, Sendable {
                 return v
             }
             switch key {
-            case "gain": spec.gain = try number(-120...60, "dB")
+            case "gain":
+                // dB (`-6`, `-6dB`), or a linear factor with an x (`0.5x`).
+                if let v = value, v.lowercased().hasSuffix("x") {
+                    guard let f = Double(v.dropLast()), f.isFinite, f >= 0.000001, f <= 1000 else {
+                        throw fail("gain=\(v) is not a linear factor in 0.000001x...1000x")
+                    }
+                    spec.gain = 20 * Glibc.log10(f)
+                } else {
+                    spec.gain = try number(-120...60, "dB")
+                }
             case "pan": spec.pan = try number(-1...1, "")
             case "offset":
                 let text = value ?? ""
