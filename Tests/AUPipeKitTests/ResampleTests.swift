@@ -19,7 +19,7 @@ import CSpeexDSP
         let zeros = [Float](repeating: 0, count: 1024 * channels)
         while produced < expected {
             var zl = UInt32(1024), ol = UInt32(expected - produced)
-            out.withUnsafeMutableBufferPointer { o in
+            _ = out.withUnsafeMutableBufferPointer { o in
                 speex_resampler_process_interleaved_float(st, zeros, &zl, o.baseAddress! + produced * channels, &ol)
             }
             produced += Int(ol)
