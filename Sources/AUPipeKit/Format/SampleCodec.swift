@@ -100,14 +100,7 @@ public struct SampleCodec: Sendable {
             // count as `quantize`. A value clips when it rounds outside -32768...32767, that is
             // y >= 32767.5 or y < -32768.5 (ties go to even: -32768.5 becomes -32768).
             let p = destination.assumingMemoryBound(to: UInt16.self)
-            let magic: Float = 12_582_912 // 1.5 × 2^23
-            for i in 0..<count {
-                let x = source[i]
-                let y = x.isNaN ? 0 : x * 32768
-                clipped &+= (y >= 32767.5 || y < -32768.5) ? 1 : 0
-                let c = y < -32768 ? -32768 : (y > 32767 ? 32767 : y)
-                p[i] = UInt16(truncatingIfNeeded: Int32((c + magic) - magic)).littleEndian
-            }
+            for i in 0..<count { p[i] = UInt16(bitPattern: Self.s16(source[i], clipped: &clipped)).littleEndian }
         case (.signedInteger, 16), (.unsignedInteger, 16):
             let flip: UInt16 = e.kind == .unsignedInteger ? 0x8000 : 0
             for i in 0..<count {
@@ -166,6 +159,19 @@ public struct SampleCodec: Sendable {
             preconditionFailure("SampleEncoding admits no \(e.token)")
         }
         return clipped
+    }
+
+    /// One sample to 16 bits by the rule of this type's comment, without branches (so loops of
+    /// it vectorize): a value clips when it rounds outside -32768...32767, that is
+    /// y >= 32767.5 or y < -32768.5 (ties go to even: -32768.5 becomes -32768). The s16 encoder
+    /// and the 16-bit edges of speexdsp's echo canceller and preprocessor all use it.
+    @inline(__always)
+    public static func s16(_ x: Float, clipped: inout Int) -> Int16 {
+        let y = x.isNaN ? 0 : x * 32768
+        clipped &+= (y >= 32767.5 || y < -32768.5) ? 1 : 0
+        let c = y < -32768 ? -32768 : (y > 32767 ? 32767 : y)
+        let magic: Float = 12_582_912 // 1.5 × 2^23: adding and subtracting it rounds to nearest even
+        return Int16((c + magic) - magic)
     }
 
     /// Reverses the byte order of `count` samples of `width` bytes (2, 3, 4 or 8); exact.

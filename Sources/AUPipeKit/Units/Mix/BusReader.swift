@@ -118,9 +118,7 @@ final class BusReader {
             throw e.prefixed(label)
         }
         let format = try parsed.format.validated(source: name)
-        pending.removeSubrange(0..<Int(parsed.headerBytes))
-        pending += [UInt8](repeating: 0, count: Int(parsed.headerBytes))
-        pendingCount -= Int(parsed.headerBytes)
+        dropPending(Int(parsed.headerBytes))
         header = parsed
         remaining = parsed.dataBytes // audio bytes not yet decoded, those in `pending` included
         codec = SampleCodec(format.encoding)
@@ -193,10 +191,7 @@ final class BusReader {
         }
         if offset > 0 {
             if remaining != nil { remaining! -= UInt64(offset) }
-            pending.withUnsafeMutableBytes { b in
-                (b.baseAddress! as UnsafeMutableRawPointer).copyMemory(from: b.baseAddress! + offset, byteCount: pendingCount - offset)
-            }
-            pendingCount -= offset
+            dropPending(offset)
         }
         // The end: all declared bytes decoded, or end of file with less than a frame left
         // (a torn last frame is dropped, and counted for --stats). Flush the converter once.
@@ -205,6 +200,14 @@ final class BusReader {
             try chain.drain { samples, n in push(samples, n) }
             drained = true
         }
+    }
+
+    /// Drops the first `count` bytes of `pending`, moving the rest to its start.
+    private func dropPending(_ count: Int) {
+        pending.withUnsafeMutableBytes { b in
+            (b.baseAddress! as UnsafeMutableRawPointer).copyMemory(from: b.baseAddress! + count, byteCount: pendingCount - count)
+        }
+        pendingCount -= count
     }
 
     private func push(_ samples: UnsafePointer<Float>, _ frames: Int) {

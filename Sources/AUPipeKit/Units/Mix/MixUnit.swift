@@ -66,6 +66,8 @@ public final class MixUnit: AudioUnit {
     private var scratch: UnsafeMutablePointer<Float>?
     private var scratchFrames = 0
     private var finished = false
+    /// `duration=longest` after the stream's end: the buses alone make the output.
+    private var draining = false
     private var clipped = 0
 
     init(_ v: ParameterValues) throws {
@@ -166,8 +168,6 @@ public final class MixUnit: AudioUnit {
         if policy == "longest" && draining { return anyRunning ? frames : lastEnd }
         return keep
     }
-
-    private var draining = false
 
     /// Adds bus `b`'s block, scaled by its per-channel factors: a flat loop when they are equal
     /// and still (the usual case), a loop with per-frame steps while one glides.

@@ -235,9 +235,9 @@ public final class EchoCancellerUnit: AudioUnit {
             w = (w + n) % ringFrames
         }
         var r = (ringWrite - delayFrames + ringFrames) % ringFrames
+        var refClipped = 0 // the reference's own clips are not the output's: not counted
         for i in 0..<frameFrames {
-            let v = ring[r]
-            play16[i] = Int16(clamping: Int((v.isNaN ? 0 : v * 32768).rounded(.toNearestOrEven).clamped(-32768, 32767)))
+            play16[i] = SampleCodec.s16(ring[r], clipped: &refClipped)
             r = r + 1 == ringFrames ? 0 : r + 1
         }
         ringWrite = w
@@ -293,6 +293,3 @@ public final class EchoCancellerUnit: AudioUnit {
     }
 }
 
-extension Float {
-    func clamped(_ lo: Float, _ hi: Float) -> Float { self < lo ? lo : (self > hi ? hi : self) }
-}

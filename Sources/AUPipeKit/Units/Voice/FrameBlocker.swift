@@ -90,16 +90,11 @@ final class FrameBlocker {
 /// speexdsp's echo canceller and preprocessor take 16-bit samples even in its float build:
 /// conversion at their edges, with aupipe's rounding (nearest, ties to even) and clipping.
 enum Speex16 {
-    /// Returns how many samples had to be clipped (the same rule as the s16 encoder).
+    /// Returns how many samples had to be clipped (the s16 encoder's rule: `SampleCodec.s16`).
     @discardableResult
     static func fromFloat(_ x: UnsafePointer<Float>, into y: UnsafeMutablePointer<Int16>, count: Int) -> Int {
         var clipped = 0
-        for i in 0..<count {
-            let v = x[i].isNaN ? 0 : x[i] * 32768
-            clipped &+= (v >= 32767.5 || v < -32768.5) ? 1 : 0
-            let c = v < -32768 ? -32768 : (v > 32767 ? 32767 : v)
-            y[i] = Int16((c + 12_582_912) - 12_582_912)
-        }
+        for i in 0..<count { y[i] = SampleCodec.s16(x[i], clipped: &clipped) }
         return clipped
     }
 

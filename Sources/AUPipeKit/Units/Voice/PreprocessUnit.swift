@@ -80,12 +80,7 @@ public final class PreprocessUnit: AudioUnit {
         guard let blocker, let frame16 else { return }
         let ch = channels
         for c in 0..<ch {
-            for f in 0..<frameFrames {
-                let v = blocker.frame[f * ch + c] * 32768
-                clipped &+= (v >= 32767.5 || v < -32768.5) ? 1 : 0
-                let c16 = v.isNaN ? 0 : (v < -32768 ? -32768 : (v > 32767 ? 32767 : v))
-                frame16[f] = Int16((c16 + 12_582_912) - 12_582_912)
-            }
+            for f in 0..<frameFrames { frame16[f] = SampleCodec.s16(blocker.frame[f * ch + c], clipped: &clipped) }
             preprocessors[c].run(frame16)
             for f in 0..<frameFrames { blocker.frameOut[f * ch + c] = Float(frame16[f]) * (1 / 32768) }
         }
