@@ -45,31 +45,26 @@ import Testing
         for name in documented where !registered.contains(name) { Issue.record(Comment(rawValue: extra(name))) }
     }
 
-    @Test(arguments: UnitRegistry.all.map(\.name))
-    func everyParameterIsDocumentedInItsUnitsSection(unit name: String) throws {
+    /// A unit's descriptor and the tagged parameter paragraphs of its `.SS` section.
+    static func unitSection(_ name: String) throws -> (UnitDescriptor, [String: [String]]) {
         let d = try UnitRegistry.descriptor(named: name)
-        let page = try Self.loadPage()
-        let units = try #require(page.section("UNITS"), "man/aupipe.1 has no UNITS section")
+        let units = try #require(try loadPage().section("UNITS"), "man/aupipe.1 has no UNITS section")
         let body = try #require(ManPage.subsections(units).first { $0.name == name }?.lines,
                                 "unit '\(name)' has no '.SS \(name)' section in man/aupipe.1")
-        let tags = ManPage.parameterTags(body)
-        for p in d.parameters where tags[p.name] == nil {
-            Issue.record("\(name): parameter '\(p.name)' has no tagged paragraph ('.TP' then '.BI \(p.name)= ...') in the man page's '\(name)' section")
-        }
-        let real = Set(d.parameters.map(\.name))
-        for documented in tags.keys where !real.contains(documented) {
-            Issue.record("\(name): the man page documents a parameter '\(documented)=' that the unit does not have (it has \(d.parameters.map(\.name).joined(separator: ", ")))")
-        }
+        return (d, ManPage.parameterTags(body))
+    }
+
+    @Test(arguments: UnitRegistry.all.map(\.name))
+    func everyParameterIsDocumentedInItsUnitsSection(unit name: String) throws {
+        let (d, tags) = try Self.unitSection(name)
+        Self.expectSameNames(documented: Array(tags.keys), registered: d.parameters.map(\.name),
+                             missing: { "\(name): parameter '\($0)' has no tagged paragraph ('.TP' then '.BI \($0)= ...') in the man page's '\(name)' section" },
+                             extra: { "\(name): the man page documents a parameter '\($0)=' that the unit does not have (it has \(d.parameters.map(\.name).joined(separator: ", ")))" })
     }
 
     @Test(arguments: UnitRegistry.all.map(\.name))
     func parameterDefaultsRangesAndBareValueAgree(unit name: String) throws {
-        let d = try UnitRegistry.descriptor(named: name)
-        let page = try Self.loadPage()
-        let units = try #require(page.section("UNITS"), "man/aupipe.1 has no UNITS section")
-        let body = try #require(ManPage.subsections(units).first { $0.name == name }?.lines,
-                                "unit '\(name)' has no '.SS \(name)' section in man/aupipe.1")
-        let tags = ManPage.parameterTags(body)
+        let (d, tags) = try Self.unitSection(name)
         for p in d.parameters {
             guard let paragraph = tags[p.name] else { continue } // reported by the test above
             let text = ManPage.plainText(paragraph)
