@@ -9,6 +9,8 @@ public enum ExitStatus: Int32, Sendable {
     case dataError = 65
     /// EX_NOINPUT: an input file cannot be opened.
     case noInput = 66
+    /// EX_UNAVAILABLE: a sound device (or ALSA itself) is missing, busy or cannot do what was asked.
+    case unavailable = 69
     /// EX_SOFTWARE: an internal error; a bug in aupipe.
     case software = 70
     /// EX_CANTCREAT: an output file cannot be created.

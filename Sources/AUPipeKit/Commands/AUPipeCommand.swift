@@ -58,6 +58,7 @@ public enum AUPipeCommand {
     /// Runs a chain between the options' input and output.
     public static func runChain(_ chain: [[String]], options: PipelineOptions, console: any Console) throws -> ExitStatus {
         let pipeline = try Pipeline(chain: chain, options: options)
+        if options.capture != nil { return try runCapture(pipeline, console: console) }
         let source = try FileDescriptorSource.open(options.input)
         if options.output != "-", source.isSameFile(as: options.output) {
             throw AUPipeError.usage("-o \(options.output) is the input file; aupipe streams, so write to another file and rename it")
@@ -81,6 +82,22 @@ public enum AUPipeCommand {
             // Stopped (Ctrl-C) before the header was complete: the user's choice, not bad data.
             return .ok
         }
+        return finish(report, options: options, console: console)
+    }
+
+    /// `--capture`: the chain runs on what the device captures, until SIGINT/SIGTERM or `--duration`.
+    static func runCapture(_ pipeline: Pipeline, console: any Console) throws -> ExitStatus {
+        let options = pipeline.options
+        let report = try pipeline.runCapture(openSink: { try FileDescriptorSink.create(options.output) })
+        if options.check {
+            console.out("ok: --capture \(options.capture!) \(report.input.format.spec) -> \(report.output.container.rawValue) \(report.output.format.spec) (the device was not opened)")
+            return .ok
+        }
+        return finish(report, options: options, console: console)
+    }
+
+    /// Prints the figures and the data error of a finished run; its exit status.
+    static func finish(_ report: RunReport, options: PipelineOptions, console: any Console) -> ExitStatus {
         if options.stats != .off { StatsPrinter.print(report, mode: options.stats, console: console) }
         if let e = report.dataError {
             console.err("aupipe: \(e.message)")

@@ -32,6 +32,14 @@ public struct PipelineOptionsText: Equatable, Sendable {
     public var controlReply: String?
     /// `--progress` ("auto") or `--progress=force`.
     public var progress: String?
+    public var duration: String?
+    /// The sound-device options (ALSA).
+    public var capture: String?
+    public var captureFormat: String?
+    public var monitor: String?
+    public var play: String?
+    public var period: String?
+    public var buffer: String?
 
     public init() {}
 
@@ -79,7 +87,53 @@ public struct PipelineOptionsText: Equatable, Sendable {
             }
             o.progress = progress == "force"
         }
+        if let duration { o.duration = try Self.duration(duration, option: "--duration", range: 0.000001...1e9) }
+        try parseDevices(into: &o)
         return o
+    }
+
+    /// A duration option's value: `10s`, `250ms`, a bare number of seconds or milliseconds
+    /// (`bareUnit`), or a frame count `480f`, within `range` seconds.
+    static func duration(_ text: String, option: String, range: ClosedRange<Double>, bareUnit: StreamDuration.BareUnit = .seconds) throws -> StreamDuration {
+        guard let d = StreamDuration(text, bareUnit: bareUnit) else {
+            throw AUPipeError.usage("\(option) \(text) is not a duration; write e.g. \(bareUnit == .seconds ? "10s" : "20ms"), 250ms or 480f")
+        }
+        if let s = d.seconds, !range.contains(s) {
+            throw AUPipeError.usage("\(option) \(text) is out of range \(range.lowerBound < 0.001 ? "0" : formatFixed(range.lowerBound * 1000) + " ms")...\(formatFixed(range.upperBound)) s")
+        }
+        if case .frames(let n) = d, n < 1 { throw AUPipeError.usage("\(option) \(text): at least 1f") }
+        return d
+    }
+
+    /// `--capture`, `--capture-format`, `--monitor`, `--play`, `--period`, `--buffer`.
+    private func parseDevices(into o: inout PipelineOptions) throws {
+        for (option, value) in [("--capture", capture), ("--monitor", monitor), ("--play", play)] {
+            if let value, value.isEmpty { throw AUPipeError.usage("\(option) needs an ALSA device name: default, hw:1,0, plughw:1 (list them with 'arecord -L' or 'aplay -L')") }
+        }
+        o.capture = capture
+        o.monitor = monitor
+        o.play = play
+        if let captureFormat {
+            guard capture != nil else { throw AUPipeError.usage("--capture-format needs --capture DEVICE") }
+            let parts = try FormatSpec.components(captureFormat, option: "--capture-format")
+            var f = PipelineOptions.defaultCaptureFormat
+            if let t = parts.token { f.encoding = t }
+            if let r = parts.rate { f.sampleRate = r }
+            if let c = parts.channels { f.channels = c }
+            o.captureFormat = f
+        }
+        if capture != nil {
+            if input != nil { throw AUPipeError.usage("--capture replaces the input; drop -i \(input!) (or drop --capture)") }
+            if inFormat != nil { throw AUPipeError.usage("--capture reads the format from --capture-format, not --in-format") }
+        }
+        guard capture != nil || monitor != nil || play != nil || (period == nil && buffer == nil) else {
+            throw AUPipeError.usage("--period and --buffer size the sound devices: give --capture, --monitor or --play")
+        }
+        if let period { o.period = try Self.duration(period, option: "--period", range: 0.001...2, bareUnit: .milliseconds) }
+        if let buffer { o.buffer = try Self.duration(buffer, option: "--buffer", range: 0.002...4, bareUnit: .milliseconds) }
+        if let p = o.period?.seconds, let b = o.buffer?.seconds, b < 2 * p {
+            throw AUPipeError.usage("--buffer \(buffer!) must hold at least two periods of --period \(period!)")
+        }
     }
 }
 
@@ -90,7 +144,8 @@ public struct PipelineOptionsText: Equatable, Sendable {
 /// option parsing: everything after it belongs to the chain.
 public enum CommandLineParser {
     static let valueOptions = ["-i", "--input", "-o", "--output", "--in-format", "--out-format", "-t", "--type", "--block",
-                               "--control", "--control-reply"]
+                               "--control", "--control-reply", "--duration",
+                               "--capture", "--capture-format", "--monitor", "--play", "--period", "--buffer"]
     static let flagOptions = ["--stats", "--check", "--progress", "-h", "--help", "--version", "-V"]
 
     public static func parse(_ args: [String]) throws -> Invocation {
@@ -191,6 +246,13 @@ public enum CommandLineParser {
                 case "--block": options.block = value
                 case "--control": options.control = value
                 case "--control-reply": options.controlReply = value
+                case "--duration": options.duration = value
+                case "--capture": options.capture = value
+                case "--capture-format": options.captureFormat = value
+                case "--monitor": options.monitor = value
+                case "--play": options.play = value
+                case "--period": options.period = value
+                case "--buffer": options.buffer = value
                 default: break
                 }
                 continue

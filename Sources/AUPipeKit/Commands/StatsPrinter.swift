@@ -4,6 +4,7 @@ enum StatsPrinter {
         switch mode {
         case .off: return
         case .text:
+            for d in r.devices where d.role == "capture" { console.err("aupipe: stats: \(d.text)") }
             console.err("aupipe: stats: input  \(r.input.container.rawValue) \(r.input.format.spec), \(r.framesIn) frames")
             for (i, s) in r.stages.enumerated() {
                 if s.bypassed {
@@ -16,7 +17,12 @@ enum StatsPrinter {
             }
             console.err("aupipe: stats: output \(r.output.container.rawValue) \(r.output.format.spec), \(r.framesOut) frames, clipped \(r.encoderClipped)" +
                         (r.sizesPatched ? ", header sizes patched" : ""))
+            for d in r.devices where d.role != "capture" { console.err("aupipe: stats: \(d.text)") }
         case .json:
+            let devices = r.devices.map { d in
+                "{\"role\":\"\(d.role)\",\"name\":\(quote(d.name)),\"format\":\"\(d.format.spec)\",\"periodFrames\":\(d.periodFrames)," +
+                "\"bufferFrames\":\(d.bufferFrames),\"\(d.xrunWord)\":\(d.xruns),\"note\":\(d.note.map(quote) ?? "null")}"
+            }
             let units = r.stages.map { s in
                 "{\"name\":\(quote(s.name)),\"bypassed\":\(s.bypassed),\"framesIn\":\(s.framesIn),\"framesOut\":\(s.framesOut)," +
                 "\"peakDBFS\":\(s.peakDBFS.isFinite ? dbText(s.peakDBFS) : "null"),\"clipped\":\(s.clipped),\"note\":\(s.note.map(quote) ?? "null")}"
@@ -24,7 +30,8 @@ enum StatsPrinter {
             console.err("{\"input\":{\"container\":\"\(r.input.container.rawValue)\",\"format\":\"\(r.input.format.spec)\",\"frames\":\(r.framesIn)}," +
                         "\"units\":[\(units.joined(separator: ","))]," +
                         "\"output\":{\"container\":\"\(r.output.container.rawValue)\",\"format\":\"\(r.output.format.spec)\",\"frames\":\(r.framesOut)," +
-                        "\"clipped\":\(r.encoderClipped),\"sizesPatched\":\(r.sizesPatched)}}")
+                        "\"clipped\":\(r.encoderClipped),\"sizesPatched\":\(r.sizesPatched)}" +
+                        (r.devices.isEmpty ? "" : ",\"devices\":[\(devices.joined(separator: ","))]") + "}")
         }
     }
 

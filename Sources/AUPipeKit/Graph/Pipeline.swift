@@ -29,6 +29,22 @@ public struct PipelineOptions: Sendable {
     public var controlReply: String?
     /// `--progress`: nil for off, false to draw only on a terminal, true to draw anyway.
     public var progress: Bool?
+    /// `--duration`: stop after this much of the input (nil: to its end).
+    public var duration: StreamDuration?
+    /// `--capture DEVICE`: read from this ALSA capture device instead of the input, in
+    /// `captureFormat`.
+    public var capture: String?
+    public var captureFormat = PipelineOptions.defaultCaptureFormat
+    /// `--monitor DEVICE`: also play the output on this ALSA device.
+    public var monitor: String?
+    /// `--play DEVICE`: play `aec`'s reference on this device and cancel exactly what was played.
+    public var play: String?
+    /// `--period`, `--buffer`: the sound devices' period and buffer (nil: 10 ms and 40 ms).
+    public var period: StreamDuration?
+    public var buffer: StreamDuration?
+
+    /// `--capture`'s format unless `--capture-format` says otherwise.
+    public static let defaultCaptureFormat = StreamFormat(encoding: .s16le, sampleRate: 48000, channels: 2)
 
     public init() {}
 }
@@ -45,6 +61,8 @@ public struct RunReport: Sendable {
     public var encoderClipped = 0
     public var sizesPatched = false
     public var dataError: AUPipeError?
+    /// The sound devices used (`--capture`, `--monitor`, `--play`).
+    public var devices: [DeviceStats] = []
 }
 
 /// One processing run: reads a header, prepares the chain, streams every block through it,
@@ -118,6 +136,18 @@ public final class Pipeline {
                        context: StreamContext(inputIsLive: source is FileDescriptorSource && fileSize == nil))
     }
 
+    /// Runs the stream captured from `--capture`'s device. The output container is WAV unless
+    /// `-t` says otherwise (a device has no container to keep).
+    public func runCapture(openSink: () throws -> any ByteSink) throws -> RunReport {
+        guard let name = options.capture else { throw AUPipeError(.software, "runCapture without --capture") }
+        let control = try options.control.map { try ControlChannel(path: $0, replyPath: options.controlReply) }
+        defer { control?.close() }
+        let source = CaptureSource(device: name, format: options.captureFormat,
+                                   period: options.period ?? ALSADevice.defaultPeriod, buffer: options.buffer ?? ALSADevice.defaultBuffer)
+        return try run(header: source.header, audio: source, openSink: openSink, control: control, inputBytes: nil,
+                       context: StreamContext(inputIsLive: true))
+    }
+
     /// Runs a stream whose header is already known (read, or made up as `aupipe gen` does):
     /// `audio` yields the samples that follow it.
     public func run(header: StreamHeader, audio: any ByteSource, openSink: () throws -> any ByteSink) throws -> RunReport {
@@ -136,7 +166,9 @@ public final class Pipeline {
         let chain = try Chain(units: try appendOutputConversions(input: inFormat), input: inFormat, maxFrames: blockFrames,
                               measurePeaks: options.stats != .off, allowBypass: control == nil, context: context)
         let explicit = options.outFormat?.token ?? (chainSetsEncoding ? chain.outputFormat.encoding : nil)
-        let plan = try OutputPlan(input: header, chainOutput: chain.outputFormat, container: options.container, explicitEncoding: explicit)
+        let capture = audio as? CaptureSource
+        let plan = try OutputPlan(input: header, chainOutput: chain.outputFormat, container: options.container ?? (capture != nil ? .wav : nil),
+                                  explicitEncoding: explicit)
         var report = RunReport(input: header, output: plan)
         if options.check {
             report.stages = chain.stats
@@ -146,9 +178,19 @@ public final class Pipeline {
             force || isatty(2) != 0 ? ProgressMeter(totalBytes: header.dataBytes ?? inputBytes, sampleRate: inFormat.sampleRate) : nil
         }
         let live = control.map { LiveControl(channel: $0, targets: ControlTargets(entries: units)) }
+        // The devices open once everything else is known to be right, the output last.
+        try capture?.open()
+        let monitor = try options.monitor.map {
+            try ALSADevice(name: $0, option: "--monitor", direction: .playback, format: plan.format,
+                           period: options.period ?? ALSADevice.defaultPeriod, buffer: options.buffer ?? ALSADevice.defaultBuffer)
+        }
+        let limit = options.duration.map { UInt64($0.frames(atRate: inFormat.sampleRate)) * UInt64(inFormat.bytesPerFrame) }
         try StreamLoop(chain: chain, plan: plan, header: header, source: audio, sink: try openSink(),
-                       live: live, progress: progress).run(into: &report)
+                       live: live, progress: progress, monitor: monitor, limit: limit).run(into: &report)
+        monitor?.drain()
         report.stages = chain.stats
+        if let device = capture?.device { report.devices.append(DeviceStats(role: "capture", device: device)) }
+        if let monitor { report.devices.append(DeviceStats(role: "monitor", device: monitor)) }
         return report
     }
 }
@@ -178,6 +220,10 @@ struct StreamLoop {
     /// The control FIFO and what it can reach, under `--control`.
     let live: LiveControl?
     let progress: ProgressMeter?
+    /// `--monitor`: every block of output is played here too.
+    var monitor: ALSADevice? = nil
+    /// `--duration`: the most input bytes to read (nil: to the end).
+    var limit: UInt64? = nil
 
     /// Bytes one read asks for (a pipe's default capacity): what is available up to this is
     /// processed together and written with one write.
@@ -217,6 +263,7 @@ struct StreamLoop {
         var carried = 0                       // bytes of an incomplete frame kept from the last read
         var readBytesTotal = 0
         var remaining = header.dataBytes      // bytes the header still promises, or nil
+        var toLimit = limit                   // bytes --duration still allows, or nil
         var framesOut: Int64 = 0
         var clipped = 0
 
@@ -225,7 +272,13 @@ struct StreamLoop {
             return frames * outFrameBytes
         }
 
-        while remaining != 0 {
+        /// Writes audio to the output, and to the monitor device.
+        func emit(_ data: UnsafeMutableRawPointer, _ count: Int) throws {
+            try writer.write(data, count: count)
+            try monitor?.write(data, frames: count / outFrameBytes)
+        }
+
+        while remaining != 0 && toLimit != 0 {
             var want = readBuffer.count - carried
             if passthrough, writer.headerPending, room > 0 {
                 // The first copy ends where header + audio fill 64 KiB, so that later 64 KiB
@@ -233,26 +286,28 @@ struct StreamLoop {
                 want = max(inFrameBytes, (Self.ioSize - room) / inFrameBytes * inFrameBytes) - carried
             }
             if let r = remaining { want = Int(min(UInt64(want), r)) }
+            if let l = toLimit { want = Int(min(UInt64(want), l - UInt64(carried))) }
             let n = try source.read(into: UnsafeMutableRawBufferPointer(rebasing: readBuffer[carried..<(carried + want)]))
             if n == 0 { break }
             if remaining != nil { remaining! -= UInt64(n) }
+            if toLimit != nil { toLimit! -= UInt64(n) }
             readBytesTotal += n
             let available = carried + n
             let frames = available / inFrameBytes
             report.framesIn += Int64(frames)
             if passthrough {
-                try writer.write(readBuffer.baseAddress!, count: frames * inFrameBytes)
+                try emit(readBuffer.baseAddress!, frames * inFrameBytes)
                 framesOut += Int64(frames)
             } else if swapOnly {
                 SampleCodec.swapByteOrder(readBuffer.baseAddress!, into: outBuffer, count: frames * inFormat.channels, width: inEncoding.bytesPerSample)
-                try writer.write(outBuffer, count: frames * outFrameBytes)
+                try emit(outBuffer, frames * outFrameBytes)
                 framesOut += Int64(frames)
             } else {
                 var done = 0, outBytes = 0
                 while done < frames {
                     live?.service()
                     if outBytes + pieceBytes > outCapacity {
-                        try writer.write(outBuffer, count: outBytes)
+                        try emit(outBuffer, outBytes)
                         outBytes = 0
                     }
                     let count = min(chain.maxFrames, frames - done)
@@ -262,7 +317,7 @@ struct StreamLoop {
                     framesOut += Int64(produced)
                     done += count
                 }
-                if outBytes > 0 { try writer.write(outBuffer, count: outBytes) }
+                if outBytes > 0 { try emit(outBuffer, outBytes) }
             }
             progress?.update(bytes: UInt64(readBytesTotal), frames: report.framesIn)
             carried = available - frames * inFrameBytes
@@ -275,7 +330,7 @@ struct StreamLoop {
             try chain.drain { samples, frames in
                 let bytes = encode(samples, frames, at: 0)
                 framesOut += Int64(frames)
-                try writer.write(outBuffer, count: bytes)
+                try emit(outBuffer, bytes)
             }
         }
 
@@ -291,7 +346,7 @@ struct StreamLoop {
         report.encoderClipped = clipped
 
         // After SIGINT/SIGTERM the stream did not end: we stopped reading it, possibly mid-frame.
-        let stopped = aupipe_stop_signal() != 0
+        let stopped = aupipe_stop_signal() != 0 || toLimit == 0
         if carried > 0, !stopped, remaining == 0, let declared = header.dataBytes {
             report.dataError = .data("\(source.name): the \(header.container.rawValue.uppercased()) header declares \(declared) bytes of audio, not a whole number of \(inFrameBytes)-byte frames of \(inFormat.spec); the last \(carried) bytes were dropped")
         } else if carried > 0, !stopped {

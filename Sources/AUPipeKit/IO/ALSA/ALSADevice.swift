@@ -1,0 +1,221 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CAUPipeSupport
+
+/// An ALSA PCM device (`default`, `hw:1,0`, `plughw:0`, a name from asound.conf) opened for
+/// capture or playback in interleaved frames of one `StreamFormat`.
+///
+/// libasound is loaded at run time (`ALSALibrary`): where it is absent aupipe still runs, and
+/// only the device options fail, with an error that says what to install.
+///
+/// The device is opened non-blocking; reads and writes wait in `poll` on the device's
+/// descriptors together with the stop pipe, so SIGINT/SIGTERM ends a wait at once. Overruns
+/// (capture) and underruns (playback) are recovered with `snd_pcm_recover` and counted in
+/// `xruns`, never fatal. Nothing is allocated after `init`.
+final class ALSADevice {
+    enum Direction: Sendable {
+        case capture, playback
+        var word: String { self == .capture ? "capture" : "playback" }
+    }
+
+    /// The PCM name as given, and the option that named it (for messages: `--capture`).
+    let name: String
+    let option: String
+    let direction: Direction
+    let format: StreamFormat
+    /// What the device granted: frames per period and in the whole buffer.
+    let periodFrames: Int
+    let bufferFrames: Int
+    /// Overruns (capture) or underruns (playback) recovered so far.
+    private(set) var xruns = 0
+
+    private let pcm: OpaquePointer
+    private let pollFDs: UnsafeMutablePointer<pollfd>
+    private let deviceFDCount: Int
+    private var started = false
+
+    /// Default period and buffer: 10 ms periods in a 40 ms buffer (4 periods), as PipeWire's
+    /// and PulseAudio's low-latency defaults; `--period`/`--buffer` change them.
+    static let defaultPeriod = StreamDuration.seconds(0.010)
+    static let defaultBuffer = StreamDuration.seconds(0.040)
+
+    /// Opens and configures `name`.
+    /// - Parameters:
+    ///   - period, buffer: asked durations (the device grants the nearest it can; see
+    ///     `periodFrames`, `bufferFrames`). 1 ms...2 s, the buffer at least two periods.
+    ///   - startThreshold: playback only: frames queued before the device starts (nil: a buffer
+    ///     less one period).
+    init(name: String, option: String, direction: Direction, format: StreamFormat,
+         period: StreamDuration, buffer: StreamDuration, startThreshold: Int? = nil) throws {
+        try ALSALibrary.load(for: option)
+        guard let alsaFormat = ALSAFormat.code(for: format.encoding) else {
+            throw AUPipeError.usage("\(option) \(name): ALSA has no \(format.encoding.token) format")
+        }
+        self.name = name
+        self.option = option
+        self.direction = direction
+        self.format = format
+        var config = aupipe_pcm_config()
+        config.capture = direction == .capture ? 1 : 0
+        config.format = alsaFormat
+        config.channels = UInt32(format.channels)
+        config.rate = UInt32(format.sampleRate)
+        config.period_us = UInt32(max(1, Double(period.frames(atRate: format.sampleRate)) * 1e6 / Double(format.sampleRate)))
+        config.buffer_us = UInt32(max(1, Double(buffer.frames(atRate: format.sampleRate)) * 1e6 / Double(format.sampleRate)))
+        config.start_threshold = UInt(startThreshold ?? 0)
+        var handle: OpaquePointer?
+        var step: UnsafePointer<CChar>?
+        let err = aupipe_pcm_open(&handle, name, &config, &step)
+        guard err >= 0, let handle else {
+            throw Self.openError(err, step: step.map { String(cString: $0) } ?? "open", name: name, option: option, direction: direction, format: format)
+        }
+        pcm = handle
+        periodFrames = Int(config.period_frames)
+        bufferFrames = Int(config.buffer_frames)
+        let count = max(0, Int(aupipe_pcm_poll_count(handle)))
+        pollFDs = .allocate(capacity: count + 1)
+        deviceFDCount = count > 0 ? max(0, Int(aupipe_pcm_poll_fill(handle, pollFDs, UInt32(count)))) : 0
+    }
+
+    deinit {
+        aupipe_pcm_close(pcm)
+        pollFDs.deallocate()
+    }
+
+    /// The one-line error for a device that would not open or take the format.
+    static func openError(_ err: Int32, step: String, name: String, option: String, direction: Direction, format: StreamFormat) -> AUPipeError {
+        let why = ALSALibrary.describe(err)
+        let list = direction == .capture ? "arecord -L" : "aplay -L"
+        switch step {
+        case "open":
+            let status: ExitStatus = err == -EBUSY ? .unavailable : (direction == .capture ? .noInput : .cannotCreate)
+            return AUPipeError(status, "\(option) \(name): cannot open the \(direction.word) device: \(why); list devices with '\(list)'")
+        case "format", "channels", "rate":
+            let asked = step == "format" ? format.encoding.token : (step == "channels" ? "\(format.channels) channels" : "\(format.sampleRate) Hz")
+            return AUPipeError(.unavailable, "\(option) \(name): the device cannot do \(asked) (\(format.spec)): \(why); use plughw:… or default, which convert, or another format")
+        case "period", "buffer":
+            return AUPipeError(.unavailable, "\(option) \(name): the device refuses that \(step) size: \(why); try other --period/--buffer values")
+        default:
+            return AUPipeError(.unavailable, "\(option) \(name): cannot set the device up (\(step)): \(why)")
+        }
+    }
+
+    /// Frames queued between aupipe and the converter: for playback those written and not yet
+    /// played, for capture those captured and not yet read. 0 when the device cannot tell.
+    var delayFrames: Int {
+        var d = 0
+        return aupipe_pcm_delay(pcm, &d) >= 0 ? max(0, d) : 0
+    }
+
+    /// Reads up to `frames` frames (at most one buffer's worth: plugins such as `file` refuse
+    /// more) into `buffer`, waiting until at least one is there. Returns 0 only when
+    /// SIGINT/SIGTERM asked to stop.
+    func read(into buffer: UnsafeMutableRawPointer, frames: Int) throws -> Int {
+        let frames = min(frames, bufferFrames)
+        if !started {
+            started = true
+            let err = aupipe_pcm_start(pcm)
+            if err < 0, err != -EBADFD { try recover(err, doing: "starting") }
+        }
+        while true {
+            if aupipe_stop_signal() != 0 { return 0 }
+            let n = aupipe_pcm_readi(pcm, buffer, UInt(frames))
+            if n > 0 { return n }
+            if n == 0 || n == -Int(EAGAIN) {
+                try wait()
+                continue
+            }
+            try recover(Int32(n), doing: "reading")
+            // After an overrun the device is prepared again; a capture stream must be restarted.
+            let err = aupipe_pcm_start(pcm)
+            if err < 0, err != -EBADFD { try recover(err, doing: "restarting") }
+        }
+    }
+
+    /// Writes all `frames` frames from `buffer`, waiting while the device's buffer is full.
+    /// Returns early, having written part, only when SIGINT/SIGTERM asked to stop.
+    func write(_ buffer: UnsafeRawPointer, frames: Int) throws {
+        var done = 0
+        let frameBytes = format.bytesPerFrame
+        while done < frames {
+            if aupipe_stop_signal() != 0 { return }
+            let n = aupipe_pcm_writei(pcm, buffer + done * frameBytes, UInt(min(frames - done, bufferFrames)))
+            if n > 0 { done += n; continue }
+            if n == 0 || n == -Int(EAGAIN) {
+                try wait()
+                continue
+            }
+            try recover(Int32(n), doing: "writing")
+        }
+    }
+
+    /// Plays what is queued to the end (playback), then stops the device.
+    func drain() {
+        if direction == .playback { _ = aupipe_pcm_drain(pcm) }
+    }
+
+    /// Recovers from an xrun or a suspend; any other error ends the run.
+    private func recover(_ err: Int32, doing: String) throws {
+        if err == -EPIPE || err == -ESTRPIPE { xruns += 1 }
+        let r = aupipe_pcm_recover(pcm, err)
+        guard r >= 0 else {
+            throw AUPipeError.io("\(option) \(name): \(doing) the \(direction.word) device failed: \(ALSALibrary.describe(err))")
+        }
+    }
+
+    /// Waits for the device to be ready, or for a stop.
+    private func wait() throws {
+        let count = deviceFDCount
+        guard count > 0 else { usleep(1000); return }
+        _ = aupipe_pcm_poll_fill(pcm, pollFDs, UInt32(count))
+        let stopFD = aupipe_stop_fd()
+        pollFDs[count] = pollfd(fd: stopFD, events: Int16(POLLIN), revents: 0)
+        let r = poll(pollFDs, nfds_t(stopFD >= 0 ? count + 1 : count), 1000)
+        if r < 0, errno != EINTR {
+            throw AUPipeError.io("\(option) \(name): waiting for the \(direction.word) device: \(String(cString: strerror(errno)))")
+        }
+        var revents: UInt16 = 0
+        _ = aupipe_pcm_poll_revents(pcm, pollFDs, UInt32(count), &revents)
+    }
+}
+
+/// ALSA's sample formats (snd_pcm_format_t) for aupipe's encodings.
+enum ALSAFormat {
+    /// The code for `encoding`, or nil if ALSA has none (every aupipe encoding has one).
+    static func code(for encoding: SampleEncoding) -> Int32? {
+        let be: Int32 = encoding.isBigEndian ? 1 : 0
+        switch (encoding.kind, encoding.bits) {
+        case (.signedInteger, 8): return 0
+        case (.unsignedInteger, 8): return 1
+        case (.signedInteger, 16): return 2 + be
+        case (.unsignedInteger, 16): return 4 + be
+        case (.signedInteger, 24): return 32 + be      // S24_3LE/BE: three packed bytes
+        case (.unsignedInteger, 24): return 34 + be
+        case (.signedInteger, 32): return 10 + be
+        case (.unsignedInteger, 32): return 12 + be
+        case (.float, 32): return 14 + be
+        case (.float, 64): return 16 + be
+        case (.muLaw, _): return 20
+        case (.aLaw, _): return 21
+        default: return nil
+        }
+    }
+}
+
+/// libasound, loaded once on first use.
+enum ALSALibrary {
+    /// The library to load: `libasound.so.2`, or `$AUPIPE_LIBASOUND` when set (another path,
+    /// or a name that does not exist, to try aupipe as it behaves without ALSA).
+    static var soname: String { getenv("AUPIPE_LIBASOUND").map { String(cString: $0) } ?? "libasound.so.2" }
+
+    /// Loads libasound, or throws the error that says what to install (EX_UNAVAILABLE).
+    static func load(for option: String) throws {
+        guard aupipe_alsa_load(soname) != 0 else { return }
+        let why = String(cString: aupipe_alsa_load_error())
+        throw AUPipeError(.unavailable, "\(option) needs ALSA's library (\(why)); install it with 'apt install libasound2' (Debian, Ubuntu) or 'dnf install alsa-lib' (Fedora); everything else in aupipe works without it")
+    }
+
+    /// ALSA's text for a negative error code.
+    static func describe(_ err: Int32) -> String { String(cString: aupipe_alsa_strerror(err)) }
+}

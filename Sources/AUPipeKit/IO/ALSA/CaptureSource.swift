@@ -1,0 +1,31 @@
+/// `--capture DEVICE`: the stream read from an ALSA capture device instead of stdin, raw frames
+/// of `--capture-format` (the RemoteIO input element). The device is opened by `open()`, once
+/// the chain has been checked (so `--check` never touches it). Reads return what the device
+/// has, at least one frame; 0 (the end of the stream) only after SIGINT/SIGTERM.
+final class CaptureSource: ByteSource {
+    let deviceName: String
+    let format: StreamFormat
+    let period, buffer: StreamDuration
+    private(set) var device: ALSADevice?
+    var name: String { "--capture \(deviceName)" }
+
+    init(device: String, format: StreamFormat, period: StreamDuration, buffer: StreamDuration) {
+        deviceName = device
+        self.format = format
+        self.period = period
+        self.buffer = buffer
+    }
+
+    /// The header the stream would have had: raw frames of the device's format, no length.
+    var header: StreamHeader { StreamHeader(container: .raw, format: format, dataBytes: nil, headerBytes: 0) }
+
+    func open() throws {
+        device = try ALSADevice(name: deviceName, option: "--capture", direction: .capture, format: format, period: period, buffer: buffer)
+    }
+
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        let frameBytes = format.bytesPerFrame
+        guard let device, buffer.count >= frameBytes, let base = buffer.baseAddress else { return 0 }
+        return try device.read(into: base, frames: buffer.count / frameBytes) * frameBytes
+    }
+}
