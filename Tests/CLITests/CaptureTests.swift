@@ -133,6 +133,53 @@ import Testing
         }
     }
 
+    /// Full duplex: `--play` plays aec's far end and cancels exactly what was played. The far
+    /// end is noise; the "room" (made here) returns it 60 ms after the device plays it, and the
+    /// device plays it 40 ms after it is written (a 40 ms buffer less a 10 ms period queued,
+    /// plus a 10 ms capture period), so the microphone holds the echo 100 ms after the far end.
+    /// The played file is the far end, byte for byte; aec removes the echo, its delay=auto
+    /// finding only the acoustic 60 ms.
+    @Test func playCancelsWhatWasPlayed() throws {
+        let dir = try Self.alsaDirectory()
+        let gen = try Self.run("\"$AUPIPE\" gen noise color=pink duration=4 seed=11 --out-format s16le:16000:1 -o far.wav && \"$AUPIPE\" -i far.wav -t raw gain -12 > far.raw && \"$AUPIPE\" --in-format s16le:16000:1 -i far.raw -t wav -o far.wav", in: dir)
+        #expect(gen.status == 0, "\(gen.stderr)")
+        let far = Self.samples(try Data(contentsOf: dir.appendingPathComponent("far.raw")))
+        // The room: 100 ms in all, then a decaying 4 ms response at -6 dB, plus faint noise.
+        let delay = 1600
+        let room: [Double] = (0..<64).map { k in
+            let sign: Double = k % 3 == 0 ? 1 : -0.5
+            return 0.5 * exp(-Double(k) / 12) * sign
+        }
+        var seed: UInt64 = 99
+        var mic = [Int16](repeating: 0, count: far.count)
+        for n in 0..<far.count {
+            var y = 0.0
+            for (k, h) in room.enumerated() where n - delay - k >= 0 { y += h * Double(far[n - delay - k]) }
+            seed = seed &* 6364136223846793005 &+ 1442695040888963407
+            y += Double(Int64(seed >> 33) % 9 - 4)
+            mic[n] = Int16(max(-32768, min(32767, y.rounded())))
+        }
+        try Data(mic.flatMap { [UInt8(truncatingIfNeeded: $0), UInt8(truncatingIfNeeded: UInt16(bitPattern: $0) >> 8)] }).write(to: dir.appendingPathComponent("in.raw"))
+
+        let r = try Self.run("\"$AUPIPE\" --capture cap --capture-format s16le:16000:1 --duration 4s --play spk --stats -t raw aec ref=far.wav preprocess=0 > out.raw", in: dir)
+        #expect(r.status == 0, "\(r.stderr)")
+        let played = try Data(contentsOf: dir.appendingPathComponent("played.raw"))
+        let farBytes = try Data(contentsOf: dir.appendingPathComponent("far.raw"))
+        #expect(played == farBytes, "played \(played.count) bytes, the far end is \(farBytes.count)")
+        let out = Self.samples(try Data(contentsOf: dir.appendingPathComponent("out.raw")))
+        #expect(out.count == mic.count)
+        // The last 1.5 s: converged.
+        let tail = (mic.count - 24000)..<mic.count
+        let micEnergy = tail.reduce(0.0) { $0 + Double(mic[$1]) * Double(mic[$1]) }
+        let outEnergy = tail.reduce(0.0) { $0 + Double(out[$1]) * Double(out[$1]) }
+        let erle = 10 * log10(micEnergy / max(outEnergy, 1))
+        #expect(erle >= 15, "ERLE \(erle) dB over the last 1.5 s; \(r.stderr)")
+        #expect(r.stderr.contains("device delay 40 ms applied"), "\(r.stderr)")
+        #expect(r.stderr.contains("play spk s16le:16000:1: period 160 frames (10 ms), buffer 640 frames (40 ms)"), "\(r.stderr)")
+        let found = r.stderr.firstMatch(of: /delay (\d+(\.\d+)?) ms \(auto/).map { Double($0.1)! }
+        #expect(found.map { (45...60).contains($0) } == true, "aec's own delay: \(r.stderr)")
+    }
+
     /// Without libasound (tried by naming a library that is not there) the device options fail
     /// with one line that says what to install, and everything else works.
     @Test func withoutALSATheDeviceOptionsSayWhatToInstall() throws {

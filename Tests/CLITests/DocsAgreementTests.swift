@@ -259,7 +259,8 @@ import Testing
         var result: [String] = []
         var i = 1
         var expectUnit = true
-        let valueOptions: Set<String> = ["-i", "--input", "-o", "--output", "--in-format", "--out-format", "-t", "--type", "--block"]
+        let valueOptions: Set<String> = ["-i", "--input", "-o", "--output", "--in-format", "--out-format", "-t", "--type", "--block",
+                                         "--control", "--control-reply", "--duration", "--capture", "--capture-format", "--monitor", "--play", "--period", "--buffer"]
         while i < words.count {
             let w = words[i]
             i += 1
@@ -323,7 +324,7 @@ import Testing
         for status in documented where AUPipeKit.ExitStatus(rawValue: status) == nil {
             Issue.record("the man page lists exit status \(status), which ExitStatus (AUPipeError.swift) does not have")
         }
-        for status: AUPipeKit.ExitStatus in [.ok, .differs, .usage, .dataError, .noInput, .software, .cannotCreate, .ioError]
+        for status: AUPipeKit.ExitStatus in [.ok, .differs, .usage, .dataError, .noInput, .unavailable, .software, .cannotCreate, .ioError]
             where !documented.contains(status.rawValue) {
             Issue.record("exit status \(status.rawValue) (\(status)) is not listed in the man page's EXIT STATUS section")
         }

@@ -43,6 +43,16 @@ public enum HelpText {
           --control-reply PATH    append control replies to PATH instead of stderr
           --progress[=force]      draw progress on stderr (percent and ETA for files, stream time
                                   and speed otherwise); only on a terminal unless =force
+          --duration DURATION     stop after this much input (10s, 250ms, 480f; bare: seconds)
+          --capture DEVICE        read from an ALSA capture device (default, hw:1,0, plughw:1)
+                                  instead of stdin, until SIGINT/SIGTERM or --duration; the
+                                  output is WAV unless -t says otherwise
+          --capture-format SPEC   the format to capture in (default s16le:48000:2)
+          --monitor DEVICE        also play the output on an ALSA playback device
+          --play DEVICE           play aec's far end (ref=) on an ALSA playback device and cancel
+                                  exactly what was played (full duplex)
+          --period DURATION       the sound devices' period (default 10ms)
+          --buffer DURATION       the sound devices' buffer (default 40ms: 4 periods)
           -h, --help              show this help
           -V, --version           show the version
 
@@ -53,8 +63,8 @@ public enum HelpText {
         \(HelpText.unitList)
 
         Exit status: 0 ok (also when the reader closes the pipe early, or after SIGINT/SIGTERM),
-        64 usage error, 65 bad input data, 66 input cannot be opened, 70 internal error,
-        73 output cannot be created, 74 I/O error.
+        64 usage error, 65 bad input data, 66 input cannot be opened, 69 ALSA or a sound
+        device unavailable, 70 internal error, 73 output cannot be created, 74 I/O error.
 
         Examples:
           arecord -t raw -f S16_LE -r 48000 -c 1 | aupipe --in-format s16le:48000:1 resample 16000 -t wav | opusenc - out.opus

@@ -92,6 +92,9 @@ public final class Pipeline {
         }
         chainSetsEncoding = list.contains { ($0.unit as? ConvertUnit)?.format != nil }
         units = list
+        if options.play != nil, list.filter({ ($0.unit as? EchoCancellerUnit)?.readsReference == true }).count != 1 {
+            throw AUPipeError.usage("--play \(options.play!) plays aec's far end: the chain needs one aec with ref=PATH (the far end to play)")
+        }
     }
 
     static func checkLabel(_ label: String, unit: String, taken: [String]) throws {
@@ -180,17 +183,27 @@ public final class Pipeline {
         let live = control.map { LiveControl(channel: $0, targets: ControlTargets(entries: units)) }
         // The devices open once everything else is known to be right, the output last.
         try capture?.open()
+        let period = options.period ?? ALSADevice.defaultPeriod, buffer = options.buffer ?? ALSADevice.defaultBuffer
         let monitor = try options.monitor.map {
-            try ALSADevice(name: $0, option: "--monitor", direction: .playback, format: plan.format,
-                           period: options.period ?? ALSADevice.defaultPeriod, buffer: options.buffer ?? ALSADevice.defaultBuffer)
+            try ALSADevice(name: $0, option: "--monitor", direction: .playback, format: plan.format, period: period, buffer: buffer)
+        }
+        let played = try options.play.flatMap { name -> PlayedReference? in
+            guard let aec = units.lazy.compactMap({ $0.unit as? EchoCancellerUnit }).first(where: \.readsReference) else { return nil }
+            let (format, maxFrames) = aec.playbackFormat
+            let device = try ALSADevice(name: name, option: "--play", direction: .playback, format: format, period: period, buffer: buffer)
+            let played = PlayedReference(device: device, capture: capture?.device, maxFrames: maxFrames)
+            aec.attach(played)
+            return played
         }
         let limit = options.duration.map { UInt64($0.frames(atRate: inFormat.sampleRate)) * UInt64(inFormat.bytesPerFrame) }
         try StreamLoop(chain: chain, plan: plan, header: header, source: audio, sink: try openSink(),
                        live: live, progress: progress, monitor: monitor, limit: limit).run(into: &report)
         monitor?.drain()
+        played?.finish()
         report.stages = chain.stats
         if let device = capture?.device { report.devices.append(DeviceStats(role: "capture", device: device)) }
         if let monitor { report.devices.append(DeviceStats(role: "monitor", device: monitor)) }
+        if let played { report.devices.append(DeviceStats(role: "play", device: played.device, note: played.note)) }
         return report
     }
 }

@@ -52,6 +52,8 @@ public final class EchoCancellerUnit: AudioUnit {
     private var state: OpaquePointer?
     private var preprocessors: [Preprocessor] = []
     private var reader: BusReader?
+    /// `--play`: the far end goes to a device as it is read, and comes back as played.
+    private var played: PlayedReference?
     private var blocker: FrameBlocker?
     private var inChannels = 1, mics = 1, frameFrames = 160, rate = 16000
     private var micFloat, refFloat: UnsafeMutablePointer<Float>?
@@ -209,6 +211,7 @@ public final class EchoCancellerUnit: AudioUnit {
         } else {
             micFloat.update(from: frame, count: frameFrames * mics)
             let (_, endedAt) = try reader!.read(into: refFloat, frames: frameFrames)
+            try played?.play(refFloat, frames: frameFrames)
             if let end = endedAt, referenceEndFrame == nil { referenceEndFrame = framesProcessed + Int64(end) }
         }
         if let estimator, let estimatorMic {
@@ -262,6 +265,19 @@ public final class EchoCancellerUnit: AudioUnit {
 
     public var clippedSamples: Int { clipped }
 
+    /// Whether the far end comes from `ref=` (which `--play` can play), not from an input channel.
+    var readsReference: Bool { refSpec != nil }
+
+    /// `--play`: from now on every frame of the far end is played on `device` as it is read,
+    /// and the canceller gets it as played (see `PlayedReference`). Call after `prepare`.
+    /// - Returns: the format the device must be opened in (mono s16le at the stream's rate)
+    ///   through `attach`, and the most frames one call plays.
+    var playbackFormat: (format: StreamFormat, maxFrames: Int) {
+        (StreamFormat(encoding: .s16le, sampleRate: rate, channels: 1), frameFrames)
+    }
+
+    func attach(_ playback: PlayedReference) { played = playback }
+
     public var statsNote: String? {
         var parts: [String] = []
         if let erle = meter.erle {
@@ -279,6 +295,7 @@ public final class EchoCancellerUnit: AudioUnit {
         } else {
             parts.append("delay \(ms) ms")
         }
+        if played != nil { parts.append("the far end as played on --play's device") }
         if let end = referenceEndedAt { parts.append("the reference ended at \(String(format3: end)) s; silence after it") }
         if vad, framesRun > 0 { parts.append("voice in \(voiceFrames * 100 / framesRun)% of frames (speex VAD)") }
         return parts.joined(separator: ", ")

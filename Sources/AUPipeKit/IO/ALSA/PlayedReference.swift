@@ -1,0 +1,75 @@
+/// `--play DEVICE` (full-duplex voice processing): `aec`'s far end is played on a device as the
+/// canceller reads it, and the canceller gets exactly what was played, at the time the device
+/// plays it.
+///
+/// Timing: every frame of the far end is written to the device when the microphone frame
+/// aligned with it is processed. The device plays it `deviceDelay` frames later: what its
+/// queue holds while running (it starts with a buffer less one period queued, and capture on
+/// the same clock keeps it there), plus, under `--capture`, one capture period (frames wait in
+/// the capture device that long before they are read). So the reference is delayed by
+/// `deviceDelay` before `aec` sees it; `aec`'s own `delay=` (or `delay=auto`) then covers only
+/// the acoustic path and the converters. The queue is measured at each write; the average is
+/// reported next to the figure used.
+final class PlayedReference {
+    let device: ALSADevice
+    /// Frames from writing a frame to the device to its being played, as applied.
+    let deviceDelay: Int
+    private let maxFrames: Int
+    private let samples: UnsafeMutablePointer<Int16>
+    /// The delay line: `ringFrames` mono frames.
+    private let ring: UnsafeMutablePointer<Float>
+    private let ringFrames: Int
+    private var ringWrite = 0
+    /// The measured queue (playback delay plus capture delay), summed over `measurements`.
+    private var measuredSum = 0, measurements = 0
+    private let capture: ALSADevice?
+    private var clipped = 0
+
+    /// - Parameters:
+    ///   - device: the playback device, opened mono s16le at the stream's rate.
+    ///   - capture: the capture device under `--capture` (its period is part of the delay).
+    ///   - maxFrames: the most frames one `play` call gets (aec's frame).
+    init(device: ALSADevice, capture: ALSADevice?, maxFrames: Int) {
+        self.device = device
+        self.capture = capture
+        self.maxFrames = maxFrames
+        let queued = max(0, device.bufferFrames - device.periodFrames)
+        deviceDelay = queued + (capture?.periodFrames ?? 0)
+        samples = .allocate(capacity: maxFrames)
+        ringFrames = deviceDelay + maxFrames
+        ring = .allocate(capacity: ringFrames)
+        ring.initialize(repeating: 0, count: ringFrames)
+    }
+
+    deinit {
+        samples.deallocate()
+        ring.deallocate()
+    }
+
+    /// Plays `frames` (≤ maxFrames) frames of `x` (mono, linear) and replaces them with what the
+    /// device plays meanwhile: the frames written `deviceDelay` frames before (silence at first).
+    func play(_ x: UnsafeMutablePointer<Float>, frames: Int) throws {
+        for i in 0..<frames { samples[i] = SampleCodec.s16(x[i], clipped: &clipped) }
+        try device.write(samples, frames: frames)
+        measuredSum += device.delayFrames + (capture?.delayFrames ?? 0)
+        measurements += 1
+        for i in 0..<frames {
+            // What was written deviceDelay frames ago comes out; what is written now goes in.
+            let r = (ringWrite + ringFrames - deviceDelay) % ringFrames
+            ring[ringWrite] = Float(samples[i]) / 32768
+            x[i] = ring[r]
+            ringWrite = ringWrite + 1 == ringFrames ? 0 : ringWrite + 1
+        }
+    }
+
+    /// Plays what is queued to the end.
+    func finish() { device.drain() }
+
+    /// For `--stats`: the delay applied and the one measured.
+    var note: String {
+        let rate = Double(device.format.sampleRate)
+        let applied = formatFixed(Double(deviceDelay) * 1000 / rate)
+        let measured = measurements > 0 ? formatFixed(Double(measuredSum) / Double(measurements) * 1000 / rate) + " ms measured" : "not measured"
+        return "the far end as played: device delay \(applied) ms applied (\(measured))" + (clipped > 0 ? ", \(clipped) samples clipped to 16 bits" : "")
+    }
+}
