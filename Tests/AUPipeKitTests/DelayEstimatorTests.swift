@@ -419,4 +419,20 @@ enum EchoScene {
         for _ in 0..<3 { h.update(candidate: 4800) }
         #expect(h.estimate == 4800 && h.changes == 2)
     }
+
+    /// `firstTolerance` widens only the run that makes the first estimate: a room whose two
+    /// strongest paths, 42 frames apart, take turns is found at once, and after that ±16 holds.
+    @Test func firstToleranceAppliesToTheFirstEstimateOnly() {
+        var strict = DelayHysteresis(tolerance: 16, requiredWins: 3)
+        for c in [703, 661, 661] as [Int?] { strict.update(candidate: c) }
+        #expect(strict.estimate == nil)                  // 703 → 661 broke the run
+        var h = DelayHysteresis(tolerance: 16, requiredWins: 3)
+        h.firstTolerance = 80
+        for c in [703, 661, 661] as [Int?] { h.update(candidate: c) }
+        #expect(h.estimate == 661)                       // the run's last candidate
+        for c in [703, 703, 661] as [Int?] { h.update(candidate: c) }
+        #expect(h.estimate == 661)                       // 661 confirmed it: the run ended
+        for c in [703, 703, 701] as [Int?] { h.update(candidate: c) }
+        #expect(h.estimate == 701 && h.changes == 2)     // 42 frames away: a challenger that won
+    }
 }

@@ -137,19 +137,10 @@ import CSpeexDSP
 
     // MARK: ERLE and the near end
 
-    /// Issue 4's ERLE targets are not all met yet: after `delay=auto` finds the bulk delay (at
-    /// 1.5–2.5 s) the canceller restarts, and by the 2–4.5 s stretch it has not converged again
-    /// (late stretch, 7.5–9 s: 17.6–19.7 dB without the preprocessor, 28.3–31.5 dB with it).
-    /// Those checks run as known issues (intermittent: some scenes meet them already): each still
-    /// runs and prints its figures, and the marker goes once the canceller converges faster.
-    static let convergenceGap = Comment(rawValue: "issue 4: the canceller re-converges too slowly after delay=auto finds the delay")
-
     @Test(arguments: [0, 40, 120, 300])
     func erleWithoutPreprocessor(delayMS: Int) throws {
         let m = try cancel(AECScene(delayMS: delayMS), [Self.fittingDelay(delayMS), "preprocess=0"])
-        withKnownIssue(Self.convergenceGap, isIntermittent: true) {
-            #expect(m.erle >= 18, "ERLE \(Self.fmt(m.erle)) dB without the preprocessor at \(delayMS) ms: \(m)")
-        }
+        #expect(m.erle >= 18, "ERLE \(Self.fmt(m.erle)) dB without the preprocessor at \(delayMS) ms: \(m)")
         #expect(abs(m.nearChange) <= 2, "near end changed by \(Self.fmt(m.nearChange, sign: true)) dB in double talk: \(m)")
         #expect(m.note?.contains("ERLE") == true)
     }
@@ -157,9 +148,7 @@ import CSpeexDSP
     @Test(arguments: [0, 40, 120, 300])
     func erleWithPreprocessor(delayMS: Int) throws {
         let m = try cancel(AECScene(delayMS: delayMS), [Self.fittingDelay(delayMS)])
-        withKnownIssue(Self.convergenceGap, isIntermittent: true) {
-            #expect(m.erle >= 28, "ERLE \(Self.fmt(m.erle)) dB with the preprocessor at \(delayMS) ms: \(m)")
-        }
+        #expect(m.erle >= 28, "ERLE \(Self.fmt(m.erle)) dB with the preprocessor at \(delayMS) ms: \(m)")
         #expect(abs(m.nearChange) <= 2, "near end changed by \(Self.fmt(m.nearChange, sign: true)) dB in double talk (default suppress): \(m)")
     }
 
@@ -169,14 +158,40 @@ import CSpeexDSP
         let p = "preprocess=\(preprocess ? 1 : 0)"
         let aligned = try cancel(AECScene(delayMS: 0), ["delay=0", p])
         let auto = try cancel(AECScene(delayMS: 300), ["delay=auto", p])
-        withKnownIssue(Self.convergenceGap, isIntermittent: true) {
-            #expect(auto.erle >= aligned.erle - 3, "delay=auto at 300 ms: ERLE \(Self.fmt(auto.erle)) dB, at 0 ms \(Self.fmt(aligned.erle)) dB")
-        }
+        #expect(auto.erle >= aligned.erle - 3, "delay=auto at 300 ms: ERLE \(Self.fmt(auto.erle)) dB, at 0 ms \(Self.fmt(aligned.erle)) dB")
         // The note reports the estimate ("delay 300 ms (auto: ..."), give or take the room's onset.
         let estimate = auto.note.flatMap { note in
             note.range(of: #"delay (\d+(\.\d+)?) ms \(auto"#, options: .regularExpression).map { Double(note[$0].split(separator: " ")[1])! }
         }
         #expect(estimate.map { (290...310).contains($0) } == true, "estimated delay: \(auto.note ?? "no note")")
+    }
+
+    /// The number right after `label` in `note` ("found at " in "... found at 1.500 s, ..."), if any.
+    static func number(after label: String, in note: String?) -> Double? {
+        guard let note, let r = note.range(of: label) else { return nil }
+        return Double(String(note[r.upperBound...].prefix { $0.isNumber || $0 == "." }))
+    }
+
+    /// The warm start: when `delay=auto` finds the delay within the history's reach (1.5 s in on
+    /// the 300 ms scene, 2 s of history by default), the canceller goes on exactly as one given
+    /// that delay from the start: with `preprocess=0` the output is the fixed delay's, sample
+    /// for sample, from the frame in which the estimate came.
+    @Test func warmStartGivesTheFixedDelaysCanceller() throws {
+        let scene = AECScene(delayMS: 300)
+        let ref = try write("far.wav", scene.far)
+        let auto = try aec(["ref=\(ref)", "delay=auto", "preprocess=0"], mic: scene.mic)
+        let ms = try #require(Self.number(after: "delay ", in: auto.note), "\(auto.note ?? "no note")")
+        let found = try #require(Self.number(after: "found at ", in: auto.note), "\(auto.note ?? "no note")")
+        let history = try #require(Self.number(after: "warm-started from ", in: auto.note), "\(auto.note ?? "no note")")
+        let frame = AECScene.rate / 100
+        let from = AECScene.frame(found) - frame
+        #expect(history == Double(from) / Double(AECScene.rate), "the whole stream before the estimate's frame: \(auto.note ?? "")")
+        let delayFrames = Int((ms * Double(AECScene.rate) / 1000).rounded())
+        let fixed = try aec(["ref=\(ref)", "delay=\(delayFrames)f", "preprocess=0"], mic: scene.mic).out
+        #expect(from > 0 && auto.out.count == fixed.count)
+        #expect(Array(auto.out[from...]) == Array(fixed[from...]),
+                "first difference at sample \(zip(auto.out, fixed).enumerated().first { $0.offset >= from && $0.element.0 != $0.element.1 }.map { String($0.offset) } ?? "-")")
+        #expect(Array(auto.out[..<from]) != Array(fixed[..<from])) // until then the reference was not delayed
     }
 
     // MARK: Exactness
@@ -246,7 +261,8 @@ import CSpeexDSP
         let n = 2 * AECScene.rate + 33
         let mic = Array(scene.mic[0..<n])
         let ref = try write("far.wav", Array(scene.far[0..<n]))
-        for args in [["delay=40ms"], ["delay=40ms", "preprocess=0"]] {
+        // delay=auto finds the delay at 1.5 s and warm-starts the canceller.
+        for args in [["delay=40ms"], ["delay=40ms", "preprocess=0"], ["delay=auto"]] {
             let reference = try aec(["ref=\(ref)"] + args, mic: mic, block: 4096).out
             #expect(reference.count == n)
             for block in [1, 7, 480] {

@@ -34,9 +34,10 @@ import Glibc
 ///    parabola through the peak and its neighbours when decimated, in stream frames) is this
 ///    estimate's candidate.
 /// 5. Hysteresis (`DelayHysteresis`): the first estimate, and any later change, needs the same
-///    candidate (within ±1 ms) to win `requiredWins` consecutive estimates; a window whose
-///    candidate is the current estimate, or whose peak is too weak, breaks a challenger's run.
-///    Candidates within ±1 ms of the current estimate do not move it (no jitter).
+///    candidate (within ±1 ms, or `firstEstimateTolerance` for the first) to win
+///    `requiredWins` consecutive estimates; a window whose candidate is the current estimate,
+///    or whose peak is too weak, breaks a challenger's run. Candidates within ±1 ms of the
+///    current estimate do not move it (no jitter).
 ///
 /// Timing, in stream frames: the first analysis comes after `firstAnalysisFrames` (half a
 /// second plus `maxDelay`), the next every `hopFrames` (a quarter of a second); with speech on
@@ -79,6 +80,14 @@ public final class DelayEstimator {
     public var requiredWins: Int {
         get { hysteresis.requiredWins }
         set { hysteresis.requiredWins = max(1, newValue) }
+    }
+
+    /// Frames the candidates that make the first estimate may differ by from one to the next
+    /// (≥ 1; default the hysteresis's 1 ms, at least 1 frame). See
+    /// `DelayHysteresis.firstTolerance`.
+    public var firstEstimateTolerance: Int {
+        get { hysteresis.firstTolerance }
+        set { hysteresis.firstTolerance = max(1, newValue) }
     }
 
     /// The reported bulk delay in frames (0...maxDelay), or nil until a delay has won.
@@ -339,10 +348,16 @@ public final class DelayEstimator {
 /// the noise. A candidate within `tolerance` frames of the reported estimate confirms it (and
 /// ends any challenger's run). Any other candidate is a challenger: it must come
 /// `requiredWins` times in a row (each within `tolerance` of the previous) to become the
-/// estimate, and a nil candidate ends its run too. The first estimate is reached the same way.
+/// estimate, and a nil candidate ends its run too. The first estimate is reached the same way,
+/// with `firstTolerance` between consecutive candidates.
 public struct DelayHysteresis: Sendable {
     /// Frames two candidates may differ by and still count as the same delay.
     public var tolerance: Int
+    /// Frames consecutive candidates may differ by in the run that makes the first estimate
+    /// (default `tolerance`). A wider one lets a room whose strongest paths take turns a few
+    /// milliseconds apart be found as soon as any one of them would have been; the estimate is
+    /// the run's last candidate.
+    public var firstTolerance: Int
     /// Consecutive wins a challenger needs (1: every counted candidate is reported at once).
     public var requiredWins: Int
     /// The reported delay in frames, nil until a candidate has won.
@@ -355,6 +370,7 @@ public struct DelayHysteresis: Sendable {
 
     public init(tolerance: Int, requiredWins: Int) {
         self.tolerance = tolerance
+        firstTolerance = tolerance
         self.requiredWins = max(1, requiredWins)
     }
 
@@ -370,7 +386,7 @@ public struct DelayHysteresis: Sendable {
             wins = 0
             return
         }
-        if let c = challenger, abs(lag - c) <= tolerance {
+        if let c = challenger, abs(lag - c) <= (estimate == nil ? firstTolerance : tolerance) {
             wins += 1
         } else {
             wins = 1

@@ -10,6 +10,8 @@ import CSpeexDSP
 /// The reference is delayed by `delay=` (or by the bulk delay `delay=auto` finds), the canceller
 /// adapts a `tail=`-long filter, and speex's preprocessor (attached to the echo state) removes
 /// residual echo (`suppress=`), and optionally noise and level (`denoise=`, `agc=`).
+/// When `delay=auto` changes the delay, the canceller is warm-started: run again over the
+/// recent past (`EchoHistory`) with the reference at the new delay.
 /// Frames of `frame=` go through speex in 16-bit samples. The output has exactly the input's
 /// frame count; a part-filled last frame is padded, processed and trimmed.
 public final class EchoCancellerUnit: AudioUnit {
@@ -18,9 +20,9 @@ public final class EchoCancellerUnit: AudioUnit {
         summary: "cancel the loudspeaker's echo (speexdsp echo canceller + preprocessor)",
         details: """
             The stream is the microphone; ref= names the far end (what the loudspeaker played: a file, a FIFO or <(command), any container, mixed to mono and resampled to the stream's rate), or ref-channel=N takes it from input channel N (counted from 0), which is then dropped from the output.
-            delay= delays the reference by a fixed time; delay=auto (the default) finds the bulk delay from the two signals (GCC-PHAT, re-estimated while running, with hysteresis; up to max-delay=), applies it less a 10 ms margin so that the echo's first taps stay inside the filter, and reports it in --stats; until it is found (after 1 s plus max-delay of both talking: 1.5 s by default), the reference is not delayed. A change of the delay restarts the canceller's adaptation; changes smaller than 5 ms are ignored. tail= is the echo length the filter covers after that delay.
+            delay= delays the reference by a fixed time; delay=auto (the default) finds the bulk delay from the two signals (GCC-PHAT, re-estimated while running, with hysteresis; up to max-delay=), applies it less a 10 ms margin so that the echo's first taps stay inside the filter, and reports it in --stats; until it is found (after 1 s plus max-delay of both talking: 1.5 s by default), the reference is not delayed. A change of the delay (the first estimate too) warm-starts the canceller: it is reset and run again, its output discarded, over the last 1.5 s plus max-delay of the stream (2 s by default; all of it if shorter) with the reference at the new delay, so that it goes on as converged as if it had had that delay all along (when that is the whole stream so far, a fresh canceller takes over: exactly the one a fixed delay= would have given); the preprocessor is not run again. That replay costs, in that one frame, about 3.5 ms of CPU per second replayed at 16 kHz and 11 ms at 48 kHz with the default tail (release build, x86-64; more with a longer tail), and in a live pipe holds that frame back as long. A first estimate equal to the delay in use (0) changes nothing; changes smaller than 5 ms are ignored. tail= is the echo length the filter covers after that delay.
             With preprocess=1 (the default) speex's preprocessor, attached to the echo state, suppresses residual echo (suppress= while only the far end talks, suppress-active= while both do) and, when asked, noise (denoise=), level (agc=), and runs voice activity detection (vad=) and dereverberation (dereverb=).
-            speexdsp works on whole frames of frame= in 16-bit samples (samples beyond full scale are clipped there, and counted): the output has exactly the input's length (a part-filled last frame is padded and trimmed), aligned sample for sample with the input, and in a live pipe it comes at most one frame late without the preprocessor and two with it (whose own one-frame delay is removed from the output's timing, not from the wait). With vad=1, --stats reports the share of frames speex judged to be voice (speex prints a warning of its own about its VAD). Several microphone channels get echo cancellation but no residual-echo suppression (speex attaches the preprocessor to a mono microphone only). --stats reports the ERLE (echo return loss enhancement: how much quieter the output is than the microphone while the far end plays), when the canceller converged (ERLE 10 dB) and the delay used.
+            speexdsp works on whole frames of frame= in 16-bit samples (samples beyond full scale are clipped there, and counted): the output has exactly the input's length (a part-filled last frame is padded and trimmed), aligned sample for sample with the input, and in a live pipe it comes at most one frame late without the preprocessor and two with it (whose own one-frame delay is removed from the output's timing, not from the wait). With vad=1, --stats reports the share of frames speex judged to be voice (speex prints a warning of its own about its VAD). Several microphone channels get echo cancellation but no residual-echo suppression (speex attaches the preprocessor to a mono microphone only). --stats reports the ERLE (echo return loss enhancement: how much quieter the output is than the microphone while the far end plays), when the canceller converged (ERLE 10 dB), the delay used and the history the last warm start replayed.
             """,
         parameters: [
             ParameterDescriptor("ref", .reference, default: nil, help: "the far end: PATH[,format=SPEC] (a file, FIFO or <(command))"),
@@ -49,7 +51,12 @@ public final class EchoCancellerUnit: AudioUnit {
     private let frameLength: StreamDuration
     private let settings: PreprocessSettings?
 
+    /// speex's echo state in use; with `delay=auto` also a spare one, never used until a warm
+    /// start replaces the state in use with it (see `warmStart`); every state made, destroyed
+    /// in `deinit` (the replaced one stays idle until then: nothing is freed while running).
     private var state: OpaquePointer?
+    private var freshState: OpaquePointer?
+    private var states: [OpaquePointer] = []
     private var preprocessors: [Preprocessor] = []
     private var reader: BusReader?
     /// `--play`: the far end goes to a device as it is read, and comes back as played.
@@ -58,9 +65,9 @@ public final class EchoCancellerUnit: AudioUnit {
     private var inChannels = 1, mics = 1, frameFrames = 160, rate = 16000
     private var micFloat, refFloat: UnsafeMutablePointer<Float>?
     private var rec16, play16, out16, channel16: UnsafeMutablePointer<Int16>?
-    /// The reference's delay line: a ring of `ringFrames` mono frames.
-    private var ring: UnsafeMutablePointer<Float>?
-    private var ringFrames = 0, ringWrite = 0
+    /// The reference's delay line and, with `delay=auto`, the last `warmStartSeconds` plus
+    /// `max-delay=` of both inputs, for warm starts.
+    private var history: EchoHistory?
     /// The delay in use, in frames.
     private(set) var delayFrames = 0
     private var meter = ERLEMeter(sampleRate: 16000)
@@ -69,6 +76,12 @@ public final class EchoCancellerUnit: AudioUnit {
     private var estimatorMic: UnsafeMutablePointer<Float>?
     private var delayChanges = 0
     private var delayFoundAt: Double?
+    /// The history the latest warm start replayed, in DSP frames (0: none yet).
+    private var warmFrames = 0
+    /// How much history a warm start replays at most, in seconds, beyond `max-delay=`: with it
+    /// the history reaches back to the stream's start when the first estimate comes up to two
+    /// analyses (0.5 s) after the earliest it can (1 s plus `max-delay=`).
+    static let warmStartSeconds = 1.5
     /// Where the reference ended, in stream frames, and the stream's own frames so far.
     private var referenceEndFrame: Int64?
     private var framesProcessed: Int64 = 0
@@ -109,8 +122,8 @@ public final class EchoCancellerUnit: AudioUnit {
     }
 
     deinit {
-        if let state { speex_echo_state_destroy(state) }
-        for p in [micFloat, refFloat, ring, estimatorMic] { p?.deallocate() }
+        for st in states { speex_echo_state_destroy(st) }
+        for p in [micFloat, refFloat, estimatorMic] { p?.deallocate() }
         for p in [rec16, play16, out16, channel16] { p?.deallocate() }
     }
 
@@ -147,12 +160,9 @@ public final class EchoCancellerUnit: AudioUnit {
                 throw AUPipeError.usage("aec: delay=\(d) is longer than max-delay=\(maxDelay); raise max-delay")
             }
         }
-        guard let st = speex_echo_state_init_mc(Int32(frameFrames), Int32(tailFrames), Int32(mics), 1) else {
-            throw AUPipeError(.software, "aec: speexdsp could not set up its echo canceller (\(frameFrames)-frame frames, \(tailFrames)-frame tail)")
-        }
+        let st = try makeState(tailFrames: tailFrames)
         state = st
-        var r = Int32(rate)
-        speex_echo_ctl(st, SPEEX_ECHO_SET_SAMPLING_RATE, &r)
+        if delaySetting == nil { freshState = try makeState(tailFrames: tailFrames) }
         if let settings {
             // Residual echo suppression needs the echo state, which speex attaches to a mono microphone.
             preprocessors = try (0..<mics).map { _ in
@@ -167,17 +177,32 @@ public final class EchoCancellerUnit: AudioUnit {
         play16 = .allocate(capacity: frameFrames)
         out16 = .allocate(capacity: frameFrames * mics)
         channel16 = .allocate(capacity: frameFrames)
-        ringFrames = maxDelayFrames + frameFrames
-        ring = .allocate(capacity: ringFrames)
-        ring!.initialize(repeating: 0, count: ringFrames)
+        // Only delay=auto warm-starts: a fixed delay keeps just the delay line.
+        let historyFrames = delaySetting == nil ? (Int((Self.warmStartSeconds * Double(rate)).rounded()) + maxDelayFrames) / frameFrames : 0
+        history = EchoHistory(frameFrames: frameFrames, mics: mics, maxDelay: maxDelayFrames, capacity: historyFrames)
         meter = ERLEMeter(sampleRate: rate)
         if delaySetting == nil {
             estimator = DelayEstimator(sampleRate: rate, maxDelay: maxDelayFrames)
+            // The first estimate may come from candidates up to 5 ms apart (a change must reach
+            // 5 ms to be applied anyway): a room's strongest paths can take turns a few ms
+            // apart, which within 1 ms would hold the first estimate back by analyses.
+            estimator?.firstEstimateTolerance = rate / 200
             estimatorMic = .allocate(capacity: frameFrames)
         }
         var out = input
         out.channels = mics
         return out
+    }
+
+    /// A new speex echo state for this stream's frames, microphones and rate, `tailFrames` long.
+    private func makeState(tailFrames: Int) throws -> OpaquePointer {
+        guard let st = speex_echo_state_init_mc(Int32(frameFrames), Int32(tailFrames), Int32(mics), 1) else {
+            throw AUPipeError(.software, "aec: speexdsp could not set up its echo canceller (\(frameFrames)-frame frames, \(tailFrames)-frame tail)")
+        }
+        states.append(st)
+        var r = Int32(rate)
+        speex_echo_ctl(st, SPEEX_ECHO_SET_SAMPLING_RATE, &r)
+        return st
     }
 
     public func maxOutputFrames(forInput inputFrames: Int) -> Int { blocker?.maxOutput(forInput: inputFrames) ?? inputFrames }
@@ -198,7 +223,7 @@ public final class EchoCancellerUnit: AudioUnit {
 
     /// One frame: split microphone and reference, delay the reference, cancel, post-process.
     private func runFrame(into output: UnsafeMutablePointer<Float>) throws {
-        guard let st = state, let blocker, let micFloat, let refFloat, let rec16, let play16, let out16, let ring else { return }
+        guard var st = state, let blocker, let micFloat, let refFloat, let rec16, let play16, let out16, let history else { return }
         let frame = blocker.frame
         if let n = refChannel {
             for f in 0..<frameFrames {
@@ -214,38 +239,29 @@ public final class EchoCancellerUnit: AudioUnit {
             try played?.play(refFloat, frames: frameFrames)
             if let end = endedAt, referenceEndFrame == nil { referenceEndFrame = framesProcessed + Int64(end) }
         }
+        history.pushReference(refFloat)
         if let estimator, let estimatorMic {
             // The estimator sees the undelayed reference and the first microphone channel.
             for f in 0..<frameFrames { estimatorMic[f] = micFloat[f * mics] }
             estimator.push(mic: estimatorMic, ref: refFloat, frames: frameFrames)
             // Applied 10 ms early, so the echo's first taps are inside the filter; moves of less
-            // than 5 ms are not worth restarting the canceller for.
+            // than 5 ms are not worth re-adapting for.
             if let e = estimator.estimate.map({ max(0, $0 - rate / 100) }),
                delayFoundAt == nil || abs(e - delayFrames) >= rate / 200 {
                 if delayFoundAt == nil { delayFoundAt = Double(framesProcessed + Int64(frameFrames)) / Double(rate) }
                 else { delayChanges += 1 }
-                delayFrames = e
-                // The filter adapted to the old alignment is wrong for the new one: start afresh.
-                speex_echo_state_reset(st)
+                // A first estimate equal to the delay in use (0) leaves the canceller as it is.
+                if e != delayFrames {
+                    delayFrames = e
+                    st = warmStart(st, history: history, play: play16, scratch: out16)
+                }
             }
         }
-        // The delay line: write this frame of the reference, read the frame `delayFrames` older.
-        var w = ringWrite, done = 0
-        while done < frameFrames {
-            let n = min(frameFrames - done, ringFrames - w)
-            (ring + w).update(from: refFloat + done, count: n)
-            done += n
-            w = (w + n) % ringFrames
-        }
-        var r = (ringWrite - delayFrames + ringFrames) % ringFrames
-        var refClipped = 0 // the reference's own clips are not the output's: not counted
-        for i in 0..<frameFrames {
-            play16[i] = SampleCodec.s16(ring[r], clipped: &refClipped)
-            r = r + 1 == ringFrames ? 0 : r + 1
-        }
-        ringWrite = w
+        // The delay line: this frame's reference, `delayFrames` earlier.
+        history.reference(back: 0, delay: delayFrames, into: play16)
         clipped += Speex16.fromFloat(micFloat, into: rec16, count: frameFrames * mics)
         speex_echo_cancellation(st, rec16, play16, out16)
+        history.record(mic: rec16)
         if !preprocessors.isEmpty {
             if mics == 1 {
                 if preprocessors[0].run(out16) { voiceFrames += 1 }
@@ -261,6 +277,41 @@ public final class EchoCancellerUnit: AudioUnit {
         Speex16.toFloat(out16, into: output, count: frameFrames * mics)
         framesProcessed += Int64(frameFrames)
         framesRun += 1
+    }
+
+    /// The filter adapted to the old alignment is wrong for the new one: the canceller starts
+    /// afresh and is run again over the history (oldest frame first, the frames and microphone
+    /// samples it saw, the reference at the new `delayFrames`), its output discarded into
+    /// `scratch` (`frameFrames × mics`; `play`, `frameFrames`, takes the reference), so that
+    /// it is now as converged as if it had had this delay all along, or over the history's
+    /// length. Returns the state to go on with (`current`, or the spare that replaced it).
+    ///
+    /// When the history holds the whole stream so far (a first estimate within the history's
+    /// length), the spare state made in `prepare`, never used, replaces `current` (the
+    /// preprocessor is moved over to it): the canceller is then exactly the one a fixed
+    /// `delay=` would have given. Otherwise `current` is reset: speex's reset leaves the
+    /// filter's per-block step sizes and the echo estimate its preprocessor reads as they were
+    /// until the filter counts as adapted again (a fresh state, replayed from the middle of the
+    /// stream, can converge before speex counts it as adapted, and its preprocessor then sees no
+    /// residual echo to suppress until the echo path changes).
+    private func warmStart(_ current: OpaquePointer, history: EchoHistory, play: UnsafeMutablePointer<Int16>,
+                           scratch: UnsafeMutablePointer<Int16>) -> OpaquePointer {
+        let st: OpaquePointer
+        if let fresh = freshState, history.framesHeld == framesRun {
+            freshState = nil
+            st = fresh
+            if mics == 1 { for p in preprocessors { p.attach(echo: fresh) } }
+        } else {
+            speex_echo_state_reset(current)
+            st = current
+        }
+        state = st
+        warmFrames = history.framesHeld
+        for back in stride(from: history.framesHeld, through: 1, by: -1) {
+            history.reference(back: back, delay: delayFrames, into: play)
+            speex_echo_cancellation(st, history.mic(back: back), play, scratch)
+        }
+        return st
     }
 
     public var clippedSamples: Int { clipped }
@@ -288,7 +339,8 @@ public final class EchoCancellerUnit: AudioUnit {
         let ms = formatFixed(Double(delayFrames) * 1000 / Double(rate))
         if let estimator {
             if let found = delayFoundAt {
-                parts.append("delay \(ms) ms (auto: found at \(String(format3: found)) s, changed \(delayChanges) time\(delayChanges == 1 ? "" : "s") since, correlation peak \(formatFixed(estimator.confidence))× its noise floor)")
+                let warm = warmFrames > 0 ? ", canceller warm-started from \(String(format3: Double(warmFrames * frameFrames) / Double(rate))) s of history" : ""
+                parts.append("delay \(ms) ms (auto: found at \(String(format3: found)) s, changed \(delayChanges) time\(delayChanges == 1 ? "" : "s") since\(warm), correlation peak \(formatFixed(estimator.confidence))× its noise floor)")
             } else {
                 parts.append("delay not found (auto: no confident estimate in \(estimator.estimatesMade) windows; the reference may not match the echo, or be silent): 0 ms used")
             }

@@ -50,6 +50,9 @@ final class Preprocessor {
 
     deinit { speex_preprocess_state_destroy(state) }
 
+    /// Attaches the preprocessor to another echo state (its residual echo from now on).
+    func attach(echo: OpaquePointer) { speex_preprocess_ctl(state, SPEEX_PREPROCESS_SET_ECHO_STATE, UnsafeMutableRawPointer(echo)) }
+
     /// Processes one frame in place; returns speex's voice-activity decision (true with VAD off).
     @discardableResult
     func run(_ frame: UnsafeMutablePointer<Int16>) -> Bool { speex_preprocess_run(state, frame) != 0 }

@@ -1,0 +1,81 @@
+/// The recent past of `aec`'s two inputs, in whole DSP frames: the reference's delay line,
+/// long enough for the longest delay plus the history, and the 16-bit microphone frames speex
+/// saw. With it the canceller can be run again over the last `capacity` frames with the
+/// reference at another delay (a warm start after `delay=auto` changes the delay).
+///
+/// Frames are counted back from the current one: 0 is the frame being processed (its reference
+/// pushed, its microphone not yet recorded), 1 the frame before it, and so on. Everything is
+/// allocated in `init`; pushing, recording and reading allocate nothing.
+final class EchoHistory {
+    /// Stream frames per DSP frame (≥ 1), interleaved microphone channels (≥ 1), the longest
+    /// delay in stream frames (≥ 0), and the history's length in DSP frames (≥ 0).
+    let frameFrames: Int, mics: Int, maxDelay: Int, capacity: Int
+    /// Microphone frames recorded so far, up to `capacity`: how far back a replay can start.
+    private(set) var framesHeld = 0
+
+    /// The reference, mono, in a ring of `referenceCount` samples = (capacity + 1) frames plus
+    /// `maxDelay`; `referenceWrite` is where the next sample goes. Zeros before the stream's start.
+    private let reference: UnsafeMutablePointer<Float>
+    private let referenceCount: Int
+    private var referenceWrite = 0
+    /// The microphone, `capacity` frames of `frameFrames × mics` interleaved samples; `micWrite`
+    /// is the slot (in frames) the next one goes to.
+    private let mic: UnsafeMutablePointer<Int16>
+    private var micWrite = 0
+
+    init(frameFrames: Int, mics: Int, maxDelay: Int, capacity: Int) {
+        self.frameFrames = max(1, frameFrames)
+        self.mics = max(1, mics)
+        self.maxDelay = max(0, maxDelay)
+        self.capacity = max(0, capacity)
+        referenceCount = (self.capacity + 1) * self.frameFrames + self.maxDelay
+        reference = .allocate(capacity: referenceCount)
+        reference.initialize(repeating: 0, count: referenceCount)
+        mic = .allocate(capacity: max(1, self.capacity * self.frameFrames * self.mics))
+    }
+
+    deinit {
+        reference.deallocate()
+        mic.deallocate()
+    }
+
+    /// Adds the current frame's reference (`frameFrames` samples); it becomes frame 0.
+    func pushReference(_ x: UnsafePointer<Float>) {
+        var done = 0
+        while done < frameFrames {
+            let n = min(frameFrames - done, referenceCount - referenceWrite)
+            (reference + referenceWrite).update(from: x + done, count: n)
+            done += n
+            referenceWrite = (referenceWrite + n) % referenceCount
+        }
+    }
+
+    /// The reference `delay` stream frames (0...maxDelay) before frame `back` (0...capacity),
+    /// as the 16-bit samples speex takes (rounded and clipped as `SampleCodec.s16` does; the
+    /// reference's own clips are not counted).
+    func reference(back: Int, delay: Int, into y: UnsafeMutablePointer<Int16>) {
+        precondition((0...capacity).contains(back) && (0...maxDelay).contains(delay), "EchoHistory: frame \(back) back at delay \(delay) is out of reach")
+        var r = referenceWrite - (back + 1) * frameFrames - delay
+        if r < 0 { r += referenceCount }
+        var clipped = 0
+        for i in 0..<frameFrames {
+            y[i] = SampleCodec.s16(reference[r], clipped: &clipped)
+            r = r + 1 == referenceCount ? 0 : r + 1
+        }
+    }
+
+    /// Records the current frame's microphone as speex saw it (`frameFrames × mics` samples),
+    /// once it has been run: it becomes frame 1 when the next reference is pushed.
+    func record(mic x: UnsafePointer<Int16>) {
+        guard capacity > 0 else { return }
+        (mic + micWrite * frameFrames * mics).update(from: x, count: frameFrames * mics)
+        micWrite = micWrite + 1 == capacity ? 0 : micWrite + 1
+        framesHeld = min(capacity, framesHeld + 1)
+    }
+
+    /// The recorded microphone of frame `back` (1...framesHeld).
+    func mic(back: Int) -> UnsafePointer<Int16> {
+        precondition((1...framesHeld).contains(back), "EchoHistory: microphone frame \(back) back is not held (\(framesHeld) are)")
+        return UnsafePointer(mic + ((micWrite - back + capacity) % capacity) * frameFrames * mics)
+    }
+}
