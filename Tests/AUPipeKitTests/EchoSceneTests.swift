@@ -142,7 +142,12 @@ import CSpeexDSP
         let m = try cancel(AECScene(delayMS: delayMS), [Self.fittingDelay(delayMS), "preprocess=0"])
         #expect(m.erle >= 18, "ERLE \(Self.fmt(m.erle)) dB without the preprocessor at \(delayMS) ms: \(m)")
         #expect(abs(m.nearChange) <= 2, "near end changed by \(Self.fmt(m.nearChange, sign: true)) dB in double talk: \(m)")
-        #expect(m.note?.contains("ERLE") == true)
+        #expect(Self.reportedERLE(m).map { abs($0 - m.erle) <= 5 } == true, "the unit reports \(m.note ?? "nothing"); measured \(Self.fmt(m.erle)) dB")
+    }
+
+    /// The ERLE the unit reports in its --stats note ("ERLE 23.38 dB (median …").
+    static func reportedERLE(_ m: Measurement) -> Double? {
+        m.note.flatMap { note in note.firstMatch(of: /ERLE (\d+(\.\d+)?) dB/).map { Double($0.1)! } }
     }
 
     @Test(arguments: [0, 40, 120, 300])
@@ -150,6 +155,7 @@ import CSpeexDSP
         let m = try cancel(AECScene(delayMS: delayMS), [Self.fittingDelay(delayMS)])
         #expect(m.erle >= 28, "ERLE \(Self.fmt(m.erle)) dB with the preprocessor at \(delayMS) ms: \(m)")
         #expect(abs(m.nearChange) <= 2, "near end changed by \(Self.fmt(m.nearChange, sign: true)) dB in double talk (default suppress): \(m)")
+        #expect(Self.reportedERLE(m).map { abs($0 - m.erle) <= 5 } == true, "the unit reports \(m.note ?? "nothing"); measured \(Self.fmt(m.erle)) dB")
     }
 
     /// `delay=auto` finds the 300 ms bulk delay and cancels within 3 dB of the scene without one.

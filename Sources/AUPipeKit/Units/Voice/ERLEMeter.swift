@@ -8,8 +8,9 @@ import Glibc
 /// Frames count only while the reference (far end) is active: its RMS above −50 dBFS. They are
 /// summed in half-second windows, each giving one ERLE value 10·log10(Σ mic² / Σ out²). The
 /// canceller has converged at the start of the first window reaching 10 dB; the ERLE reported is
-/// the median of the windows from then on (of all windows if it never converges), so that
-/// stretches of double talk or of re-adaptation do not drag it down. Values are kept in a
+/// the upper quartile of the windows from then on (of all windows if it never converges), so
+/// that stretches of double talk or of re-adaptation do not drag it down (see `erle`), with
+/// the median beside it. Values are kept in a
 /// histogram of 0.25 dB bins from −20 to 80 dB: constant memory, whatever the length.
 struct ERLEMeter {
     let sampleRate: Int
@@ -50,15 +51,27 @@ struct ERLEMeter {
         windowFrames = 0
     }
 
-    /// The median window ERLE in dB, or nil before a whole active window.
-    var erle: Double? {
+    /// The ERLE the canceller holds while only the far end talks, in dB: the upper quartile
+    /// of the window ERLEs (since convergence), or nil before a whole active window. Double
+    /// talk (where the output is the near end, not residual echo) and re-adaptation after an
+    /// echo-path change pull windows down, and in a call they are a good part of the time:
+    /// the upper quartile stays on the windows of echo alone as long as those are more than a
+    /// quarter of the time (the median needs half).
+    var erle: Double? { quantile(0.75) }
+
+    /// The median window ERLE in dB: the ERLE over the run as a whole, double talk included.
+    var medianERLE: Double? { quantile(0.5) }
+
+    /// The `q` quantile (0...1) of the window ERLEs since convergence (of all if never), in dB.
+    func quantile(_ q: Double) -> Double? {
         let histogram = convergedAt != nil ? converged : all
         let count = histogram.reduce(0, +)
         guard count > 0 else { return nil }
+        let rank = max(1, Int((q * Double(count)).rounded(.up)))
         var seen = 0
         for (bin, n) in histogram.enumerated() {
             seen += n
-            if seen * 2 >= count { return Self.lowest + (Double(bin) + 0.5) / Self.binsPerDB }
+            if seen >= rank { return Self.lowest + (Double(bin) + 0.5) / Self.binsPerDB }
         }
         return nil
     }

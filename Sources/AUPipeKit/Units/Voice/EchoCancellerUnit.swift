@@ -332,7 +332,7 @@ public final class EchoCancellerUnit: AudioUnit {
     public var statsNote: String? {
         var parts: [String] = []
         if let erle = meter.erle {
-            parts.append("ERLE \(formatFixed(erle)) dB" + (meter.convergedAt.map { " after convergence at \(String(format3: $0)) s" } ?? " (not converged: never 10 dB)"))
+            parts.append("ERLE \(formatFixed(erle)) dB (median \(formatFixed(meter.medianERLE ?? erle)) dB)" + (meter.convergedAt.map { " after convergence at \(String(format3: $0)) s" } ?? " (not converged: never 10 dB)"))
         } else {
             parts.append("ERLE n/a (the far end never played)")
         }
