@@ -235,6 +235,59 @@ import CSpeexDSP
         #expect(out.count == n && Array(out[whole..<n]) == Array(expected[whole..<n]))
     }
 
+    /// Two loudspeakers with different paths to the microphone: `speakers=2` models each path
+    /// (speex's multichannel state, call for call as a direct call does), and cancels far more
+    /// than the far end mixed to mono can.
+    @Test func twoLoudspeakersAreModelledSeparately() throws {
+        let n = 4 * AECScene.rate + 50
+        var seed: UInt64 = 0x5EED
+        func noise() -> Double {
+            seed = seed &* 6364136223846793005 &+ 1442695040888963407
+            return Double(Int64(bitPattern: seed) >> 11) / Double(1 << 52) // -1..1
+        }
+        let left = (0..<n).map { _ in Int16(noise() * 3000) }, right = (0..<n).map { _ in Int16(noise() * 3000) }
+        // Each loudspeaker's own short decaying path, the right one 2 ms later and inverted.
+        let pathL = (0..<48).map { 0.45 * exp(-Double($0) / 8) }, pathR = (0..<80).map { $0 < 32 ? 0.0 : -0.4 * exp(-Double($0 - 32) / 10) }
+        var mic = [Int16](repeating: 0, count: n)
+        for i in 0..<n {
+            var y = noise() * 3
+            for (k, h) in pathL.enumerated() where i >= k { y += h * Double(left[i - k]) }
+            for (k, h) in pathR.enumerated() where i >= k { y += h * Double(right[i - k]) }
+            mic[i] = Int16(max(-32768, min(32767, y.rounded())))
+        }
+        let ref = try write("stereo-far.wav", (0..<n).flatMap { [left[$0], right[$0]] }, channels: 2)
+        func erle(_ out: [Int16]) -> Double {
+            let last = (n - 2 * AECScene.rate)..<n
+            let m = last.reduce(0.0) { $0 + Double(mic[$1]) * Double(mic[$1]) }
+            let o = last.reduce(0.0) { $0 + Double(out[$1]) * Double(out[$1]) }
+            return 10 * log10(m / max(o, 1))
+        }
+        let two = try aec(["ref=\(ref)", "speakers=2", "delay=0", "preprocess=0"], mic: mic).out
+        let one = try aec(["ref=\(ref)", "delay=0", "preprocess=0"], mic: mic).out
+        #expect(two.count == n && one.count == n)
+        print("aec two loudspeakers: ERLE over the last 2 s \(Self.fmt(erle(two))) dB with speakers=2, \(Self.fmt(erle(one))) dB mixed to mono")
+        #expect(erle(two) >= 15 && erle(two) >= erle(one) + 6, "speakers=2: \(erle(two)) dB, mixed to mono: \(erle(one)) dB")
+
+        // The same frames through speex_echo_state_init_mc(160, 3200, 1 microphone, 2 speakers).
+        let frame = 160
+        let st = try #require(speex_echo_state_init_mc(Int32(frame), 3200, 1, 2))
+        defer { speex_echo_state_destroy(st) }
+        var rate: Int32 = 16000
+        speex_echo_ctl(st, SPEEX_ECHO_SET_SAMPLING_RATE, &rate)
+        var expected: [Int16] = []
+        var rec = [Int16](repeating: 0, count: frame), play = [Int16](repeating: 0, count: 2 * frame), e = rec
+        for start in stride(from: 0, to: n / frame * frame, by: frame) {
+            for i in 0..<frame {
+                rec[i] = mic[start + i]
+                play[2 * i] = left[start + i]
+                play[2 * i + 1] = right[start + i]
+            }
+            speex_echo_cancellation(st, rec, play, &e)
+            expected += e
+        }
+        #expect(Array(two[0..<expected.count]) == expected, "speakers=2 differs from a direct two-speaker speex call")
+    }
+
     /// `ref-channel=1` on a stereo capture (microphone, reference) gives what `ref=` gives with
     /// the reference in a file.
     @Test func refChannelMatchesRefFile() throws {

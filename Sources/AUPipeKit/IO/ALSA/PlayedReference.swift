@@ -16,7 +16,9 @@ final class PlayedReference {
     let deviceDelay: Int
     private let maxFrames: Int
     private let samples: UnsafeMutablePointer<Int16>
-    /// The delay line: `ringFrames` mono frames.
+    /// Interleaved channels (aec's loudspeakers).
+    private let channels: Int
+    /// The delay line: `ringFrames` frames of `channels` samples.
     private let ring: UnsafeMutablePointer<Float>
     private let ringFrames: Int
     private var ringWrite = 0
@@ -26,19 +28,21 @@ final class PlayedReference {
     private var clipped = 0
 
     /// - Parameters:
-    ///   - device: the playback device, opened mono s16le at the stream's rate.
+    ///   - device: the playback device, opened s16le at the stream's rate, one channel per
+    ///     loudspeaker.
     ///   - capture: the capture device under `--capture` (its period is part of the delay).
     ///   - maxFrames: the most frames one `play` call gets (aec's frame).
     init(device: ALSADevice, capture: ALSADevice?, maxFrames: Int) {
         self.device = device
         self.capture = capture
         self.maxFrames = maxFrames
+        channels = device.format.channels
         let queued = max(0, device.bufferFrames - device.periodFrames)
         deviceDelay = queued + (capture?.periodFrames ?? 0)
-        samples = .allocate(capacity: maxFrames)
+        samples = .allocate(capacity: maxFrames * channels)
         ringFrames = deviceDelay + maxFrames
-        ring = .allocate(capacity: ringFrames)
-        ring.initialize(repeating: 0, count: ringFrames)
+        ring = .allocate(capacity: ringFrames * channels)
+        ring.initialize(repeating: 0, count: ringFrames * channels)
     }
 
     deinit {
@@ -46,18 +50,20 @@ final class PlayedReference {
         ring.deallocate()
     }
 
-    /// Plays `frames` (≤ maxFrames) frames of `x` (mono, linear) and replaces them with what the
+    /// Plays `frames` (≤ maxFrames) frames of `x` (interleaved, linear) and replaces them with what the
     /// device plays meanwhile: the frames written `deviceDelay` frames before (silence at first).
     func play(_ x: UnsafeMutablePointer<Float>, frames: Int) throws {
-        for i in 0..<frames { samples[i] = SampleCodec.s16(x[i], clipped: &clipped) }
+        for i in 0..<frames * channels { samples[i] = SampleCodec.s16(x[i], clipped: &clipped) }
         try device.write(samples, frames: frames)
         measuredSum += device.delayFrames + (capture?.delayFrames ?? 0)
         measurements += 1
         for i in 0..<frames {
             // What was written deviceDelay frames ago comes out; what is written now goes in.
             let r = (ringWrite + ringFrames - deviceDelay) % ringFrames
-            ring[ringWrite] = Float(samples[i]) / 32768
-            x[i] = ring[r]
+            for c in 0..<channels {
+                ring[ringWrite * channels + c] = Float(samples[i * channels + c]) / 32768
+                x[i * channels + c] = ring[r * channels + c]
+            }
             ringWrite = ringWrite + 1 == ringFrames ? 0 : ringWrite + 1
         }
     }

@@ -26,8 +26,9 @@ struct ERLEMeter {
 
     static let activeThreshold = pow(10, -50.0 / 10) // mean square of −50 dBFS
 
-    /// Adds one frame: `n` microphone and output samples, `refCount` reference samples.
-    mutating func add(mic: UnsafePointer<Int16>, out: UnsafePointer<Int16>, ref: UnsafePointer<Int16>, n: Int, refCount: Int) {
+    /// Adds one DSP frame of `frames` stream frames: `n` microphone and output samples,
+    /// `refCount` reference samples (all loudspeakers).
+    mutating func add(mic: UnsafePointer<Int16>, out: UnsafePointer<Int16>, ref: UnsafePointer<Int16>, n: Int, refCount: Int, frames: Int) {
         var m = 0.0, o = 0.0, r = 0.0
         for i in 0..<n {
             m += Double(mic[i]) * Double(mic[i])
@@ -35,11 +36,11 @@ struct ERLEMeter {
         }
         for i in 0..<refCount { r += Double(ref[i]) * Double(ref[i]) }
         let scale = 1.0 / (32768.0 * 32768.0)
-        position += refCount
+        position += frames
         guard r * scale / Double(max(1, refCount)) > Self.activeThreshold else { return }
         windowMic += m * scale
         windowOut += o * scale
-        windowFrames += refCount
+        windowFrames += frames
         guard windowFrames >= sampleRate / 2 else { return }
         let erle = windowOut > 0 ? 10 * log10(windowMic / windowOut) : 80
         if convergedAt == nil, erle >= 10 { convergedAt = Double(position - windowFrames) / Double(sampleRate) }

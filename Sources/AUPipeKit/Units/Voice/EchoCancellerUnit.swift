@@ -19,7 +19,7 @@ public final class EchoCancellerUnit: AudioUnit {
         name: "aec",
         summary: "cancel the loudspeaker's echo (speexdsp echo canceller + preprocessor)",
         details: """
-            The stream is the microphone; ref= names the far end (what the loudspeaker played: a file, a FIFO or <(command), any container, mixed to mono and resampled to the stream's rate), or ref-channel=N takes it from input channel N (counted from 0), which is then dropped from the output. With --play DEVICE the far end of ref= is also played on a sound device as it is read, and the canceller gets it as the device plays it (full duplex).
+            The stream is the microphone; ref= names the far end (what the loudspeaker played: a file, a FIFO or <(command), any container, mixed to mono and resampled to the stream's rate; with speakers=N, N channels for N loudspeakers, a mono far end copied to each, and speex models one echo path from each loudspeaker to each microphone, at N times the cost), or ref-channel=N takes it from input channel N (counted from 0), which is then dropped from the output. With --play DEVICE the far end of ref= is also played on a sound device as it is read, and the canceller gets it as the device plays it (full duplex).
             delay= delays the reference by a fixed time; delay=auto (the default) finds the bulk delay from the two signals (GCC-PHAT, re-estimated while running, with hysteresis; up to max-delay=), applies it less a 10 ms margin so that the echo's first taps stay inside the filter, and reports it in --stats; until it is found (after 1 s plus max-delay of both talking: 1.5 s by default), the reference is not delayed. A change of the delay (the first estimate too) warm-starts the canceller: it is reset and run again, its output discarded, over the last 1.5 s plus max-delay of the stream (2 s by default; all of it if shorter) with the reference at the new delay, so that it goes on as converged as if it had had that delay all along (when that is the whole stream so far, a fresh canceller takes over: exactly the one a fixed delay= would have given); the preprocessor is not run again. That replay costs, in that one frame, about 3.5 ms of CPU per second replayed at 16 kHz and 11 ms at 48 kHz with the default tail (release build, x86-64; more with a longer tail), and in a live pipe holds that frame back as long. A first estimate equal to the delay in use (0) changes nothing; changes smaller than 5 ms are ignored. tail= is the echo length the filter covers after that delay.
             With preprocess=1 (the default) speex's preprocessor, attached to the echo state, suppresses residual echo (suppress= while only the far end talks, suppress-active= while both do) and, when asked, noise (denoise=), level (agc=), and runs voice activity detection (vad=) and dereverberation (dereverb=).
             speexdsp works on whole frames of frame= in 16-bit samples (samples beyond full scale are clipped there, and counted): the output has exactly the input's length (a part-filled last frame is padded and trimmed), aligned sample for sample with the input, and in a live pipe it comes at most one frame late without the preprocessor and two with it (whose own one-frame delay is removed from the output's timing, not from the wait). With vad=1, --stats reports the share of frames speex judged to be voice (speex prints a warning of its own about its VAD). Several microphone channels get echo cancellation but no residual-echo suppression (speex attaches the preprocessor to a mono microphone only). --stats reports the ERLE (echo return loss enhancement: how much quieter the output is than the microphone while the far end plays), when the canceller converged (ERLE 10 dB), the delay used and the history the last warm start replayed.
@@ -27,6 +27,7 @@ public final class EchoCancellerUnit: AudioUnit {
         parameters: [
             ParameterDescriptor("ref", .reference, default: nil, help: "the far end: PATH[,format=SPEC] (a file, FIFO or <(command))"),
             ParameterDescriptor("ref-channel", .integer(0...63), default: nil, help: "take the far end from this input channel instead"),
+            ParameterDescriptor("speakers", .integer(1...8), default: "1", help: "loudspeakers the far end of ref= plays on: 1 mixes it to mono, N keeps N channels"),
             ParameterDescriptor("delay", .durationOrAuto(0...2, bareUnit: .milliseconds), default: "auto", help: "delay of the reference, or auto (found from the signals)"),
             ParameterDescriptor("max-delay", .duration(0.01...2, bareUnit: .milliseconds), default: "500ms", help: "largest delay auto looks for"),
             ParameterDescriptor("tail", .duration(0.01...2, bareUnit: .milliseconds), default: "200ms", help: "echo length the filter covers"),
@@ -45,6 +46,8 @@ public final class EchoCancellerUnit: AudioUnit {
 
     private let refSpec: BusSpec?
     private let refChannel: Int?
+    /// Loudspeakers: channels of the far end speex models separately (1...8).
+    private let speakers: Int
     private let delaySetting: StreamDuration?   // nil: auto
     private let maxDelay: StreamDuration
     private let tail: StreamDuration
@@ -74,6 +77,8 @@ public final class EchoCancellerUnit: AudioUnit {
     /// `delay=auto`: the bulk-delay estimator, the first microphone channel for it, and what it did.
     private var estimator: DelayEstimator?
     private var estimatorMic: UnsafeMutablePointer<Float>?
+    /// The loudspeakers summed for the estimator (with speakers > 1).
+    private var estimatorRef: UnsafeMutablePointer<Float>?
     private var delayChanges = 0
     private var delayFoundAt: Double?
     /// The history the latest warm start replayed, in DSP frames (0: none yet).
@@ -103,6 +108,10 @@ public final class EchoCancellerUnit: AudioUnit {
         guard (refSpec == nil) != (refChannel == nil) else {
             throw AUPipeError.usage("aec: give the far end as ref=PATH or as ref-channel=N (one of them)")
         }
+        speakers = v.integer("speakers")!
+        if refChannel != nil, speakers > 1 {
+            throw AUPipeError.usage("aec: speakers=\(speakers) needs ref=PATH; ref-channel= gives one loudspeaker's channel")
+        }
         delaySetting = v.text("delay") == "auto" ? nil : v.duration("delay")!
         maxDelay = v.duration("max-delay")!
         tail = v.duration("tail")!
@@ -123,7 +132,7 @@ public final class EchoCancellerUnit: AudioUnit {
 
     deinit {
         for st in states { speex_echo_state_destroy(st) }
-        for p in [micFloat, refFloat, estimatorMic] { p?.deallocate() }
+        for p in [micFloat, refFloat, estimatorMic, estimatorRef] { p?.deallocate() }
         for p in [rec16, play16, out16, channel16] { p?.deallocate() }
     }
 
@@ -150,7 +159,7 @@ public final class EchoCancellerUnit: AudioUnit {
             mics = inChannels - 1
         } else {
             mics = inChannels
-            reader = try BusReader(spec: refSpec!, index: 1, label: "aec: ref", target: StreamFormat(encoding: .f32le, sampleRate: rate, channels: 1),
+            reader = try BusReader(spec: refSpec!, index: 1, label: "aec: ref", target: StreamFormat(encoding: .f32le, sampleRate: rate, channels: speakers),
                                    maxFrames: frameFrames, streamIsLive: context.inputIsLive, wait: .seconds(0.005))
         }
         let maxDelayFrames = maxDelay.frames(atRate: rate)
@@ -172,14 +181,14 @@ public final class EchoCancellerUnit: AudioUnit {
         // speex's preprocessor gives each frame out one frame later: that latency is removed.
         blocker = FrameBlocker(frameFrames: frameFrames, channels: inChannels, outputChannels: mics, latency: preprocessors.isEmpty ? 0 : frameFrames)
         micFloat = .allocate(capacity: frameFrames * mics)
-        refFloat = .allocate(capacity: frameFrames)
+        refFloat = .allocate(capacity: frameFrames * speakers)
         rec16 = .allocate(capacity: frameFrames * mics)
-        play16 = .allocate(capacity: frameFrames)
+        play16 = .allocate(capacity: frameFrames * speakers)
         out16 = .allocate(capacity: frameFrames * mics)
         channel16 = .allocate(capacity: frameFrames)
         // Only delay=auto warm-starts: a fixed delay keeps just the delay line.
         let historyFrames = delaySetting == nil ? (Int((Self.warmStartSeconds * Double(rate)).rounded()) + maxDelayFrames) / frameFrames : 0
-        history = EchoHistory(frameFrames: frameFrames, mics: mics, maxDelay: maxDelayFrames, capacity: historyFrames)
+        history = EchoHistory(frameFrames: frameFrames, mics: mics, speakers: speakers, maxDelay: maxDelayFrames, capacity: historyFrames)
         meter = ERLEMeter(sampleRate: rate)
         if delaySetting == nil {
             estimator = DelayEstimator(sampleRate: rate, maxDelay: maxDelayFrames)
@@ -188,6 +197,7 @@ public final class EchoCancellerUnit: AudioUnit {
             // apart, which within 1 ms would hold the first estimate back by analyses.
             estimator?.firstEstimateTolerance = rate / 200
             estimatorMic = .allocate(capacity: frameFrames)
+            if speakers > 1 { estimatorRef = .allocate(capacity: frameFrames) }
         }
         var out = input
         out.channels = mics
@@ -196,7 +206,7 @@ public final class EchoCancellerUnit: AudioUnit {
 
     /// A new speex echo state for this stream's frames, microphones and rate, `tailFrames` long.
     private func makeState(tailFrames: Int) throws -> OpaquePointer {
-        guard let st = speex_echo_state_init_mc(Int32(frameFrames), Int32(tailFrames), Int32(mics), 1) else {
+        guard let st = speex_echo_state_init_mc(Int32(frameFrames), Int32(tailFrames), Int32(mics), Int32(speakers)) else {
             throw AUPipeError(.software, "aec: speexdsp could not set up its echo canceller (\(frameFrames)-frame frames, \(tailFrames)-frame tail)")
         }
         states.append(st)
@@ -243,7 +253,17 @@ public final class EchoCancellerUnit: AudioUnit {
         if let estimator, let estimatorMic {
             // The estimator sees the undelayed reference and the first microphone channel.
             for f in 0..<frameFrames { estimatorMic[f] = micFloat[f * mics] }
-            estimator.push(mic: estimatorMic, ref: refFloat, frames: frameFrames)
+            var ref = UnsafePointer(refFloat)
+            if let estimatorRef {
+                // Several loudspeakers: their sum, for the bulk delay common to all of them.
+                for f in 0..<frameFrames {
+                    var x: Float = 0
+                    for c in 0..<speakers { x += refFloat[f * speakers + c] }
+                    estimatorRef[f] = x
+                }
+                ref = UnsafePointer(estimatorRef)
+            }
+            estimator.push(mic: estimatorMic, ref: ref, frames: frameFrames)
             // Applied 10 ms early, so the echo's first taps are inside the filter; moves of less
             // than 5 ms are not worth re-adapting for.
             if let e = estimator.estimate.map({ max(0, $0 - rate / 100) }),
@@ -273,7 +293,7 @@ public final class EchoCancellerUnit: AudioUnit {
                 }
             }
         }
-        meter.add(mic: rec16, out: out16, ref: play16, n: frameFrames * mics, refCount: frameFrames)
+        meter.add(mic: rec16, out: out16, ref: play16, n: frameFrames * mics, refCount: frameFrames * speakers, frames: frameFrames)
         Speex16.toFloat(out16, into: output, count: frameFrames * mics)
         framesProcessed += Int64(frameFrames)
         framesRun += 1
@@ -321,10 +341,11 @@ public final class EchoCancellerUnit: AudioUnit {
 
     /// `--play`: from now on every frame of the far end is played on `device` as it is read,
     /// and the canceller gets it as played (see `PlayedReference`). Call after `prepare`.
-    /// - Returns: the format the device must be opened in (mono s16le at the stream's rate)
+    /// - Returns: the format the device must be opened in (s16le at the stream's rate, one
+    ///   channel per loudspeaker)
     ///   through `attach`, and the most frames one call plays.
     var playbackFormat: (format: StreamFormat, maxFrames: Int) {
-        (StreamFormat(encoding: .s16le, sampleRate: rate, channels: 1), frameFrames)
+        (StreamFormat(encoding: .s16le, sampleRate: rate, channels: speakers), frameFrames)
     }
 
     func attach(_ playback: PlayedReference) { played = playback }

@@ -7,14 +7,16 @@
 /// pushed, its microphone not yet recorded), 1 the frame before it, and so on. Everything is
 /// allocated in `init`; pushing, recording and reading allocate nothing.
 final class EchoHistory {
-    /// Stream frames per DSP frame (≥ 1), interleaved microphone channels (≥ 1), the longest
-    /// delay in stream frames (≥ 0), and the history's length in DSP frames (≥ 0).
-    let frameFrames: Int, mics: Int, maxDelay: Int, capacity: Int
+    /// Stream frames per DSP frame (≥ 1), interleaved microphone channels (≥ 1), interleaved
+    /// reference (loudspeaker) channels (≥ 1), the longest delay in stream frames (≥ 0), and
+    /// the history's length in DSP frames (≥ 0).
+    let frameFrames: Int, mics: Int, speakers: Int, maxDelay: Int, capacity: Int
     /// Microphone frames recorded so far, up to `capacity`: how far back a replay can start.
     private(set) var framesHeld = 0
 
-    /// The reference, mono, in a ring of `referenceCount` samples = (capacity + 1) frames plus
-    /// `maxDelay`; `referenceWrite` is where the next sample goes. Zeros before the stream's start.
+    /// The reference, `speakers` interleaved channels, in a ring of `referenceCount` frames =
+    /// (capacity + 1) DSP frames plus `maxDelay`; `referenceWrite` is the frame the next one
+    /// goes to. Zeros before the stream's start.
     private let reference: UnsafeMutablePointer<Float>
     private let referenceCount: Int
     private var referenceWrite = 0
@@ -23,14 +25,15 @@ final class EchoHistory {
     private let mic: UnsafeMutablePointer<Int16>
     private var micWrite = 0
 
-    init(frameFrames: Int, mics: Int, maxDelay: Int, capacity: Int) {
+    init(frameFrames: Int, mics: Int, speakers: Int = 1, maxDelay: Int, capacity: Int) {
         self.frameFrames = max(1, frameFrames)
         self.mics = max(1, mics)
+        self.speakers = max(1, speakers)
         self.maxDelay = max(0, maxDelay)
         self.capacity = max(0, capacity)
         referenceCount = (self.capacity + 1) * self.frameFrames + self.maxDelay
-        reference = .allocate(capacity: referenceCount)
-        reference.initialize(repeating: 0, count: referenceCount)
+        reference = .allocate(capacity: referenceCount * self.speakers)
+        reference.initialize(repeating: 0, count: referenceCount * self.speakers)
         mic = .allocate(capacity: max(1, self.capacity * self.frameFrames * self.mics))
     }
 
@@ -39,19 +42,20 @@ final class EchoHistory {
         mic.deallocate()
     }
 
-    /// Adds the current frame's reference (`frameFrames` samples); it becomes frame 0.
+    /// Adds the current frame's reference (`frameFrames × speakers` interleaved samples); it
+    /// becomes frame 0.
     func pushReference(_ x: UnsafePointer<Float>) {
         var done = 0
         while done < frameFrames {
             let n = min(frameFrames - done, referenceCount - referenceWrite)
-            (reference + referenceWrite).update(from: x + done, count: n)
+            (reference + referenceWrite * speakers).update(from: x + done * speakers, count: n * speakers)
             done += n
             referenceWrite = (referenceWrite + n) % referenceCount
         }
     }
 
     /// The reference `delay` stream frames (0...maxDelay) before frame `back` (0...capacity),
-    /// as the 16-bit samples speex takes (rounded and clipped as `SampleCodec.s16` does; the
+    /// (`frameFrames × speakers` interleaved), as the 16-bit samples speex takes (rounded and clipped as `SampleCodec.s16` does; the
     /// reference's own clips are not counted).
     func reference(back: Int, delay: Int, into y: UnsafeMutablePointer<Int16>) {
         precondition((0...capacity).contains(back) && (0...maxDelay).contains(delay), "EchoHistory: frame \(back) back at delay \(delay) is out of reach")
@@ -59,7 +63,7 @@ final class EchoHistory {
         if r < 0 { r += referenceCount }
         var clipped = 0
         for i in 0..<frameFrames {
-            y[i] = SampleCodec.s16(reference[r], clipped: &clipped)
+            for c in 0..<speakers { y[i * speakers + c] = SampleCodec.s16(reference[r * speakers + c], clipped: &clipped) }
             r = r + 1 == referenceCount ? 0 : r + 1
         }
     }
