@@ -36,6 +36,23 @@ import AUPipeKit
         #expect(r.report.dataError?.message.contains("1 trailing bytes") == true)
     }
 
+    /// `--duration` stops after exactly that many frames, whether reads end mid-frame (pipe
+    /// chunks of 4096 bytes, 6-byte frames) or not, with or without units, and with no error.
+    @Test(arguments: [4096, 1000, .max])
+    func durationStopsAtExactlyItsFrames(chunk: Int) throws {
+        let f = StreamFormat(encoding: try SampleEncoding(token: "s24le"), sampleRate: 48000, channels: 2)
+        let raw = [UInt8]((0..<(2 * 48000 * 6)).map { UInt8(truncatingIfNeeded: $0 &* 7) })
+        for chain in [[], [["gain", "-1"]]] {
+            let r = try TestSignals.run(chain, raw, chunk: chunk) { $0.inFormat = f; $0.duration = .seconds(1) }
+            #expect(r.report.framesIn == 48000 && r.report.framesOut == 48000, "chunk \(chunk), \(chain)")
+            #expect(r.report.dataError == nil)
+            if chain.isEmpty { #expect(r.bytes == Array(raw.prefix(288000))) }
+        }
+        // A duration shorter than a frame is one frame.
+        let one = try TestSignals.run([], raw, chunk: chunk) { $0.inFormat = f; $0.duration = .seconds(1e-6) }
+        #expect(one.report.framesOut == 1)
+    }
+
     @Test func aStreamShortOfItsDeclaredSizeIsReported() throws {
         let f = StreamFormat(encoding: .s16le, sampleRate: 8000, channels: 1)
         let input = WAVFile.header(f, dataBytes: 100, channelMask: nil) + [UInt8](repeating: 1, count: 60)

@@ -131,9 +131,8 @@ public struct PipelineOptionsText: Equatable, Sendable {
         }
         if let period { o.period = try Self.duration(period, option: "--period", range: 0.001...2, bareUnit: .milliseconds) }
         if let buffer { o.buffer = try Self.duration(buffer, option: "--buffer", range: 0.002...4, bareUnit: .milliseconds) }
-        if let p = o.period?.seconds, let b = o.buffer?.seconds, b < 2 * p {
-            throw AUPipeError.usage("--buffer \(buffer!) must hold at least two periods of --period \(period!)")
-        }
+        // Frame counts, and a buffer of two periods at least, are checked once the rate is known
+        // (ALSADevice.microseconds).
     }
 }
 

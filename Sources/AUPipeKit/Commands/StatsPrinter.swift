@@ -21,7 +21,7 @@ enum StatsPrinter {
         case .json:
             let devices = r.devices.map { d in
                 "{\"role\":\"\(d.role)\",\"name\":\(quote(d.name)),\"format\":\"\(d.format.spec)\",\"periodFrames\":\(d.periodFrames)," +
-                "\"bufferFrames\":\(d.bufferFrames),\"\(d.xrunWord)\":\(d.xruns),\"note\":\(d.note.map(quote) ?? "null")}"
+                "\"bufferFrames\":\(d.bufferFrames),\"xruns\":\(d.xruns),\"note\":\(d.note.map(quote) ?? "null")}"
             }
             let units = r.stages.map { s in
                 "{\"name\":\(quote(s.name)),\"bypassed\":\(s.bypassed),\"framesIn\":\(s.framesIn),\"framesOut\":\(s.framesOut)," +

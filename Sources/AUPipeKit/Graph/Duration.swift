@@ -24,8 +24,16 @@ public enum StreamDuration: Equatable, Sendable, CustomStringConvertible {
     /// Whole frames at `rate` Hz, rounded to nearest, at most 2^53 (beyond any stream).
     public func frames(atRate rate: Int) -> Int {
         switch self {
-        case .frames(let n): return n
+        case .frames(let n): return min(n, 1 << 53)
         case .seconds(let s): return Int(min((s * Double(rate)).rounded(), 0x1p53))
+        }
+    }
+
+    /// The duration `factor` times as long (a frame count rounded, at least 1 frame).
+    func scaled(by factor: Double) -> StreamDuration {
+        switch self {
+        case .frames(let n): return .frames(max(1, Int((Double(n) * factor).rounded())))
+        case .seconds(let s): return .seconds(s * factor)
         }
     }
 

@@ -145,8 +145,7 @@ public final class Pipeline {
         guard let name = options.capture else { throw AUPipeError(.software, "runCapture without --capture") }
         let control = try options.control.map { try ControlChannel(path: $0, replyPath: options.controlReply) }
         defer { control?.close() }
-        let source = CaptureSource(device: name, format: options.captureFormat,
-                                   period: options.period ?? ALSADevice.defaultPeriod, buffer: options.buffer ?? ALSADevice.defaultBuffer)
+        let source = CaptureSource(device: name, format: options.captureFormat, sizes: ALSADevice.Sizes(period: options.period, buffer: options.buffer))
         return try run(header: source.header, audio: source, openSink: openSink, control: control, inputBytes: nil,
                        context: StreamContext(inputIsLive: true))
     }
@@ -183,19 +182,20 @@ public final class Pipeline {
         let live = control.map { LiveControl(channel: $0, targets: ControlTargets(entries: units)) }
         // The devices open once everything else is known to be right, the output last.
         try capture?.open()
-        let period = options.period ?? ALSADevice.defaultPeriod, buffer = options.buffer ?? ALSADevice.defaultBuffer
+        let sizes = ALSADevice.Sizes(period: options.period, buffer: options.buffer)
         let monitor = try options.monitor.map {
-            try ALSADevice(name: $0, option: "--monitor", direction: .playback, format: plan.format, period: period, buffer: buffer)
+            try ALSADevice(name: $0, option: "--monitor", direction: .playback, format: plan.format, sizes: sizes)
         }
         let played = try options.play.flatMap { name -> PlayedReference? in
             guard let aec = units.lazy.compactMap({ $0.unit as? EchoCancellerUnit }).first(where: \.readsReference) else { return nil }
             let (format, maxFrames) = aec.playbackFormat
-            let device = try ALSADevice(name: name, option: "--play", direction: .playback, format: format, period: period, buffer: buffer)
+            let device = try ALSADevice(name: name, option: "--play", direction: .playback, format: format, sizes: sizes)
             let played = PlayedReference(device: device, capture: capture?.device, maxFrames: maxFrames)
             aec.attach(played)
             return played
         }
-        let limit = options.duration.map { UInt64($0.frames(atRate: inFormat.sampleRate)) * UInt64(inFormat.bytesPerFrame) }
+        // At least one frame; at most what 64 bits of bytes can count.
+        let limit = options.duration.map { UInt64(min(max(1, $0.frames(atRate: inFormat.sampleRate)), Int(Int64.max) / inFormat.bytesPerFrame)) * UInt64(inFormat.bytesPerFrame) }
         try StreamLoop(chain: chain, plan: plan, header: header, source: audio, sink: try openSink(),
                        live: live, progress: progress, monitor: monitor, limit: limit).run(into: &report)
         monitor?.drain()
@@ -299,7 +299,7 @@ struct StreamLoop {
                 want = max(inFrameBytes, (Self.ioSize - room) / inFrameBytes * inFrameBytes) - carried
             }
             if let r = remaining { want = Int(min(UInt64(want), r)) }
-            if let l = toLimit { want = Int(min(UInt64(want), l - UInt64(carried))) }
+            if let l = toLimit { want = Int(min(UInt64(want), l)) }
             let n = try source.read(into: UnsafeMutableRawBufferPointer(rebasing: readBuffer[carried..<(carried + want)]))
             if n == 0 { break }
             if remaining != nil { remaining! -= UInt64(n) }

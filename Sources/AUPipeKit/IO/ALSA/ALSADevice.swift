@@ -34,20 +34,54 @@ final class ALSADevice {
     private let pollFDs: UnsafeMutablePointer<pollfd>
     private let deviceFDCount: Int
     private var started = false
+    /// Waits in a row in which the device did nothing (1 s each); at `stallLimit` the run ends.
+    private var idleWaits = 0
+    static let stallLimit = 5
 
     /// Default period and buffer: 10 ms periods in a 40 ms buffer (4 periods), as PipeWire's
     /// and PulseAudio's low-latency defaults; `--period`/`--buffer` change them.
     static let defaultPeriod = StreamDuration.seconds(0.010)
     static let defaultBuffer = StreamDuration.seconds(0.040)
 
+    /// The period and buffer to ask for: the defaults, or one given and the other four times
+    /// larger or a quarter of it.
+    struct Sizes: Sendable {
+        var period = ALSADevice.defaultPeriod, buffer = ALSADevice.defaultBuffer
+        /// Whether the period was given (or the default), not derived from the buffer.
+        var periodFirst = true
+
+        init(period: StreamDuration?, buffer: StreamDuration?) {
+            switch (period, buffer) {
+            case let (p?, b?): (self.period, self.buffer) = (p, b)
+            case let (p?, nil): (self.period, self.buffer) = (p, p.scaled(by: 4))
+            case let (nil, b?): (self.period, self.buffer, periodFirst) = (b.scaled(by: 0.25), b, false)
+            case (nil, nil): break
+            }
+        }
+    }
+
+    /// Checks the asked sizes at `rate`: a period of 1 ms...2 s, a buffer of 2 ms...4 s holding at
+    /// least two periods. Returns them in microseconds. `periodFirst`: report a bad period before
+    /// a bad buffer (false when the period was derived from the buffer).
+    static func microseconds(period: StreamDuration, buffer: StreamDuration, rate: Int, periodFirst: Bool = true) throws -> (period: UInt32, buffer: UInt32) {
+        func us(_ d: StreamDuration) -> Double { Double(min(d.frames(atRate: rate), 1 << 40)) * 1e6 / Double(rate) }
+        let p = us(period), b = us(buffer)
+        let periodError = (1000...2_000_000).contains(p) ? nil : AUPipeError.usage("--period \(period) is out of range 1 ms...2 s (\(formatFixed(p / 1000)) ms at \(rate) Hz)")
+        let bufferError = (2000...4_000_000).contains(b) ? nil : AUPipeError.usage("--buffer \(buffer) is out of range 2 ms...4 s (\(formatFixed(b / 1000)) ms at \(rate) Hz)")
+        // The option the user wrote is named first (the other may only be derived from it).
+        if let e = (periodFirst ? periodError : bufferError) ?? (periodFirst ? bufferError : periodError) { throw e }
+        guard b >= 2 * p else { throw AUPipeError.usage("--buffer \(buffer) must hold at least two periods of --period \(period)") }
+        return (UInt32(p.rounded()), UInt32(b.rounded()))
+    }
+
     /// Opens and configures `name`.
     /// - Parameters:
-    ///   - period, buffer: asked durations (the device grants the nearest it can; see
-    ///     `periodFrames`, `bufferFrames`). 1 ms...2 s, the buffer at least two periods.
+    ///   - sizes: the asked period and buffer (the device grants the nearest it can; see
+    ///     `periodFrames`, `bufferFrames`). 1 ms...2 s, the buffer 2 ms...4 s and at least two periods.
     ///   - startThreshold: playback only: frames queued before the device starts (nil: a buffer
     ///     less one period).
     init(name: String, option: String, direction: Direction, format: StreamFormat,
-         period: StreamDuration, buffer: StreamDuration, startThreshold: Int? = nil) throws {
+         sizes: Sizes, startThreshold: Int? = nil) throws {
         try ALSALibrary.load(for: option)
         guard let alsaFormat = ALSAFormat.code(for: format.encoding) else {
             throw AUPipeError.usage("\(option) \(name): ALSA has no \(format.encoding.token) format")
@@ -61,8 +95,7 @@ final class ALSADevice {
         config.format = alsaFormat
         config.channels = UInt32(format.channels)
         config.rate = UInt32(format.sampleRate)
-        config.period_us = UInt32(max(1, Double(period.frames(atRate: format.sampleRate)) * 1e6 / Double(format.sampleRate)))
-        config.buffer_us = UInt32(max(1, Double(buffer.frames(atRate: format.sampleRate)) * 1e6 / Double(format.sampleRate)))
+        (config.period_us, config.buffer_us) = try Self.microseconds(period: sizes.period, buffer: sizes.buffer, rate: format.sampleRate, periodFirst: sizes.periodFirst)
         config.start_threshold = UInt(startThreshold ?? 0)
         var handle: OpaquePointer?
         var step: UnsafePointer<CChar>?
@@ -121,7 +154,7 @@ final class ALSADevice {
         while true {
             if aupipe_stop_signal() != 0 { return 0 }
             let n = aupipe_pcm_readi(pcm, buffer, UInt(frames))
-            if n > 0 { return n }
+            if n > 0 { idleWaits = 0; return n }
             if n == 0 || n == -Int(EAGAIN) {
                 try wait()
                 continue
@@ -141,7 +174,7 @@ final class ALSADevice {
         while done < frames {
             if aupipe_stop_signal() != 0 { return }
             let n = aupipe_pcm_writei(pcm, buffer + done * frameBytes, UInt(min(frames - done, bufferFrames)))
-            if n > 0 { done += n; continue }
+            if n > 0 { done += n; idleWaits = 0; continue }
             if n == 0 || n == -Int(EAGAIN) {
                 try wait()
                 continue
@@ -174,6 +207,13 @@ final class ALSADevice {
         let r = poll(pollFDs, nfds_t(stopFD >= 0 ? count + 1 : count), 1000)
         if r < 0, errno != EINTR {
             throw AUPipeError.io("\(option) \(name): waiting for the \(direction.word) device: \(String(cString: strerror(errno)))")
+        }
+        if r == 0 {
+            // A running device moves every period; seconds of nothing mean it is stuck.
+            idleWaits += 1
+            if idleWaits >= Self.stallLimit {
+                throw AUPipeError.io("\(option) \(name): the \(direction.word) device did nothing for \(Self.stallLimit) s (stuck, or taken away)")
+            }
         }
         var revents: UInt16 = 0
         _ = aupipe_pcm_poll_revents(pcm, pollFDs, UInt32(count), &revents)

@@ -5,22 +5,21 @@
 final class CaptureSource: ByteSource {
     let deviceName: String
     let format: StreamFormat
-    let period, buffer: StreamDuration
+    let sizes: ALSADevice.Sizes
     private(set) var device: ALSADevice?
     var name: String { "--capture \(deviceName)" }
 
-    init(device: String, format: StreamFormat, period: StreamDuration, buffer: StreamDuration) {
+    init(device: String, format: StreamFormat, sizes: ALSADevice.Sizes) {
         deviceName = device
         self.format = format
-        self.period = period
-        self.buffer = buffer
+        self.sizes = sizes
     }
 
     /// The header the stream would have had: raw frames of the device's format, no length.
     var header: StreamHeader { StreamHeader(container: .raw, format: format, dataBytes: nil, headerBytes: 0) }
 
     func open() throws {
-        device = try ALSADevice(name: deviceName, option: "--capture", direction: .capture, format: format, period: period, buffer: buffer)
+        device = try ALSADevice(name: deviceName, option: "--capture", direction: .capture, format: format, sizes: sizes)
     }
 
     func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {

@@ -3,13 +3,16 @@
 /// plays it.
 ///
 /// Timing: every frame of the far end is written to the device when the microphone frame
-/// aligned with it is processed. The device plays it `deviceDelay` frames later: what its
-/// queue holds while running (it starts with a buffer less one period queued, and capture on
-/// the same clock keeps it there), plus, under `--capture`, one capture period (frames wait in
-/// the capture device that long before they are read). So the reference is delayed by
-/// `deviceDelay` before `aec` sees it; `aec`'s own `delay=` (or `delay=auto`) then covers only
-/// the acoustic path and the converters. The queue is measured at each write; the average is
-/// reported next to the figure used.
+/// aligned with it is processed. The device starts once a buffer less one period is queued
+/// (its start threshold T); from then on, with capture on the same clock, a frame captured at
+/// time t is read (with the rest of its capture period) at t + (the period's remaining time),
+/// and the frame written for it then waits behind what is queued, which is T less the period
+/// that was played meanwhile: the two add up to T. So the reference is delayed by
+/// `deviceDelay` = T before `aec` sees it; `aec`'s own `delay=` (or `delay=auto`) then covers
+/// only the acoustic path, the converters and scheduling (a delay that comes out too long
+/// could not be undone: aec finds no negative delays, so T is the lower bound). The queue
+/// (playback plus capture delay) is measured at each write; the average is reported next to
+/// the figure used.
 final class PlayedReference {
     let device: ALSADevice
     /// Frames from writing a frame to the device to its being played, as applied.
@@ -30,15 +33,14 @@ final class PlayedReference {
     /// - Parameters:
     ///   - device: the playback device, opened s16le at the stream's rate, one channel per
     ///     loudspeaker.
-    ///   - capture: the capture device under `--capture` (its period is part of the delay).
+    ///   - capture: the capture device under `--capture` (its delay is part of what is measured).
     ///   - maxFrames: the most frames one `play` call gets (aec's frame).
     init(device: ALSADevice, capture: ALSADevice?, maxFrames: Int) {
         self.device = device
         self.capture = capture
         self.maxFrames = maxFrames
         channels = device.format.channels
-        let queued = max(0, device.bufferFrames - device.periodFrames)
-        deviceDelay = queued + (capture?.periodFrames ?? 0)
+        deviceDelay = max(0, device.bufferFrames - device.periodFrames)
         samples = .allocate(capacity: maxFrames * channels)
         ringFrames = deviceDelay + maxFrames
         ring = .allocate(capacity: ringFrames * channels)
