@@ -5,14 +5,7 @@ import Testing
 /// Counted by an LD_PRELOAD shim (Support/malloccount.c) compiled with the toolchain's clang;
 /// counts, unlike times, are repeatable on a shared machine.
 @Suite struct AllocationTests {
-    static let shim: String? = {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("aupipe-malloccount-\(getpid())")
-        try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        let out = dir.appendingPathComponent("malloccount.so").path
-        let source = CLI.packageRoot.appendingPathComponent("Tests/CLITests/Support/malloccount.c").path
-        let r = try? CLI.shell("cc=$(command -v clang || command -v gcc || command -v cc) && \"$cc\" -O2 -shared -fPIC -o '\(out)' '\(source)' -ldl")
-        return r?.status == 0 ? out : nil
-    }()
+    static let shim = CLI.sharedLibrary("malloccount.c", named: "malloccount.so", flags: "-O2", libraries: "-ldl")
 
     func allocations(_ chain: String, seconds: Int) throws -> Int {
         let shim = try #require(Self.shim, "could not compile Support/malloccount.c with clang or gcc")

@@ -85,6 +85,18 @@ enum CLI {
         return found
     }
 
+    /// Compiles `Tests/CLITests/Support/SOURCE` into a shared library `name` in a temporary
+    /// directory of this test process (with gcc, clang or cc); its path, or nil when it would
+    /// not compile.
+    static func sharedLibrary(_ source: String, named name: String, flags: String, libraries: String) -> String? {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("aupipe-lib-\(getpid())")
+        try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let out = dir.appendingPathComponent(name).path
+        let path = packageRoot.appendingPathComponent("Tests/CLITests/Support/\(source)").path
+        let r = try? shell("cc=$(command -v gcc || command -v clang || command -v cc) && \"$cc\" \(flags) -shared -fPIC -o '\(out)' '\(path)' \(libraries)")
+        return r?.status == 0 ? out : nil
+    }
+
     /// A fresh temporary directory for one test.
     static func temporaryDirectory() throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("aupipe-test-\(UUID().uuidString)")

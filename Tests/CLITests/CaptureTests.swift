@@ -26,14 +26,9 @@ import Testing
         return dir
     }
 
-    static let pacedPlugin: String? = {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("aupipe-alsa-plugin-\(getpid())")
-        try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        let out = dir.appendingPathComponent("libasound_module_pcm_paced.so").path
-        let source = CLI.packageRoot.appendingPathComponent("Tests/CLITests/Support/alsa_paced_capture.c").path
-        let r = try? CLI.shell("cc=$(command -v gcc || command -v clang || command -v cc) && \"$cc\" -shared -fPIC -DPIC -o '\(out)' '\(source)' -lasound")
-        return r?.status == 0 ? out : nil
-    }()
+    /// ALSA loads a plugin of type `paced` from `libasound_module_pcm_paced.so`; -DPIC selects
+    /// its dynamic-library entry point.
+    static let pacedPlugin = CLI.sharedLibrary("alsa_paced_capture.c", named: "libasound_module_pcm_paced.so", flags: "-DPIC", libraries: "-lasound")
 
     static func run(_ script: String, in dir: URL) throws -> CLI.Result {
         try CLI.shell(script, cwd: dir, environment: ["ALSA_CONFIG_PATH": dir.appendingPathComponent("asound.conf").path])
