@@ -1,0 +1,8 @@
+#ifndef CAUPIPE_SUPPORT_UMBRELLA_H
+#define CAUPIPE_SUPPORT_UMBRELLA_H
+/* The module's umbrella header: every header of CAUPipeSupport, named here so that adding one
+   changes this file (an umbrella directory would leave stale module caches in incremental
+   builds, which do not notice a new header). */
+#include "aupipe_support.h"
+#include "aupipe_alsa.h"
+#endif
