@@ -259,8 +259,7 @@ import Testing
         var result: [String] = []
         var i = 1
         var expectUnit = true
-        let valueOptions: Set<String> = ["-i", "--input", "-o", "--output", "--in-format", "--out-format", "-t", "--type", "--block",
-                                         "--control", "--control-reply", "--duration", "--capture", "--capture-format", "--monitor", "--play", "--period", "--buffer"]
+        let valueOptions = Set(CommandLineParser.valueOptions)
         while i < words.count {
             let w = words[i]
             i += 1

@@ -57,18 +57,7 @@ public struct PipelineOptionsText: Equatable, Sendable {
             o.outFormat = parts
         }
         if let container { o.container = try ContainerKind(option: container) }
-        if let block {
-            guard let d = StreamDuration(block, bareUnit: .milliseconds) else {
-                throw AUPipeError.usage("--block \(block) is not a duration; write e.g. 10ms or 480f")
-            }
-            if let s = d.seconds, !(0.0001...10).contains(s) {
-                throw AUPipeError.usage("--block \(block) is out of range 0.1 ms...10 s")
-            }
-            if case .frames(let n) = d, !(1...(1 << 20)).contains(n) {
-                throw AUPipeError.usage("--block \(block) is out of range 1f...1048576f")
-            }
-            o.block = d
-        }
+        if let block { o.block = try Self.duration(block, option: "--block", range: 0.0001...10, frames: 1...(1 << 20), bareUnit: .milliseconds) }
         if let stats {
             guard let mode = StatsMode(rawValue: stats), mode != .off else {
                 throw AUPipeError.usage("--stats=\(stats): use --stats (text) or --stats=json")
@@ -93,15 +82,19 @@ public struct PipelineOptionsText: Equatable, Sendable {
     }
 
     /// A duration option's value: `10s`, `250ms`, a bare number of seconds or milliseconds
-    /// (`bareUnit`), or a frame count `480f`, within `range` seconds.
-    static func duration(_ text: String, option: String, range: ClosedRange<Double>, bareUnit: StreamDuration.BareUnit = .seconds) throws -> StreamDuration {
+    /// (`bareUnit`), or a frame count `480f`; within `range` seconds, or `frames` frames (a
+    /// rate-dependent limit of the frame form is checked where the rate is known).
+    static func duration(_ text: String, option: String, range: ClosedRange<Double>, frames: ClosedRange<Int> = 1...(1 << 53),
+                         bareUnit: StreamDuration.BareUnit = .seconds) throws -> StreamDuration {
         guard let d = StreamDuration(text, bareUnit: bareUnit) else {
             throw AUPipeError.usage("\(option) \(text) is not a duration; write e.g. \(bareUnit == .seconds ? "10s" : "20ms"), 250ms or 480f")
         }
         if let s = d.seconds, !range.contains(s) {
-            throw AUPipeError.usage("\(option) \(text) is out of range \(range.lowerBound < 0.001 ? "0" : formatFixed(range.lowerBound * 1000) + " ms")...\(formatFixed(range.upperBound)) s")
+            throw AUPipeError.usage("\(option) \(text) is out of range \(formatNumber(range.lowerBound * 1000)) ms...\(formatNumber(range.upperBound)) s")
         }
-        if case .frames(let n) = d, n < 1 { throw AUPipeError.usage("\(option) \(text): at least 1f") }
+        if case .frames(let n) = d, !frames.contains(n) {
+            throw AUPipeError.usage("\(option) \(text) is out of range \(frames.lowerBound)f...\(frames.upperBound)f")
+        }
         return d
     }
 
@@ -142,7 +135,8 @@ public struct PipelineOptionsText: Equatable, Sendable {
 /// `-` and is not a number (`gain -6`) is an option. A lone `:` separates units. `--` ends
 /// option parsing: everything after it belongs to the chain.
 public enum CommandLineParser {
-    static let valueOptions = ["-i", "--input", "-o", "--output", "--in-format", "--out-format", "-t", "--type", "--block",
+    /// The options that take a value (the next word, or `=VALUE`).
+    public static let valueOptions = ["-i", "--input", "-o", "--output", "--in-format", "--out-format", "-t", "--type", "--block",
                                "--control", "--control-reply", "--duration",
                                "--capture", "--capture-format", "--monitor", "--play", "--period", "--buffer"]
     static let flagOptions = ["--stats", "--check", "--progress", "-h", "--help", "--version", "-V"]

@@ -11,7 +11,8 @@
 /// `deviceDelay` = T before `aec` sees it; `aec`'s own `delay=` (or `delay=auto`) then covers
 /// only the acoustic path, the converters and scheduling (a delay that comes out too long
 /// could not be undone: aec finds no negative delays, so T is the lower bound). The queue
-/// (playback plus capture delay) is measured at each write; the average is reported next to
+/// (playback plus capture delay) is measured at every `measureEvery`-th write (two ioctls: not
+/// worth a system call per 10 ms frame); the average is reported next to
 /// the figure used.
 final class PlayedReference {
     let device: ALSADevice
@@ -26,7 +27,8 @@ final class PlayedReference {
     private let ringFrames: Int
     private var ringWrite = 0
     /// The measured queue (playback delay plus capture delay), summed over `measurements`.
-    private var measuredSum = 0, measurements = 0
+    private var measuredSum = 0, measurements = 0, writes = 0
+    static let measureEvery = 10
     private let capture: ALSADevice?
     private var clipped = 0
 
@@ -57,8 +59,11 @@ final class PlayedReference {
     func play(_ x: UnsafeMutablePointer<Float>, frames: Int) throws {
         for i in 0..<frames * channels { samples[i] = SampleCodec.s16(x[i], clipped: &clipped) }
         try device.write(samples, frames: frames)
-        measuredSum += device.delayFrames + (capture?.delayFrames ?? 0)
-        measurements += 1
+        if writes % Self.measureEvery == 0 {
+            measuredSum += device.delayFrames + (capture?.delayFrames ?? 0)
+            measurements += 1
+        }
+        writes += 1
         for i in 0..<frames {
             // What was written deviceDelay frames ago comes out; what is written now goes in.
             let r = (ringWrite + ringFrames - deviceDelay) % ringFrames
