@@ -44,6 +44,23 @@ void aupipe_install_signal_handlers(void) {
 
 int aupipe_stop_signal(void) { return stop_signal; }
 
+static int closed_standard = 0;
+
+int aupipe_guard_standard_descriptors(void) {
+    /* 0 is opened write-only and 1 read-only, so that using them fails (EBADF) instead of
+       reading an empty input or writing into nothing; stderr's messages go to /dev/null. */
+    static const int modes[3] = {O_WRONLY, O_RDONLY, O_WRONLY};
+    for (int fd = 0; fd < 3; fd++) {
+        if (fcntl(fd, F_GETFD) != -1) continue;
+        closed_standard |= 1 << fd;
+        int got = open("/dev/null", modes[fd]);
+        if (got >= 0 && got != fd) { dup2(got, fd); close(got); }
+    }
+    return closed_standard;
+}
+
+int aupipe_closed_standard_descriptors(void) { return closed_standard; }
+
 int aupipe_stop_fd(void) { return stop_pipe[0]; }
 
 static volatile sig_atomic_t user_counts[3];

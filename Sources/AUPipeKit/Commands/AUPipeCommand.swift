@@ -7,6 +7,9 @@ import CAUPipeSupport
 /// `aupipe: …` line on stderr, and returns the exit status.
 public enum AUPipeCommand {
     public static func main(_ args: [String], console: any Console = StandardConsole()) -> Int32 {
+        // Before anything is opened: closed standard descriptors are held, so that nothing else
+        // takes their numbers (the stop pipe on 0 would be polled as the input).
+        aupipe_guard_standard_descriptors()
         // Before anything is written: EPIPE instead of death by SIGPIPE, and a clean stop on SIGINT/SIGTERM.
         aupipe_install_signal_handlers()
         do {
@@ -78,7 +81,7 @@ public enum AUPipeCommand {
         let report: RunReport
         do {
             report = try pipeline.run(source: source, openSink: { try FileDescriptorSink.create(options.output) })
-        } catch let e as AUPipeError where e.status == .dataError && aupipe_stop_signal() != 0 {
+        } catch let e as AUPipeError where e.status == .dataError && StopSignal.received {
             // Stopped (Ctrl-C) before the header was complete: the user's choice, not bad data.
             return .ok
         }

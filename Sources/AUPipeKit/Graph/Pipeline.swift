@@ -92,8 +92,23 @@ public final class Pipeline {
         }
         chainSetsEncoding = list.contains { ($0.unit as? ConvertUnit)?.format != nil }
         units = list
+        try Self.checkOutputSparesSideInputs(list.map(\.unit), options: options)
         if options.play != nil, list.filter({ ($0.unit as? EchoCancellerUnit)?.readsReference == true }).count != 1 {
             throw AUPipeError.usage("--play \(options.play!) plays aec's far end: the chain needs one aec with ref=PATH (the far end to play)")
+        }
+    }
+
+    /// Writing the output onto a file a unit reads beside the stream (`-o bed.wav` with
+    /// `mix input=bed.wav`) would truncate it while it is read: refused, as `-o` onto `-i` is.
+    static func checkOutputSparesSideInputs(_ units: [any AudioUnit], options: PipelineOptions) throws {
+        let toStdout = options.output == "-"
+        guard let output = FileIdentity(path: toStdout ? "/dev/stdout" : options.output) else { return }
+        for case let reader as any SideInputReader in units {
+            for (role, path) in reader.sideInputs where FileIdentity(path: path) == output {
+                throw AUPipeError.usage(toStdout
+                    ? "stdout is \(role) \(path) (> or >> onto it); write to another file and rename it"
+                    : "-o \(options.output) is \(role); aupipe streams, so write to another file and rename it")
+            }
         }
     }
 
@@ -359,7 +374,7 @@ struct StreamLoop {
         report.encoderClipped = clipped
 
         // After SIGINT/SIGTERM the stream did not end: we stopped reading it, possibly mid-frame.
-        let stopped = aupipe_stop_signal() != 0 || toLimit == 0
+        let stopped = StopSignal.received || toLimit == 0
         if carried > 0, !stopped, remaining == 0, let declared = header.dataBytes {
             report.dataError = .data("\(source.name): the \(header.container.rawValue.uppercased()) header declares \(declared) bytes of audio, not a whole number of \(inFrameBytes)-byte frames of \(inFormat.spec); the last \(carried) bytes were dropped")
         } else if carried > 0, !stopped {

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CAUPipeSupport
 
 /// Thrown when the reader of our output went away (EPIPE): aupipe then stops quietly.
 public struct OutputClosed: Error, Equatable {}
@@ -45,7 +46,12 @@ public final class FileDescriptorSink: ByteSink {
 
     /// Creates (or truncates) `path`, or returns stdout for `-`.
     public static func create(_ path: String) throws -> FileDescriptorSink {
-        if path == "-" { return FileDescriptorSink(fd: 1, name: "stdout", owns: false) }
+        if path == "-" {
+            guard aupipe_closed_standard_descriptors() & 2 == 0 else {
+                throw AUPipeError.io("cannot write output: stdout is closed; give -o FILE, or send stdout somewhere")
+            }
+            return FileDescriptorSink(fd: 1, name: "stdout", owns: false)
+        }
         let fd = Glibc.open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else {
             throw AUPipeError.cannotCreate("cannot create output \(path): \(String(cString: strerror(errno)))")

@@ -34,7 +34,12 @@ public final class FileDescriptorSource: ByteSource {
 
     /// Opens `path` for reading, or `-` for stdin.
     public static func open(_ path: String) throws -> FileDescriptorSource {
-        if path == "-" { return FileDescriptorSource(fd: 0, name: "stdin", owns: false) }
+        if path == "-" {
+            guard aupipe_closed_standard_descriptors() & 1 == 0 else {
+                throw AUPipeError.noInput("cannot read input: stdin is closed; pipe audio in, or give -i FILE")
+            }
+            return FileDescriptorSource(fd: 0, name: "stdin", owns: false)
+        }
         let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else {
             throw AUPipeError.noInput("cannot open input \(path): \(String(cString: strerror(errno)))")
@@ -55,9 +60,8 @@ public final class FileDescriptorSource: ByteSource {
     /// Whether `path` names the same regular file as this descriptor (so writing it would destroy
     /// the input). Devices such as /dev/null may be both.
     public func isSameFile(as path: String) -> Bool {
-        var mine = stat(), other = stat()
-        guard fstat(fd, &mine) == 0, stat(path, &other) == 0, (mine.st_mode & S_IFMT) == S_IFREG else { return false }
-        return mine.st_dev == other.st_dev && mine.st_ino == other.st_ino
+        guard let mine = FileIdentity(descriptor: fd) else { return false }
+        return mine == FileIdentity(path: path)
     }
 
     /// The size in bytes when the descriptor is a regular file.
@@ -69,10 +73,10 @@ public final class FileDescriptorSource: ByteSource {
 
     public func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
         while true {
-            if aupipe_stop_signal() != 0 { return 0 }
+            if StopSignal.received { return 0 }
             // Wait for input or for a stop, together: a stop that lands just before a blocking
             // read would otherwise wait for input that may never come. Regular files never block.
-            let stopFD = aupipe_stop_fd()
+            let stopFD = StopSignal.descriptor
             if stopFD >= 0, !isRegularFile {
                 let fds = pollSet
                 fds[0] = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)

@@ -14,6 +14,15 @@ int aupipe_stop_signal(void);
    it blocks. -1 before aupipe_install_signal_handlers. */
 int aupipe_stop_fd(void);
 
+/* Occupies each of descriptors 0, 1 and 2 that is closed (`<&-`) with /dev/null, so that no
+   descriptor aupipe opens later (its stop pipe, a side input, a FIFO) takes a standard number
+   and is mistaken for stdin or stdout. Call it first. Returns the mask of those that were closed
+   (bit 0: stdin, bit 1: stdout, bit 2: stderr). */
+int aupipe_guard_standard_descriptors(void);
+
+/* The mask aupipe_guard_standard_descriptors returned (0 before it ran). */
+int aupipe_closed_standard_descriptors(void);
+
 /* Counts SIGUSR1 (which = 1) or SIGUSR2 (which = 2) from now on, instead of dying of it.
    Returns 0, or -1 for another `which`. */
 int aupipe_count_user_signal(int which);

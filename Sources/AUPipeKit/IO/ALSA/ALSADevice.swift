@@ -152,7 +152,7 @@ final class ALSADevice {
             if err < 0, err != -EBADFD { try recover(err, doing: "starting") }
         }
         while true {
-            if aupipe_stop_signal() != 0 { return 0 }
+            if StopSignal.received { return 0 }
             let n = aupipe_pcm_readi(pcm, buffer, UInt(frames))
             if n > 0 { idleWaits = 0; return n }
             if n == 0 || n == -Int(EAGAIN) {
@@ -172,7 +172,7 @@ final class ALSADevice {
         var done = 0
         let frameBytes = format.bytesPerFrame
         while done < frames {
-            if aupipe_stop_signal() != 0 { return }
+            if StopSignal.received { return }
             let n = aupipe_pcm_writei(pcm, buffer + done * frameBytes, UInt(min(frames - done, bufferFrames)))
             if n > 0 { done += n; idleWaits = 0; continue }
             if n == 0 || n == -Int(EAGAIN) {
@@ -202,7 +202,7 @@ final class ALSADevice {
         let count = deviceFDCount
         guard count > 0 else { usleep(1000); return }
         _ = aupipe_pcm_poll_fill(pcm, pollFDs, UInt32(count))
-        let stopFD = aupipe_stop_fd()
+        let stopFD = StopSignal.descriptor
         pollFDs[count] = pollfd(fd: stopFD, events: Int16(POLLIN), revents: 0)
         let r = poll(pollFDs, nfds_t(stopFD >= 0 ? count + 1 : count), 1000)
         if r < 0, errno != EINTR {

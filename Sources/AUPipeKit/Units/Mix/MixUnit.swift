@@ -16,7 +16,7 @@ import Glibc
 ///
 /// Overload: `clip` limits every output sample to [−1, 1] and counts those it changed;
 /// `limit` bends samples above −1 dBFS softly towards full scale (a tanh knee), never past it.
-public final class MixUnit: AudioUnit {
+public final class MixUnit: AudioUnit, SideInputReader {
     public static let descriptor = UnitDescriptor(
         name: "mix",
         summary: "mix files, FIFOs or <(commands) into the stream",
@@ -42,7 +42,7 @@ public final class MixUnit: AudioUnit {
         make: { v in try MixUnit(v) })
 
     private struct Bus {
-        let reader: BusReader
+        let reader: SideInput
         var gainDB: Double
         var pan: Double?
         var mute: Bool
@@ -103,7 +103,7 @@ public final class MixUnit: AudioUnit {
                 throw AUPipeError.usage("mix: input \(i + 1) (\(spec.path)): pan needs stereo output; the stream has \(channels) channels")
             }
             let live = liveMode == "on" || (liveMode == "auto" && context.inputIsLive)
-            let reader = try BusReader(spec: spec, index: i + 1, target: input, maxFrames: maxFrames, streamIsLive: live, wait: wait)
+            let reader = try SideInput(spec: spec, index: i + 1, target: input, maxFrames: maxFrames, streamIsLive: live, wait: wait)
             var bus = Bus(reader: reader, gainDB: spec.gain, pan: spec.pan, mute: spec.mute, glides: [], panResolved: reader.sourceChannels > 0)
             bus.glides = (0..<channels).map { c in
                 var g = GainGlide(factor: factor(bus, channel: c))
@@ -216,10 +216,12 @@ public final class MixUnit: AudioUnit {
     /// `duration=longest`: after the stream's end, the buses go on (the stream is silence) until
     /// the last of them ends.
     public func drain(into output: UnsafeMutablePointer<Float>, capacity: Int) throws -> (frames: Int, done: Bool) {
-        guard policy == "longest", !finished, !buses.allSatisfy({ $0.reader.ended || $0.reader.spec.loop }) else { return (0, true) }
+        // A stop signal ends the mix with the stream: the buses are not rendered to their ends.
+        guard policy == "longest", !finished, !StopSignal.received,
+              !buses.allSatisfy({ $0.reader.ended || $0.reader.spec.loop }) else { return (0, true) }
         if !draining {
             draining = true
-            for b in buses { b.reader.stopBeingLive() }
+            for b in buses { b.reader.streamHasEnded() }
         }
         let frames = min(capacity, scratchFrames)
         output.update(repeating: 0, count: frames * channels)
@@ -230,6 +232,10 @@ public final class MixUnit: AudioUnit {
     }
 
     public var clippedSamples: Int { clipped }
+
+    public var sideInputs: [(role: String, path: String)] {
+        specs.enumerated().map { ("mix's input \($0.offset + 1)", $0.element.path) }
+    }
 
     public var statsNote: String? {
         buses.map { b in

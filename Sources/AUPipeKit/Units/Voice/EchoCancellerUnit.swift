@@ -14,7 +14,7 @@ import CSpeexDSP
 /// recent past (`EchoHistory`) with the reference at the new delay.
 /// Frames of `frame=` go through speex in 16-bit samples. The output has exactly the input's
 /// frame count; a part-filled last frame is padded, processed and trimmed.
-public final class EchoCancellerUnit: AudioUnit {
+public final class EchoCancellerUnit: AudioUnit, SideInputReader {
     public static let descriptor = UnitDescriptor(
         name: "aec",
         summary: "cancel the loudspeaker's echo (speexdsp echo canceller + preprocessor)",
@@ -61,7 +61,7 @@ public final class EchoCancellerUnit: AudioUnit {
     private var freshState: OpaquePointer?
     private var states: [OpaquePointer] = []
     private var preprocessors: [Preprocessor] = []
-    private var reader: BusReader?
+    private var reader: SideInput?
     /// `--play`: the far end goes to a device as it is read, and comes back as played.
     private var played: PlayedReference?
     private var blocker: FrameBlocker?
@@ -101,6 +101,8 @@ public final class EchoCancellerUnit: AudioUnit {
     private var referenceEndedAt: Double? {
         referenceEndFrame.flatMap { $0 < framesIn ? Double($0) / Double(rate) : nil }
     }
+
+    public var sideInputs: [(role: String, path: String)] { refSpec.map { [("aec's reference", $0.path)] } ?? [] }
 
     init(_ v: ParameterValues) throws {
         refSpec = v.value("ref").flatMap { if case .bus(let b) = $0 { return b } else { return nil } }
@@ -159,7 +161,7 @@ public final class EchoCancellerUnit: AudioUnit {
             mics = inChannels - 1
         } else {
             mics = inChannels
-            reader = try BusReader(spec: refSpec!, index: 1, label: "aec: ref", target: StreamFormat(encoding: .f32le, sampleRate: rate, channels: speakers),
+            reader = try SideInput(spec: refSpec!, index: 1, label: "aec: ref", target: StreamFormat(encoding: .f32le, sampleRate: rate, channels: speakers),
                                    maxFrames: frameFrames, streamIsLive: context.inputIsLive, wait: .seconds(0.005))
         }
         let maxDelayFrames = maxDelay.frames(atRate: rate)
@@ -219,8 +221,9 @@ public final class EchoCancellerUnit: AudioUnit {
 
     public func process(_ input: UnsafePointer<Float>, frames: Int, into output: UnsafeMutablePointer<Float>) throws -> Int {
         let written = try blocker!.push(input, frames: frames, into: output) { try runFrame(into: blocker!.frameOut) }
-        if !warnedShortReference, let end = referenceEndedAt {
-            // The stream has gone on past the reference's end: say so once.
+        if !warnedShortReference, let end = referenceEndedAt, let reader, reader.framesDelivered > 0, !StopSignal.received {
+            // The stream has gone on past the reference's end: say so once. (A reference with
+            // no audio at all was announced by its reader; after a stop signal nothing goes on.)
             warnedShortReference = true
             warn("aupipe: aec: warning: the reference \(refSpec?.path ?? "") ended at \(String(format3: end)) s, before the stream; silence from there on")
         }

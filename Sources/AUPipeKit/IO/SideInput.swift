@@ -2,23 +2,30 @@
 import Glibc
 #endif
 
-/// Reads one side input of `mix` and delivers it in the stream's format, frame-aligned with
-/// the stream's timeline.
+/// A side input of the chain (a `mix` bus, `aec`'s reference): a file, FIFO or `<(command)`
+/// read and delivered in the stream's format, frame-aligned with the stream's timeline.
 ///
-/// Policy: a regular file (or any bus while the chain's own stream is not live) is read with
+/// Policy: a regular file (or any input while the chain's own stream is not live) is read with
 /// blocking reads: it delivers every frame, in order. A FIFO or pipe while the stream is live
 /// is read without blocking: each request waits at most `wait` for data; what is missing is
-/// silence, and as many late frames are dropped when they come, so the bus never drifts from
-/// the stream's timeline. Before a FIFO's first byte, its end of file means "no writer yet".
-final class BusReader {
+/// silence, and as many late frames are dropped when they come, so the input never drifts from
+/// the stream's timeline.
+///
+/// Ends: a pipe or FIFO ends when its writer has gone (a `<(command)` that failed ends at once);
+/// a FIFO that no writer has opened is silence while the stream is live, and ends when the
+/// stream does. SIGINT/SIGTERM end every side input: no wait outlives a stop signal. An input
+/// that ends without any audio is announced once on stderr.
+final class SideInput {
     let spec: BusSpec
     let index: Int
     private let target: StreamFormat
     private let live: Bool
-    /// Whether short reads still become silence (false after `stopBeingLive`).
+    /// Whether short reads still become silence (false after `streamHasEnded`).
     private var liveNow: Bool
+    /// Set by `streamHasEnded`: a FIFO no writer has opened by now never will be read.
+    private var streamEnded = false
     private let waitMilliseconds: Int32
-    private var fd: Int32 = -1
+    private let file: SideInputFile
     private var header: StreamHeader?
     private var chain: Chain?
     private var codec: SampleCodec?
@@ -30,15 +37,19 @@ final class BusReader {
     private var sourceEnded = false
     private var drained = false
     private var gotData = false
+    /// Whether the input ended as a FIFO that no writer ever opened.
+    private var neverOpened = false
+    /// Whether "waiting for a writer" has been said.
+    private var announcedWait = false
     /// Decoded and converted frames waiting to be mixed: a ring of `capacity` frames, allocated
-    /// once the bus's header (and so its conversion) is known.
+    /// once the input's header (and so its conversion) is known.
     private var ring = UnsafeMutablePointer<Float>.allocate(capacity: 1)
     private var capacity = 0
     private let maxFrames: Int
     private var ringStart = 0, ringCount = 0
     private let decoded: UnsafeMutablePointer<Float>
     private let chunkFrames = 1024
-    /// Frames of silence still to give before the bus starts (offset), and bus frames to skip.
+    /// Frames of silence still to give before the input starts (offset), and frames to skip.
     private var leadIn: Int
     private var skip: Int
     /// Silence given for frames that were late: that many late frames are dropped when they come.
@@ -49,62 +60,41 @@ final class BusReader {
     private(set) var loops = 0
     /// Bytes of an incomplete last frame that were dropped.
     private(set) var tornBytes = 0
-    /// Audio bytes the header declared that never came (the bus was cut short).
+    /// Audio bytes the header declared that never came (the input was cut short).
     var missingBytes: UInt64 { drained && sourceEnded ? (remaining ?? 0) : 0 }
-    /// Frames pushed since the bus (re)started: a looping file that gives none stops looping.
+    /// Frames pushed since the input (re)started: a looping file that gives none stops looping.
     private var framesThisPass = 0
 
-    /// Opens the bus; a regular file's header is read now, so its errors come before audio.
-    /// `label` starts every message about the bus (`mix: input 2`, `aec: ref`).
+    /// Opens the input; a regular file's header is read now, so its errors come before audio.
+    /// `label` starts every message about the input (`mix: input 2`, `aec: ref`).
     init(spec: BusSpec, index: Int, label: String? = nil, target: StreamFormat, maxFrames: Int, streamIsLive: Bool, wait: StreamDuration) throws {
         self.spec = spec
         self.index = index
-        self.label = label ?? "mix: input \(index)"
+        let label = label ?? "mix: input \(index)"
+        self.label = label
         self.target = target
         let offset = spec.offsetFrames(atRate: target.sampleRate)
         leadIn = max(0, offset)
         skip = max(0, -offset)
         waitMilliseconds = Int32(min(1000, max(0, (wait.seconds ?? Double(wait.frames(atRate: target.sampleRate)) / Double(target.sampleRate)) * 1000)))
-        var st = stat()
-        guard stat(spec.path, &st) == 0 else {
-            throw AUPipeError.noInput("\(self.label) (\(spec.path)): cannot open: \(String(cString: strerror(errno)))")
-        }
-        let regular = (st.st_mode & S_IFMT) == S_IFREG
-        if (st.st_mode & S_IFMT) == S_IFDIR { throw AUPipeError.noInput("\(self.label) (\(spec.path)): cannot read: it is a directory") }
-        if spec.loop && !regular { throw AUPipeError.usage("\(self.label) (\(spec.path)): loop needs a regular file; a FIFO or pipe cannot start again") }
+        file = try SideInputFile(path: spec.path, name: "\(label) (\(spec.path))")
+        let regular = file.kind == .regular
+        if spec.loop && !regular { throw AUPipeError.usage("\(label) (\(spec.path)): loop needs a regular file; a FIFO or pipe cannot start again") }
         live = streamIsLive && !regular
         liveNow = live
         self.maxFrames = maxFrames
         decoded = .allocate(capacity: chunkFrames * 64)
         pending = [UInt8](repeating: 0, count: 65536)
-        try open()
-        if !live { try readHeaderBlocking() }
+        if !live { try fill(headerOnly: true) }
     }
 
     deinit {
-        if fd >= 0 { close(fd) }
         ring.deallocate()
         decoded.deallocate()
     }
 
     private let label: String
-    var name: String { "\(label) (\(spec.path))" }
-
-    private func open() throws {
-        fd = Glibc.open(spec.path, O_RDONLY | O_CLOEXEC | (live ? O_NONBLOCK : 0))
-        guard fd >= 0 else { throw AUPipeError.noInput("\(name): cannot open: \(String(cString: strerror(errno)))") }
-    }
-
-    /// Reads bytes into `pending`; returns how many (0 at end of file, -1 when none are there yet).
-    private func readBytes(max: Int) throws -> Int {
-        while true {
-            let n = pending.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + pendingCount, min(max, $0.count - pendingCount)) }
-            if n >= 0 { pendingCount += n; return n }
-            if errno == EINTR { continue }
-            if errno == EAGAIN { return -1 }
-            throw AUPipeError.io("\(name): reading: \(String(cString: strerror(errno)))")
-        }
-    }
+    var name: String { file.name }
 
     /// Tries to parse the header from the bytes so far; true when known. Only a header cut short
     /// by the bytes so far means "wait for more"; anything else wrong with it is final.
@@ -131,15 +121,6 @@ final class BusReader {
             ring = .allocate(capacity: capacity * target.channels)
         }
         return true
-    }
-
-    private func readHeaderBlocking() throws {
-        while header == nil {
-            let n = try readBytes(max: 4096)
-            if n == 0 { sourceEnded = true }
-            if try parseHeader() { return }
-            if sourceEnded { throw AUPipeError.data("\(name): ends before its header is complete") }
-        }
     }
 
     /// Channel and rate conversion from the bus's format to the stream's, as `convert` and
@@ -236,42 +217,70 @@ final class BusReader {
         framesThisPass += frames
     }
 
-    /// Refills the ring until it holds `frames` frames, the bus ends, or (live) the wait is over.
-    private func fill(_ frames: Int) throws {
+    /// Refills the ring until it holds `frames` frames (with `headerOnly`, until the header is
+    /// known), the input ends, or (live) the wait is over.
+    private func fill(_ frames: Int = 0, headerOnly: Bool = false) throws {
         var waited = false
-        while ringCount < frames && !drained {
-            if header == nil {
-                let n = try readBytes(max: 4096)
-                if n == 0 { if gotData { sourceEnded = true } else { return } }
-                if n > 0 { gotData = true }
-                if n < 0 {
-                    if !liveNow { waitForData(forever: true); continue }
-                    if !waited && waitMilliseconds > 0 { waitForData(); waited = true; continue }
-                    return
-                }
-                if try !parseHeader() { continue }
-            }
+        while !drained && (headerOnly ? header == nil : ringCount < frames) {
+            let before = ringCount
             let room = pending.count - pendingCount
-            let n = room > 0 && !sourceEnded && remaining != 0 ? try readBytes(max: room) : 0
-            if n == 0 && room > 0 { sourceEnded = true }
-            if n > 0 { gotData = true }
-            try pump()
-            if n < 0 {
-                if !liveNow { waitForData(forever: true); continue }
-                if !waited && waitMilliseconds > 0 { waitForData(); waited = true; continue }
-                return
+            var outcome: SideInputFile.ReadResult?
+            if !sourceEnded && remaining != 0 && room > 0 {
+                outcome = try pending.withUnsafeMutableBytes {
+                    try file.read(into: $0.baseAddress! + pendingCount, count: header == nil ? min(room, 4096) : room)
+                }
             }
+            switch outcome {
+            case .bytes(let n)?: pendingCount += n; gotData = true
+            case .end?: sourceEnded = true
+            case .noWriterYet? where streamEnded: sourceEnded = true; neverOpened = true // nobody will write now
+            default: break
+            }
+            if header == nil {
+                if sourceEnded && pendingCount == 0 { endWithoutAudio(); return }
+                // A header is parsed when bytes come (or the end does, which makes a partial one an error).
+                if case .bytes? = outcome, try !parseHeader(), room == 0 {
+                    throw AUPipeError.data("\(name): its header is over \(pending.count) bytes; aupipe reads headers up to that")
+                } else if sourceEnded { _ = try parseHeader() }
+            }
+            try pump()
+            if case .bytes? = outcome { continue }
+            if sourceEnded || drained || ringCount != before { continue }
+            if outcome == nil { return } // nothing to read and nothing moved: the ring is as full as it gets
+            // Nothing has come: wait, or (live) give silence.
+            if StopSignal.received { stop(); continue }
+            if !liveNow {
+                let noWriter = outcome == .noWriterYet
+                if file.wait(milliseconds: noWriter && !announcedWait ? 1000 : -1) == .timedOut, noWriter {
+                    announcedWait = true
+                    warn("aupipe: \(name): waiting for a writer to open the FIFO")
+                }
+                continue
+            }
+            if outcome == .noWriterYet || waited || waitMilliseconds == 0 { return }
+            _ = file.wait(milliseconds: waitMilliseconds)
+            waited = true
         }
     }
 
-    private func waitForData(forever: Bool = false) {
-        var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-        _ = poll(&p, 1, forever ? -1 : waitMilliseconds)
+    /// SIGINT/SIGTERM: read nothing more; what was read is still delivered.
+    private func stop() {
+        sourceEnded = true
+        if header == nil { drained = true }
     }
 
-    /// Restarts a looping bus from the top of its file.
+    /// The input ended before any byte came: it is silence, which is said once on stderr (not
+    /// after a stop signal: then the user ended it).
+    private func endWithoutAudio() {
+        drained = true
+        guard !StopSignal.received else { return }
+        warn(neverOpened ? "aupipe: \(name): warning: no writer opened the FIFO; it was silence"
+                         : "aupipe: \(name): warning: it ended without any audio (its writer closed it before a header came); it is silence")
+    }
+
+    /// Restarts a looping input from the top of its file.
     private func restart() throws {
-        close(fd)
+        try file.reopen()
         header = nil
         chain = nil
         pendingCount = 0
@@ -279,15 +288,15 @@ final class BusReader {
         drained = false
         framesThisPass = 0
         loops += 1
-        try open()
-        try readHeaderBlocking()
+        try fill(headerOnly: true)
     }
 
-    /// From now on read with blocking reads (`duration=longest` after the stream has ended:
-    /// there is no real time to keep any more).
-    func stopBeingLive() {
-        if live, fd >= 0 { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) }
+    /// The stream has ended (`duration=longest` goes on with the side inputs alone): from now on
+    /// reads wait for data, as there is no real time to keep any more, and a FIFO that no writer
+    /// has opened by now ends.
+    func streamHasEnded() {
         liveNow = false
+        streamEnded = true
     }
 
     /// Writes `frames` frames of the bus into `output` (silence where it has none). Returns how
