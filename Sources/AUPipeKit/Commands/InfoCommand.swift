@@ -18,11 +18,13 @@ public enum InfoCommand {
             let seconds = Double(frames) / Double(f.sampleRate)
             lines.append("frames: \(frames)")
             lines.append("duration: \(String(format3: seconds)) s")
-            if d % UInt64(f.bytesPerFrame) != 0 { lines.append("warning: \(d % UInt64(f.bytesPerFrame)) trailing bytes do not make a whole frame") }
+            if d % UInt64(f.bytesPerFrame) != 0 { lines.append("warning: \(counted(Int(d % UInt64(f.bytesPerFrame)), "trailing byte")) left over, less than a whole frame") }
+        } else if header.container == .raw {
+            lines.append("frames: unknown (raw input from a pipe: no header gives its length)")
         } else {
             lines.append("frames: unknown (the header says: read to the end of the stream)")
         }
-        lines.append("header: \(header.headerBytes) bytes")
+        lines.append(header.container == .raw ? "header: none (raw input, read as --in-format says)" : "header: \(header.headerBytes) bytes")
         lines += [
             "mSampleRate: \(asbd.sampleRate)",
             "mFormatID: \(asbd.formatID)",

@@ -87,7 +87,7 @@ struct ControlTargets {
         let same = entries.filter { $0.name == parts[0].lowercased() }
         if parts.count == 2 {
             guard let k = Int(parts[1]), (1...max(1, same.count)).contains(k), !same.isEmpty else {
-                throw AUPipeError.usage("there is no \(unit): the chain has \(same.count) \(parts[0]) unit(s)")
+                throw AUPipeError.usage("there is no \(unit): the chain has \(counted(same.count, "\(parts[0]) unit"))")
             }
             return (same[k - 1], name)
         }

@@ -154,13 +154,18 @@ public final class EchoCancellerUnit: AudioUnit {
         }
         if let n = refChannel {
             guard inChannels >= 2, n < inChannels else {
-                throw AUPipeError.usage("aec: ref-channel=\(n) needs an input with more than \(n) channels and one more for the microphone; the stream has \(inChannels)")
+                throw AUPipeError.usage("aec: ref-channel=\(n) needs an input with more than \(counted(n, "channel")) and one more for the microphone; the stream has \(counted(inChannels, "channel"))")
             }
             mics = inChannels - 1
         } else {
             mics = inChannels
+            let path = refSpec!.path, speakers = speakers
             reader = try BusReader(spec: refSpec!, index: 1, label: "aec: ref", target: StreamFormat(encoding: .f32le, sampleRate: rate, channels: speakers),
-                                   maxFrames: frameFrames, streamIsLive: context.inputIsLive, wait: .seconds(0.005))
+                                   maxFrames: frameFrames, streamIsLive: context.inputIsLive, wait: .seconds(0.005)) { channels in
+                // Only speakers > 1 can refuse: any count mixes down to one loudspeaker.
+                "aec: ref \(path) has \(counted(channels, "channel")); speakers=\(speakers) needs a reference of 1 channel (played on every loudspeaker) or \(speakers), "
+                    + "one per loudspeaker: convert it first, e.g. ref=<(aupipe -i \(path) convert map=\((0..<speakers).map(String.init).joined(separator: ",")))"
+            }
         }
         let maxDelayFrames = maxDelay.frames(atRate: rate)
         if let d = delaySetting {
@@ -366,9 +371,9 @@ public final class EchoCancellerUnit: AudioUnit {
         if let estimator {
             if let found = delayFoundAt {
                 let warm = warmFrames > 0 ? ", canceller warm-started from \(String(format3: Double(warmFrames * frameFrames) / Double(rate))) s of history" : ""
-                parts.append("delay \(ms) ms (auto: found at \(String(format3: found)) s, changed \(delayChanges) time\(delayChanges == 1 ? "" : "s") since\(warm), correlation peak \(formatFixed(estimator.confidence))× its noise floor)")
+                parts.append("delay \(ms) ms (auto: found at \(String(format3: found)) s, changed \(counted(delayChanges, "time")) since\(warm), correlation peak \(formatFixed(estimator.confidence))× its noise floor)")
             } else {
-                parts.append("delay not found (auto: no confident estimate in \(estimator.estimatesMade) windows; the reference may not match the echo, or be silent): 0 ms used")
+                parts.append("delay not found (auto: no confident estimate in \(counted(estimator.estimatesMade, "window")); the reference may not match the echo, or be silent): 0 ms used")
             }
         } else {
             parts.append("delay \(ms) ms")
