@@ -13,7 +13,10 @@ public enum AUPipeCommand {
         // Before anything is written: EPIPE instead of death by SIGPIPE, and a clean stop on SIGINT/SIGTERM.
         aupipe_install_signal_handlers()
         do {
-            return try execute(try CommandLineParser.parse(args), console: console).rawValue
+            let status = try execute(try CommandLineParser.parse(args), console: console)
+            // What went to stdout must have arrived (`aupipe units > /dev/full` fails, 74).
+            try console.finish()
+            return status.rawValue
         } catch let e as AUPipeError {
             console.err("aupipe: \(e.message)")
             return e.status.rawValue

@@ -32,19 +32,39 @@ public enum CompareCommand {
     }
 
     static func json(_ r: ComparisonResult, _ o: CompareOptions) -> String {
-        func num(_ v: Double) -> String { v.isFinite ? "\(v)" : "null" }
-        func side(_ path: String, _ h: StreamHeader, _ frames: Int64) -> String {
-            "{\"path\":\(StatsPrinter.quote(path)),\"container\":\"\(h.container.rawValue)\",\"format\":\"\(h.format.spec)\",\"frames\":\(frames)}"
+        func side(_ path: String, _ h: StreamHeader, _ frames: Int64) -> JSONObject {
+            var s = JSONObject()
+            s.add("path", path)
+            s.add("container", h.container.rawValue)
+            s.add("format", h.format.spec)
+            s.add("frames", frames)
+            return s
         }
-        var fields = ["\"a\":\(side(o.a, r.a, r.framesA))", "\"b\":\(side(o.b, r.b, r.framesB))",
-                      "\"framesCompared\":\(r.framesCompared)", "\"lsbOf\":\"\(r.coarser.token)\"",
-                      "\"maxDifferenceLSB\":\(num(r.maxDifferenceLSB))", "\"maxDifferenceDBFS\":\(num(r.maxDifferenceDB))",
-                      "\"rmsDifferenceDBFS\":\(num(r.rmsDifferenceDB))", "\"snrDB\":\(num(r.snrDB))"]
-        if let at = r.maxAt { fields.append("\"maxAt\":{\"frame\":\(at.frame),\"channel\":\(at.channel)}") }
-        if let d = r.firstDifference { fields.append("\"firstDifference\":{\"frame\":\(d.frame),\"channel\":\(d.channel),\"a\":\(d.a),\"b\":\(d.b)}") }
-        fields.append("\"identical\":\(!r.incomparable && r.firstDifference == nil && r.framesA == r.framesB)")
-        fields.append("\"pass\":\(r.failure == nil)")
-        fields.append("\"failure\":\(r.failure.map(StatsPrinter.quote) ?? "null")")
-        return "{" + fields.joined(separator: ",") + "}"
+        func place(_ frame: Int64, _ channel: Int) -> JSONObject {
+            var p = JSONObject()
+            p.add("frame", frame)
+            p.add("channel", channel)
+            return p
+        }
+        var object = JSONObject()
+        object.add("a", side(o.a, r.a, r.framesA))
+        object.add("b", side(o.b, r.b, r.framesB))
+        object.add("framesCompared", r.framesCompared)
+        object.add("lsbOf", r.coarser.token)
+        object.add("maxDifferenceLSB", number: r.maxDifferenceLSB)
+        object.add("maxDifferenceDBFS", number: r.maxDifferenceDB)
+        object.add("rmsDifferenceDBFS", number: r.rmsDifferenceDB)
+        object.add("snrDB", number: r.snrDB)
+        if let at = r.maxAt { object.add("maxAt", place(at.frame, at.channel)) }
+        if let d = r.firstDifference {
+            var first = place(d.frame, d.channel)
+            first.add("a", number: d.a)
+            first.add("b", number: d.b)
+            object.add("firstDifference", first)
+        }
+        object.add("identical", !r.incomparable && r.firstDifference == nil && r.framesA == r.framesB)
+        object.add("pass", r.failure == nil)
+        object.add("failure", r.failure)
+        return object.text
     }
 }

@@ -6,21 +6,34 @@ import Glibc
 public protocol Console: AnyObject {
     func out(_ line: String)
     func err(_ line: String)
+    /// Throws the first error writing the results (stdout), if there was one: `AUPipeError`
+    /// (status 74) for a failed write, `OutputClosed` when the reader went away. Called once,
+    /// after the command; the default has nothing to report.
+    func finish() throws
+}
+
+extension Console {
+    public func finish() throws {}
 }
 
 /// The process's own stdout and stderr, unbuffered so that diagnostics interleave correctly.
+/// A failed write to stdout is kept (and nothing more is written there) until `finish`
+/// reports it; stderr has nowhere to report its own failures.
 public final class StandardConsole: Console {
-    public init() {}
-    public func out(_ line: String) { Self.write(1, line + "\n") }
-    public func err(_ line: String) { Self.write(2, line + "\n") }
+    private let stdout = FileDescriptorSink(fd: 1, name: "stdout", owns: false)
+    private var outputError: (any Error)?
 
-    private static func write(_ fd: Int32, _ text: String) {
-        let bytes = Array(text.utf8)
-        var done = 0
-        while done < bytes.count {
-            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + done, $0.count - done) }
-            if n > 0 { done += n } else if n < 0 && errno == EINTR { continue } else { return }
-        }
+    public init() {}
+
+    public func out(_ line: String) {
+        guard outputError == nil else { return }
+        do { try stdout.write(Array((line + "\n").utf8)) } catch { outputError = error }
+    }
+
+    public func err(_ line: String) { warn(line) }
+
+    public func finish() throws {
+        if let outputError { throw outputError }
     }
 }
 
@@ -36,6 +49,10 @@ public final class BufferConsole: Console {
 /// Writes one diagnostic line to stderr from inside the audio path (a unit's warning). Rare by
 /// design: callers warn once per condition.
 func warn(_ line: String) {
-    let text = line + "\n"
-    _ = text.utf8CString.withUnsafeBufferPointer { Glibc.write(2, $0.baseAddress, $0.count - 1) }
+    let bytes = Array((line + "\n").utf8)
+    var done = 0
+    while done < bytes.count {
+        let n = bytes.withUnsafeBytes { Glibc.write(2, $0.baseAddress! + done, $0.count - done) }
+        if n > 0 { done += n } else if n < 0 && errno == EINTR { continue } else { return }
+    }
 }

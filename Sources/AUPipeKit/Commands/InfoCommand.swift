@@ -18,11 +18,13 @@ public enum InfoCommand {
             let seconds = Double(frames) / Double(f.sampleRate)
             lines.append("frames: \(frames)")
             lines.append("duration: \(String(format3: seconds)) s")
-            if d % UInt64(f.bytesPerFrame) != 0 { lines.append("warning: \(d % UInt64(f.bytesPerFrame)) trailing bytes do not make a whole frame") }
+            if d % UInt64(f.bytesPerFrame) != 0 { lines.append("warning: \(counted(Int(d % UInt64(f.bytesPerFrame)), "trailing byte")) left over, less than a whole frame") }
+        } else if header.container == .raw {
+            lines.append("frames: unknown (raw input from a pipe: no header gives its length)")
         } else {
             lines.append("frames: unknown (the header says: read to the end of the stream)")
         }
-        lines.append("header: \(header.headerBytes) bytes")
+        lines.append(header.container == .raw ? "header: none (raw input, read as --in-format says)" : "header: \(header.headerBytes) bytes")
         lines += [
             "mSampleRate: \(asbd.sampleRate)",
             "mFormatID: \(asbd.formatID)",
@@ -47,12 +49,18 @@ public enum InfoCommand {
 }
 
 extension String {
-    /// A number with three decimals, without Foundation.
-    init(format3 value: Double) {
-        let scaled = (value * 1000).rounded()
-        let whole = Int(scaled / 1000)
-        let frac = Int(abs(scaled).truncatingRemainder(dividingBy: 1000))
-        let sign = value < 0 && whole == 0 ? "-" : ""
-        self = "\(sign)\(whole)." + String(repeating: "0", count: 3 - String(frac).count) + String(frac)
+    /// `value` with exactly `decimals` (0...9) decimals, rounded half away from zero, without
+    /// Foundation: `String(-9, decimals: 2)` is `-9.00`. No minus sign when it rounds to zero.
+    init(_ value: Double, decimals: Int) {
+        var scale = 1.0
+        for _ in 0..<decimals { scale *= 10 }
+        let scaled = (abs(value) * scale).rounded()
+        let whole = String(Int(scaled / scale))
+        let frac = String(Int(scaled.truncatingRemainder(dividingBy: scale)))
+        self = (value < 0 && scaled > 0 ? "-" : "") + whole
+            + (decimals > 0 ? "." + String(repeating: "0", count: decimals - frac.count) + frac : "")
     }
+
+    /// A number with three decimals, without Foundation.
+    init(format3 value: Double) { self.init(value, decimals: 3) }
 }

@@ -19,38 +19,60 @@ enum StatsPrinter {
                         (r.sizesPatched ? ", header sizes patched" : ""))
             for d in r.devices where d.role != "capture" { console.err("aupipe: stats: \(d.text)") }
         case .json:
-            let devices = r.devices.map { d in
-                "{\"role\":\"\(d.role)\",\"name\":\(quote(d.name)),\"format\":\"\(d.format.spec)\",\"periodFrames\":\(d.periodFrames)," +
-                "\"bufferFrames\":\(d.bufferFrames),\"xruns\":\(d.xruns),\"note\":\(d.note.map(quote) ?? "null")}"
-            }
-            let units = r.stages.map { s in
-                "{\"name\":\(quote(s.name)),\"bypassed\":\(s.bypassed),\"framesIn\":\(s.framesIn),\"framesOut\":\(s.framesOut)," +
-                "\"peakDBFS\":\(s.peakDBFS.isFinite ? dbText(s.peakDBFS) : "null"),\"clipped\":\(s.clipped),\"note\":\(s.note.map(quote) ?? "null")}"
-            }
-            console.err("{\"input\":{\"container\":\"\(r.input.container.rawValue)\",\"format\":\"\(r.input.format.spec)\",\"frames\":\(r.framesIn)}," +
-                        "\"units\":[\(units.joined(separator: ","))]," +
-                        "\"output\":{\"container\":\"\(r.output.container.rawValue)\",\"format\":\"\(r.output.format.spec)\",\"frames\":\(r.framesOut)," +
-                        "\"clipped\":\(r.encoderClipped),\"sizesPatched\":\(r.sizesPatched)}" +
-                        (r.devices.isEmpty ? "" : ",\"devices\":[\(devices.joined(separator: ","))]") + "}")
+            console.err(json(r).text)
         }
     }
 
+    /// The report as one JSON object (see the manual's STATISTICS).
+    static func json(_ r: RunReport) -> JSONObject {
+        var input = JSONObject()
+        input.add("container", r.input.container.rawValue)
+        input.add("format", r.input.format.spec)
+        input.add("frames", r.framesIn)
+        let units = r.stages.map { s in
+            var u = JSONObject()
+            u.add("name", s.name)
+            u.add("bypassed", s.bypassed)
+            u.add("framesIn", s.framesIn)
+            u.add("framesOut", s.framesOut)
+            u.add("peakDBFS", number: (s.peakDBFS * 100).rounded() / 100)
+            u.add("clipped", s.clipped)
+            u.add("note", s.note)
+            if !s.figures.isEmpty {
+                var figures = JSONObject()
+                for f in s.figures { figures.add(f.name, number: f.value) }
+                u.add("figures", figures)
+            }
+            return u
+        }
+        var output = JSONObject()
+        output.add("container", r.output.container.rawValue)
+        output.add("format", r.output.format.spec)
+        output.add("frames", r.framesOut)
+        output.add("clipped", r.encoderClipped)
+        output.add("sizesPatched", r.sizesPatched)
+        var object = JSONObject()
+        object.add("input", input)
+        object.add("units", units)
+        object.add("output", output)
+        if !r.devices.isEmpty {
+            object.add("devices", r.devices.map { d in
+                var o = JSONObject()
+                o.add("role", d.role)
+                o.add("name", d.name)
+                o.add("format", d.format.spec)
+                o.add("periodFrames", d.periodFrames)
+                o.add("bufferFrames", d.bufferFrames)
+                o.add("xruns", d.xruns)
+                o.add("note", d.note)
+                return o
+            })
+        }
+        return object
+    }
+
+    /// A level in dB to 0.01 dB, always with two decimals (`-9.00`), or `-inf` for silence.
     static func dbText(_ db: Double) -> String {
-        guard db.isFinite else { return "-inf" }
-        let v = (db * 100).rounded() / 100
-        return formatNumber(v)
-    }
-
-    static func quote(_ s: String) -> String {
-        var out = "\""
-        for ch in s.unicodeScalars {
-            switch ch {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            default: out.unicodeScalars.append(ch)
-            }
-        }
-        return out + "\""
+        db.isFinite ? String(db, decimals: 2) : "-inf"
     }
 }

@@ -95,7 +95,7 @@ public enum StreamComparison {
         r.framesB = readerB.frames
         for (name, reader) in [(o.a, readerA), (o.b, readerB)] {
             if reader.trailingBytes > 0 {
-                throw AUPipeError.data("\(name): the stream ended mid-frame; \(reader.trailingBytes) trailing bytes (a frame is \(reader.header.format.bytesPerFrame) bytes)")
+                throw AUPipeError.data("\(name): the stream ended mid-frame; \(counted(reader.trailingBytes, "trailing byte")) (a frame is \(reader.header.format.bytesPerFrame) bytes)")
             }
             if reader.missingBytes > 0 {
                 throw AUPipeError.data("\(name): the stream ended \(reader.missingBytes) bytes short of what its header declares; it is truncated")

@@ -47,6 +47,10 @@ public protocol AudioUnit: AnyObject {
     /// One line for `--stats` with figures of the unit's own (e.g. the resampler's latency), or nil.
     var statsNote: String? { get }
 
+    /// The figures of `statsNote` that scripts read, as numbers for `--stats=json` (`aec`'s
+    /// ERLE); empty for most units.
+    var statsFigures: [StatsFigure] { get }
+
     /// Changes a live parameter between two blocks; `value` is parsed and range-checked already.
     /// A unit ramps where a jump would click. Called only for parameters its descriptor marks live.
     func setParameter(_ name: String, to value: ParameterValue) throws
@@ -80,6 +84,7 @@ extension AudioUnit {
     public func drain(into output: UnsafeMutablePointer<Float>, capacity: Int) throws -> (frames: Int, done: Bool) { (0, true) }
     public var clippedSamples: Int { 0 }
     public var statsNote: String? { nil }
+    public var statsFigures: [StatsFigure] { [] }
     public func setParameter(_ name: String, to value: ParameterValue) throws {
         throw AUPipeError.usage("\(name) cannot be changed while running")
     }

@@ -12,9 +12,23 @@ public struct StageStats: Sendable, Equatable {
     public var clipped: Int = 0
     public var bypassed = false
     public var note: String?
+    /// The unit's own figures as numbers, for `--stats=json` (see `AudioUnit.statsFigures`).
+    public var figures: [StatsFigure] = []
 
     /// The peak in dBFS, or -inf for silence.
     public var peakDBFS: Double { peak > 0 ? 20 * Double(peak).log10 : -.infinity }
+}
+
+/// One of a unit's own figures for `--stats=json`: a name and a number, or nil when there is
+/// nothing to measure (written as `null`).
+public struct StatsFigure: Sendable, Equatable {
+    public var name: String
+    public var value: Double?
+
+    public init(_ name: String, _ value: Double?) {
+        self.name = name
+        self.value = value
+    }
 }
 
 extension Double {
@@ -132,6 +146,7 @@ public final class Chain {
             var s = stage.stats
             s.clipped = stage.unit.clippedSamples
             s.note = stage.unit.statsNote
+            s.figures = stage.unit.statsFigures
             return s
         }
         for (index, s) in bypassedStats.sorted(by: { $0.index < $1.index }) { list.insert(s, at: min(index, list.count)) }

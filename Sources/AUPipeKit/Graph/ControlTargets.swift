@@ -23,15 +23,18 @@ struct ControlTargets {
                 guard words.count == 3 else { throw AUPipeError.usage("usage: set UNIT.PARAMETER VALUE") }
                 let (entry, parameter) = try resolve(words[1])
                 guard parameter.isLive else {
-                    let live = entry.descriptor.parameters.filter(\.isLive).map(\.name) + entry.unit.liveParameterNames
-                    throw AUPipeError.usage("\(words[1]) cannot change while running; \(entry.name)'s live parameters: \(live.isEmpty ? "none" : live.joined(separator: ", "))")
+                    throw AUPipeError.usage("\(words[1]) cannot change while running; \(Self.liveList(entry))")
                 }
                 try entry.unit.setParameter(parameter.name, to: try parameter.parse(words[2], unit: entry.name))
                 return "ok \(words[1]) \(entry.unit.parameterValue(parameter.name) ?? words[2])"
             case "get":
                 guard words.count == 2 else { throw AUPipeError.usage("usage: get UNIT.PARAMETER") }
                 let (entry, name) = try resolveAny(words[1])
-                guard let value = entry.unit.parameterValue(name) else { throw AUPipeError.usage("\(words[1]) has no value to report") }
+                guard let value = entry.unit.parameterValue(name) else {
+                    // A parameter that exists but is not live, or no parameter at all (`resolve` says which).
+                    guard try resolve(words[1]).1.isLive else { throw AUPipeError.usage("\(words[1]) is not live; \(Self.liveList(entry))") }
+                    throw AUPipeError.usage("\(words[1]) has no value to report")
+                }
                 return "\(words[1]) \(value)"
             case "list":
                 var out: [String] = []
@@ -49,6 +52,12 @@ struct ControlTargets {
         } catch {
             return "error: \(error)"
         }
+    }
+
+    /// `gain's live parameters: db`, for messages about a parameter that is not live.
+    static func liveList(_ entry: Entry) -> String {
+        let live = entry.descriptor.parameters.filter(\.isLive).map(\.name) + entry.unit.liveParameterNames
+        return "\(entry.name)'s live parameters: \(live.isEmpty ? "none" : live.joined(separator: ", "))"
     }
 
     /// The unit and declared parameter an address names.
@@ -78,7 +87,7 @@ struct ControlTargets {
         let same = entries.filter { $0.name == parts[0].lowercased() }
         if parts.count == 2 {
             guard let k = Int(parts[1]), (1...max(1, same.count)).contains(k), !same.isEmpty else {
-                throw AUPipeError.usage("there is no \(unit): the chain has \(same.count) \(parts[0]) unit(s)")
+                throw AUPipeError.usage("there is no \(unit): the chain has \(counted(same.count, "\(parts[0]) unit"))")
             }
             return (same[k - 1], name)
         }

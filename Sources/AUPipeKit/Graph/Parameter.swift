@@ -85,7 +85,7 @@ public struct ParameterDescriptor: Sendable {
             var t = text
             if !u.isEmpty, t.lowercased().hasSuffix(u.lowercased()) { t.removeLast(u.count) }
             guard let v = Double(t), v.isFinite else { throw fail("is not a number; expected \(typeDescription)") }
-            guard range.contains(v) else { throw fail("is out of range \(formatNumber(range.lowerBound))...\(formatNumber(range.upperBound)) \(u)") }
+            guard range.contains(v) else { throw fail("is out of range \(formatNumber(range.lowerBound))...\(formatNumber(range.upperBound))\(u.isEmpty ? "" : " " + u)") }
             return .number(v)
         case .integer(let range):
             guard let v = Int(text) else { throw fail("is not a whole number; expected \(typeDescription)") }
@@ -176,7 +176,31 @@ public struct ParameterDescriptor: Sendable {
     }
 }
 
+extension ParameterDescriptor.Kind {
+    /// A gain in dB, −120...60 (a `dB` suffix allowed): `gain db=`, `mix`'s gains and its buses'.
+    public static let gainDB = Self.number(-120...60, unit: "dB")
+    /// A stereo position, −1 (left) ... 1 (right): `mix`'s bus pan.
+    public static let pan = Self.number(-1...1, unit: "")
+}
+
 extension ParameterDescriptor {
+    /// The error for a second bare value `word` when the argument `first` (and its value) already
+    /// set the primary parameter: most often a missing `:` before a unit (`gain -6 gain -3`) or
+    /// a unit word written apart (`gain 6 dB`).
+    static func strayValue(_ word: String, after given: (argument: String, value: String), primary: ParameterDescriptor,
+                           owner: String, list: String) -> AUPipeError {
+        let first = given.argument, value = given.value
+        let units = UnitRegistry.all.map(\.name)
+        if units.contains(owner), units.contains(word.lowercased()) {
+            return .usage("\(owner): a second value '\(word)' after '\(first)': '\(word)' is a unit; is a ':' missing between two units? Write '\(owner) \(first) : \(word) ...'")
+        }
+        if case .number(_, let unit) = primary.kind, !unit.isEmpty, word.lowercased() == unit.lowercased() {
+            return .usage("\(owner): '\(word)' is not a \(owner) parameter; write '\(owner) \(value)' or '\(owner) \(primary.name)=\(value)' (or \(value)\(unit), without a space)")
+        }
+        let colon = units.contains(owner) ? ", or is a ':' missing before a unit" : ""
+        return .usage("\(owner): a second value '\(word)' after '\(first)'; \(owner) takes one bare value (\(primary.name)=): is '\(word)' a stray word\(colon)? \(owner)'s parameters are \(list)")
+    }
+
     /// Parses `arguments` (`key=value`, or a bare value for `primary`) against `parameters`,
     /// filling in defaults. `owner` (a unit or signal name) starts every message. Unknown keys
     /// get a did-you-mean; repeated keys and empty values are refused.
@@ -184,6 +208,8 @@ extension ParameterDescriptor {
         let list = parameters.isEmpty ? "(none)" : parameters.map(\.name).joined(separator: ", ")
         var values: [String: ParameterValue] = [:]
         var explicit: Set<String> = []
+        /// The argument that set each parameter, as written, and its value (for messages).
+        var written: [String: (argument: String, value: String)] = [:]
         for argument in arguments {
             let key: String, text: String
             // A key is a name (letters, digits, -); `bus.wav,offset=1s` is a bare value with an = in it.
@@ -194,6 +220,9 @@ extension ParameterDescriptor {
             } else {
                 guard let primary else {
                     throw AUPipeError.usage("\(owner): '\(argument)' needs a key, as key=value; \(owner)'s parameters are \(list)")
+                }
+                if explicit.contains(primary), let p = parameters.first(where: { $0.name == primary }), !p.isRepeatable {
+                    throw strayValue(argument, after: written[primary] ?? ("", ""), primary: p, owner: owner, list: list)
                 }
                 key = primary
                 text = argument
@@ -217,6 +246,7 @@ extension ParameterDescriptor {
                 values[key] = try descriptor.parse(text, unit: owner)
             }
             explicit.insert(key)
+            written[key] = (argument, text)
         }
         for p in parameters where values[p.name] == nil {
             if let d = p.defaultValue { values[p.name] = try p.parse(d, unit: owner) }

@@ -68,7 +68,7 @@ public final class FileDescriptorSink: ByteSink {
             if n > 0 { done += n; continue }
             if n < 0 && errno == EINTR { continue }
             if n < 0 && errno == EPIPE { throw OutputClosed() }
-            throw AUPipeError.io("writing \(name): \(String(cString: strerror(n < 0 ? errno : EIO)))")
+            throw AUPipeError.io("cannot write \(name): \(String(cString: strerror(n < 0 ? errno : EIO)))")
         }
     }
 

@@ -66,9 +66,12 @@ final class SideInput {
     private var framesThisPass = 0
 
     /// Opens the input; a regular file's header is read now, so its errors come before audio.
-    /// `label` starts every message about the input (`mix: input 2`, `aec: ref`).
-    init(spec: BusSpec, index: Int, label: String? = nil, target: StreamFormat, maxFrames: Int, streamIsLive: Bool, wait: StreamDuration) throws {
+    /// `label` starts every message about the input (`mix: input 2`, `aec: ref`);
+    /// `channelMismatch` words the error for a channel count it cannot convert (nil: mix's).
+    init(spec: BusSpec, index: Int, label: String? = nil, target: StreamFormat, maxFrames: Int, streamIsLive: Bool, wait: StreamDuration,
+         channelMismatch: ((_ channels: Int) -> String)? = nil) throws {
         self.spec = spec
+        self.channelMismatch = channelMismatch
         self.index = index
         let label = label ?? "mix: input \(index)"
         self.label = label
@@ -94,6 +97,7 @@ final class SideInput {
     }
 
     private let label: String
+    private let channelMismatch: ((_ channels: Int) -> String)?
     var name: String { file.name }
 
     /// Tries to parse the header from the bytes so far; true when known. Only a header cut short
@@ -129,7 +133,7 @@ final class SideInput {
         var units: [(name: String, unit: any AudioUnit)] = []
         if format.channels != target.channels {
             guard format.channels == 1 || target.channels == 1 else {
-                throw AUPipeError.usage("\(name): has \(format.channels) channels and the stream \(target.channels); mix converts 1 to N and N to 1 only: convert the input first (e.g. <(aupipe -i \(spec.path) convert map=...))")
+                throw AUPipeError.usage(channelMismatch?(format.channels) ?? "\(name): has \(format.channels) channels and the stream \(target.channels); mix converts 1 to N and N to 1 only: convert the input first (e.g. <(aupipe -i \(spec.path) convert map=...))")
             }
             units.append(("convert", try ConvertUnit(format: nil, channels: target.channels, map: nil)))
         }

@@ -15,9 +15,9 @@ public final class ConvertUnit: AudioUnit {
 
         func error(stage: String) -> AUPipeError {
             if stage == Pipeline.outFormatLabel {
-                return .usage("--out-format: cannot choose how to turn \(from) channels into \(to) (only 1 to N and N to 1 are automatic); put 'convert map=...' in the chain instead")
+                return .usage("--out-format: cannot choose how to turn \(counted(from, "channel")) into \(to) (only 1 to N and N to 1 are automatic); put 'convert map=...' in the chain instead")
             }
-            return .usage("\(stage): cannot choose how to turn \(from) channels into \(to); give map= (output channel i takes input channel map[i]), e.g. map=\((0..<to).map { String($0 % from) }.joined(separator: ","))")
+            return .usage("\(stage): cannot choose how to turn \(counted(from, "channel")) into \(to); give map= (output channel i takes input channel map[i]), e.g. map=\((0..<to).map { String($0 % from) }.joined(separator: ","))")
         }
     }
 
@@ -52,7 +52,7 @@ public final class ConvertUnit: AudioUnit {
 
     public init(format: SampleEncoding?, channels: Int?, map: [Int]?) throws {
         if let map, let channels, map.count != channels {
-            throw AUPipeError.usage("convert: map= lists \(map.count) channels but channels=\(channels); give one of them, or make them agree")
+            throw AUPipeError.usage("convert: map= lists \(counted(map.count, "channel")) but channels=\(channels); give one of them, or make them agree")
         }
         if format == nil, channels == nil, map == nil {
             throw AUPipeError.usage("convert: nothing to do; give format=, channels= or map=")

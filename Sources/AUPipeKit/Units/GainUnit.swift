@@ -11,7 +11,7 @@ public final class GainUnit: AudioUnit {
         name: "gain",
         summary: "change the level by a number of dB",
         details: "Multiplies every sample by 10^(db/20) in 32-bit float. Samples pushed past full scale stay in float and are clipped (and counted) only where they are quantized to integers: by a later convert format=, or by the encoder at the end. 0 dB leaves the stream untouched. db is live: a change while running glides over 10 ms.",
-        parameters: [ParameterDescriptor("db", .number(-120...60, unit: "dB"), default: "0", help: "gain in decibels; negative is quieter", live: true)],
+        parameters: [ParameterDescriptor("db", .gainDB, default: "0", help: "gain in decibels; negative is quieter", live: true)],
         primary: "db",
         example: "aupipe gain -6 < in.wav > out.wav",
         make: { GainUnit(db: $0.number("db")!) })

@@ -125,7 +125,7 @@ final class ALSADevice {
             let status: ExitStatus = err == -EBUSY ? .unavailable : (direction == .capture ? .noInput : .cannotCreate)
             return AUPipeError(status, "\(option) \(name): cannot open the \(direction.word) device: \(why); list devices with '\(list)'")
         case "format", "channels", "rate":
-            let asked = step == "format" ? format.encoding.token : (step == "channels" ? "\(format.channels) channels" : "\(format.sampleRate) Hz")
+            let asked = step == "format" ? format.encoding.token : (step == "channels" ? counted(format.channels, "channel") : "\(format.sampleRate) Hz")
             return AUPipeError(.unavailable, "\(option) \(name): the device cannot do \(asked) (\(format.spec)): \(why); use plughw:… or default, which convert, or another format")
         case "period", "buffer":
             return AUPipeError(.unavailable, "\(option) \(name): the device refuses that \(step) size: \(why); try other --period/--buffer values")

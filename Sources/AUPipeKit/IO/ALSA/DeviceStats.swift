@@ -30,6 +30,6 @@ public struct DeviceStats: Sendable, Equatable {
     func frames(_ n: Int) -> String { "\(n) frames (\(formatFixed(Double(n) * 1000 / Double(format.sampleRate))) ms)" }
 
     var text: String {
-        "\(role) \(name) \(format.spec): period \(frames(periodFrames)), buffer \(frames(bufferFrames)), \(xruns) \(xruns == 1 ? String(xrunWord.dropLast()) : xrunWord) recovered" + (note.map { "; \($0)" } ?? "")
+        "\(role) \(name) \(format.spec): period \(frames(periodFrames)), buffer \(frames(bufferFrames)), \(counted(xruns, String(xrunWord.dropLast()))) recovered" + (note.map { "; \($0)" } ?? "")
     }
 }

@@ -83,6 +83,6 @@ final class PlayedReference {
         let rate = Double(device.format.sampleRate)
         let applied = formatFixed(Double(deviceDelay) * 1000 / rate)
         let measured = measurements > 0 ? formatFixed(Double(measuredSum) / Double(measurements) * 1000 / rate) + " ms measured" : "not measured"
-        return "the far end as played: device delay \(applied) ms applied (\(measured))" + (clipped > 0 ? ", \(clipped) samples clipped to 16 bits" : "")
+        return "the far end as played: device delay \(applied) ms applied (\(measured))" + (clipped > 0 ? ", \(counted(clipped, "sample")) clipped to 16 bits" : "")
     }
 }

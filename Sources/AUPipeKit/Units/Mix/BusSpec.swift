@@ -37,12 +37,10 @@ public struct BusSpec: Equatable, Sendable {
             if let allowed, !allowed.contains(key) {
                 throw fail("takes only \(allowed.sorted().map { $0 + "=" }.joined(separator: ", ")) after the path, not '\(key)'")
             }
-            func number(_ range: ClosedRange<Double>, _ unit: String) throws -> Double {
-                var t = value ?? ""
-                if t.lowercased().hasSuffix(unit.lowercased()) { t.removeLast(unit.count) }
-                guard let v = Double(t), v.isFinite, range.contains(v) else {
-                    throw fail("\(key)=\(value ?? "") is not a number in \(formatNumber(range.lowerBound))...\(formatNumber(range.upperBound))\(unit.isEmpty ? "" : " " + unit)")
-                }
+            /// The value checked as the parameter of that kind is (`gain db=`, `busK.pan`).
+            func number(_ kind: ParameterDescriptor.Kind) throws -> Double {
+                let parsed = try ParameterDescriptor(key, kind, default: nil, help: "").parse(value ?? "", unit: "\(label) (\(parts[0]))")
+                guard case .number(let v) = parsed else { throw fail("\(key)=\(value ?? "") is not a number") }
                 return v
             }
             switch key {
@@ -54,9 +52,9 @@ public struct BusSpec: Equatable, Sendable {
                     }
                     spec.gain = 20 * Glibc.log10(f)
                 } else {
-                    spec.gain = try number(-120...60, "dB")
+                    spec.gain = try number(.gainDB)
                 }
-            case "pan": spec.pan = try number(-1...1, "")
+            case "pan": spec.pan = try number(.pan)
             case "offset":
                 let text = value ?? ""
                 let negative = text.hasPrefix("-")

@@ -30,9 +30,9 @@ public final class MixUnit: AudioUnit, SideInputReader {
         parameters: [
             ParameterDescriptor("input", .bus, default: nil, help: "a bus: PATH[,gain=DB][,pan=P][,offset=MS][,loop][,mute][,format=SPEC]", repeatable: true),
             ParameterDescriptor("duration", .choice(["first", "longest", "shortest"]), default: "first", help: "which input decides the length"),
-            ParameterDescriptor("main-gain", .number(-120...60, unit: "dB"), default: "0", help: "gain of bus 0, the chain's own stream", live: true),
+            ParameterDescriptor("main-gain", .gainDB, default: "0", help: "gain of bus 0, the chain's own stream", live: true),
             ParameterDescriptor("main-mute", .boolean, default: "0", help: "silence bus 0", live: true),
-            ParameterDescriptor("out-gain", .number(-120...60, unit: "dB"), default: "0", help: "gain of the mix", live: true),
+            ParameterDescriptor("out-gain", .gainDB, default: "0", help: "gain of the mix", live: true),
             ParameterDescriptor("overload", .choice(["clip", "limit"]), default: "clip", help: "clip at full scale (counted), or a soft limiter"),
             ParameterDescriptor("wait", .duration(0...1, bareUnit: .milliseconds), default: "5ms", help: "longest wait for a live FIFO bus per block"),
             ParameterDescriptor("live", .choice(["auto", "on", "off"]), default: "auto", help: "read FIFO buses without blocking: auto when the stream is a pipe or device; off for a piped file that is not real time (same bytes every run)"),
@@ -100,7 +100,7 @@ public final class MixUnit: AudioUnit, SideInputReader {
         buses = []
         for (i, spec) in specs.enumerated() {
             if spec.pan != nil && channels != 2 {
-                throw AUPipeError.usage("mix: input \(i + 1) (\(spec.path)): pan needs stereo output; the stream has \(channels) channels")
+                throw AUPipeError.usage("mix: input \(i + 1) (\(spec.path)): pan needs stereo output; the stream has \(counted(channels, "channel"))")
             }
             let live = liveMode == "on" || (liveMode == "auto" && context.inputIsLive)
             let reader = try SideInput(spec: spec, index: i + 1, target: input, maxFrames: maxFrames, streamIsLive: live, wait: wait)
@@ -241,9 +241,9 @@ public final class MixUnit: AudioUnit, SideInputReader {
         buses.map { b in
             let r = b.reader
             var s = "bus \(r.index) \(r.spec.path): \(r.conversionNote); \(r.framesDelivered) frames"
-            if r.underrunFrames > 0 { s += ", \(r.underrunFrames) frames late (silence)" }
-            if r.loops > 0 { s += ", looped \(r.loops) time\(r.loops == 1 ? "" : "s")" }
-            if r.tornBytes > 0 { s += ", \(r.tornBytes) bytes of a torn last frame dropped" }
+            if r.underrunFrames > 0 { s += ", \(counted(Int(r.underrunFrames), "frame")) late (silence)" }
+            if r.loops > 0 { s += ", looped \(counted(r.loops, "time"))" }
+            if r.tornBytes > 0 { s += ", \(counted(r.tornBytes, "byte")) of a torn last frame dropped" }
             if r.missingBytes > 0 { s += ", ended \(r.missingBytes) bytes short of its header's size" }
             return s
         }.joined(separator: "; ") + (limit ? "; \(clipped) samples limited" : "")
@@ -258,9 +258,9 @@ public final class MixUnit: AudioUnit, SideInputReader {
     public func liveParameter(_ name: String) -> ParameterDescriptor? {
         guard let (k, key) = busKey(name), k >= 1, k <= specs.count else { return nil }
         switch key {
-        case "gain": return ParameterDescriptor(name, .number(-120...60, unit: "dB"), default: nil, help: "bus gain", live: true)
+        case "gain": return ParameterDescriptor(name, .gainDB, default: nil, help: "bus gain", live: true)
         case "mute": return ParameterDescriptor(name, .boolean, default: nil, help: "bus mute", live: true)
-        case "pan": return ParameterDescriptor(name, .number(-1...1, unit: ""), default: nil, help: "bus pan", live: true)
+        case "pan": return ParameterDescriptor(name, .pan, default: nil, help: "bus pan", live: true)
         default: return nil
         }
     }

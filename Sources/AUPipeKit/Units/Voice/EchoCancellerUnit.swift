@@ -22,7 +22,7 @@ public final class EchoCancellerUnit: AudioUnit, SideInputReader {
             The stream is the microphone; ref= names the far end (what the loudspeaker played: a file, a FIFO or <(command), any container, mixed to mono and resampled to the stream's rate; with speakers=N, N channels for N loudspeakers, a mono far end copied to each, and speex models one echo path from each loudspeaker to each microphone, at N times the cost), or ref-channel=N takes it from input channel N (counted from 0), which is then dropped from the output. With --play DEVICE the far end of ref= is also played on a sound device as it is read, and the canceller gets it as the device plays it (full duplex).
             delay= delays the reference by a fixed time; delay=auto (the default) finds the bulk delay from the two signals (GCC-PHAT, re-estimated while running, with hysteresis; up to max-delay=), applies it less a 10 ms margin so that the echo's first taps stay inside the filter, and reports it in --stats; until it is found (after 1 s plus max-delay of both talking: 1.5 s by default), the reference is not delayed. A change of the delay (the first estimate too) warm-starts the canceller: it is reset and run again, its output discarded, over the last 1.5 s plus max-delay of the stream (2 s by default; all of it if shorter) with the reference at the new delay, so that it goes on as converged as if it had had that delay all along (when that is the whole stream so far, a fresh canceller takes over: exactly the one a fixed delay= would have given); the preprocessor is not run again. That replay costs, in that one frame, about 3.5 ms of CPU per second replayed at 16 kHz and 11 ms at 48 kHz with the default tail (release build, x86-64; more with a longer tail), and in a live pipe holds that frame back as long. A first estimate equal to the delay in use (0) changes nothing; changes smaller than 5 ms are ignored. tail= is the echo length the filter covers after that delay.
             With preprocess=1 (the default) speex's preprocessor, attached to the echo state, suppresses residual echo (suppress= while only the far end talks, suppress-active= while both do) and, when asked, noise (denoise=), level (agc=), and runs voice activity detection (vad=) and dereverberation (dereverb=).
-            speexdsp works on whole frames of frame= in 16-bit samples (samples beyond full scale are clipped there, and counted): the output has exactly the input's length (a part-filled last frame is padded and trimmed), aligned sample for sample with the input, and in a live pipe it comes at most one frame late without the preprocessor and two with it (whose own one-frame delay is removed from the output's timing, not from the wait). With vad=1, --stats reports the share of frames speex judged to be voice (speex prints a warning of its own about its VAD). Several microphone channels get echo cancellation but no residual-echo suppression (speex attaches the preprocessor to a mono microphone only). --stats reports the ERLE (echo return loss enhancement: how much quieter the output is than the microphone while the far end plays), when the canceller converged (ERLE 10 dB), the delay used and the history the last warm start replayed.
+            speexdsp works on whole frames of frame= in 16-bit samples (samples beyond full scale are clipped there, and counted): the output has exactly the input's length (a part-filled last frame is padded and trimmed), aligned sample for sample with the input, and in a live pipe it comes at most one frame late without the preprocessor and two with it (whose own one-frame delay is removed from the output's timing, not from the wait). With vad=1, --stats reports the share of frames speex judged to be voice (speex prints a warning of its own about its VAD). Several microphone channels get echo cancellation but no residual-echo suppression (speex attaches the preprocessor to a mono microphone only). --stats reports the ERLE (echo return loss enhancement: how much quieter the output is than the microphone while there is echo: the far end above -50 dBFS and the microphone above -60 dBFS; "no echo measured" when there was none), when the canceller converged (its filter, before the preprocessor, 10 dB below the microphone for 1 s), the delay used and the history the last warm start replayed. A reference that ends before the stream gets a warning on stderr, with or without --stats.
             """,
         parameters: [
             ParameterDescriptor("ref", .reference, default: nil, help: "the far end: PATH[,format=SPEC] (a file, FIFO or <(command))"),
@@ -156,13 +156,18 @@ public final class EchoCancellerUnit: AudioUnit, SideInputReader {
         }
         if let n = refChannel {
             guard inChannels >= 2, n < inChannels else {
-                throw AUPipeError.usage("aec: ref-channel=\(n) needs an input with more than \(n) channels and one more for the microphone; the stream has \(inChannels)")
+                throw AUPipeError.usage("aec: ref-channel=\(n) needs an input with more than \(counted(n, "channel")) and one more for the microphone; the stream has \(counted(inChannels, "channel"))")
             }
             mics = inChannels - 1
         } else {
             mics = inChannels
+            let path = refSpec!.path, speakers = speakers
             reader = try SideInput(spec: refSpec!, index: 1, label: "aec: ref", target: StreamFormat(encoding: .f32le, sampleRate: rate, channels: speakers),
-                                   maxFrames: frameFrames, streamIsLive: context.inputIsLive, wait: .seconds(0.005))
+                                   maxFrames: frameFrames, streamIsLive: context.inputIsLive, wait: .seconds(0.005)) { channels in
+                // Only speakers > 1 can refuse: any count mixes down to one loudspeaker.
+                "aec: ref \(path) has \(counted(channels, "channel")); speakers=\(speakers) needs a reference of 1 channel (played on every loudspeaker) or \(speakers), "
+                    + "one per loudspeaker: convert it first, e.g. ref=<(aupipe -i \(path) convert map=\((0..<speakers).map(String.init).joined(separator: ",")))"
+            }
         }
         let maxDelayFrames = maxDelay.frames(atRate: rate)
         if let d = delaySetting {
@@ -285,6 +290,8 @@ public final class EchoCancellerUnit: AudioUnit, SideInputReader {
         clipped += Speex16.fromFloat(micFloat, into: rec16, count: frameFrames * mics)
         speex_echo_cancellation(st, rec16, play16, out16)
         history.record(mic: rec16)
+        // The filter's own output, before the preprocessor: convergence is the filter's doing.
+        let filtered = ERLEMeter.energy(out16, count: frameFrames * mics)
         if !preprocessors.isEmpty {
             if mics == 1 {
                 if preprocessors[0].run(out16) { voiceFrames += 1 }
@@ -296,7 +303,7 @@ public final class EchoCancellerUnit: AudioUnit, SideInputReader {
                 }
             }
         }
-        meter.add(mic: rec16, out: out16, ref: play16, n: frameFrames * mics, refCount: frameFrames * speakers, frames: frameFrames)
+        meter.add(mic: rec16, out: out16, filtered: filtered, ref: play16, n: frameFrames * mics, refCount: frameFrames * speakers, frames: frameFrames)
         Speex16.toFloat(out16, into: output, count: frameFrames * mics)
         framesProcessed += Int64(frameFrames)
         framesRun += 1
@@ -356,17 +363,20 @@ public final class EchoCancellerUnit: AudioUnit, SideInputReader {
     public var statsNote: String? {
         var parts: [String] = []
         if let erle = meter.erle {
-            parts.append("ERLE \(formatFixed(erle)) dB (median \(formatFixed(meter.medianERLE ?? erle)) dB)" + (meter.convergedAt.map { " after convergence at \(String(format3: $0)) s" } ?? " (not converged: never 10 dB)"))
+            parts.append("ERLE \(formatFixed(erle)) dB (median \(formatFixed(meter.medianERLE ?? erle)) dB)" + (meter.convergedAt.map { " after convergence at \(String(format3: $0)) s" }
+                ?? " (not converged: the filter never cancelled \(formatNumber(ERLEMeter.convergedDB)) dB for 1 s)"))
+        } else if meter.referencePlayed {
+            parts.append("ERLE: no echo measured (less than 0.5 s with the far end playing and the microphone above \(formatNumber(ERLEMeter.micFloorDBFS)) dBFS)")
         } else {
-            parts.append("ERLE n/a (the far end never played)")
+            parts.append("ERLE: no echo measured (the far end never played)")
         }
         let ms = formatFixed(Double(delayFrames) * 1000 / Double(rate))
         if let estimator {
             if let found = delayFoundAt {
                 let warm = warmFrames > 0 ? ", canceller warm-started from \(String(format3: Double(warmFrames * frameFrames) / Double(rate))) s of history" : ""
-                parts.append("delay \(ms) ms (auto: found at \(String(format3: found)) s, changed \(delayChanges) time\(delayChanges == 1 ? "" : "s") since\(warm), correlation peak \(formatFixed(estimator.confidence))× its noise floor)")
+                parts.append("delay \(ms) ms (auto: found at \(String(format3: found)) s, changed \(counted(delayChanges, "time")) since\(warm), correlation peak \(formatFixed(estimator.confidence))× its noise floor)")
             } else {
-                parts.append("delay not found (auto: no confident estimate in \(estimator.estimatesMade) windows; the reference may not match the echo, or be silent): 0 ms used")
+                parts.append("delay not found (auto: no confident estimate in \(counted(estimator.estimatesMade, "window")); the reference may not match the echo, or be silent): 0 ms used")
             }
         } else {
             parts.append("delay \(ms) ms")
@@ -375,6 +385,13 @@ public final class EchoCancellerUnit: AudioUnit, SideInputReader {
         if let end = referenceEndedAt { parts.append("the reference ended at \(String(format3: end)) s; silence after it") }
         if vad, framesRun > 0 { parts.append("voice in \(voiceFrames * 100 / framesRun)% of frames (speex VAD)") }
         return parts.joined(separator: ", ")
+    }
+
+    /// ERLE and its median (dB), convergence (s), each null when not measured or reached, and
+    /// the delay in use (ms).
+    public var statsFigures: [StatsFigure] {
+        [StatsFigure("erleDB", meter.erle), StatsFigure("erleMedianDB", meter.medianERLE),
+         StatsFigure("convergedAtSeconds", meter.convergedAt), StatsFigure("delayMS", Double(delayFrames) * 1000 / Double(rate))]
     }
 
     public func parameterValue(_ name: String) -> String? {

@@ -6,7 +6,7 @@ public final class PreprocessUnit: AudioUnit {
     public static let denoiseDescriptor = UnitDescriptor(
         name: "denoise",
         summary: "reduce stationary noise (speexdsp preprocessor)",
-        details: "Suppresses stationary noise by up to db= (speex's spectral noise suppression; -15 is speex's default), per channel, in frames of frame= at 16-bit precision. The output has exactly the input's length and no added delay (the preprocessor's one frame is removed).",
+        details: "Suppresses stationary noise by up to db= (speex's spectral noise suppression; -15 is speex's default), per channel, in frames of frame= at 16-bit precision (samples beyond full scale are clipped on the way in, and counted in --stats). The output has exactly the input's length and no added delay (the preprocessor's one frame is removed).",
         parameters: [
             ParameterDescriptor("db", .number(-100...0, unit: "dB"), default: "-15", help: "largest noise attenuation"),
             ParameterDescriptor("frame", .duration(0.0025...0.1, bareUnit: .milliseconds), default: "10ms", help: "speexdsp frame length"),
@@ -22,7 +22,7 @@ public final class PreprocessUnit: AudioUnit {
     public static let agcDescriptor = UnitDescriptor(
         name: "agc",
         summary: "automatic gain control (speexdsp preprocessor)",
-        details: "Brings speech towards level= (speex's AGC target in 16-bit sample units, 1 to 32768; 8000 is speex's default, about -12 dBFS), per channel, in frames of frame= at 16-bit precision. The output has exactly the input's length and no added delay (the preprocessor's one frame is removed).",
+        details: "Brings speech towards level= (speex's AGC target in 16-bit sample units, 1 to 32768; 8000 is speex's default, about -12 dBFS), per channel, in frames of frame= at 16-bit precision (samples beyond full scale are clipped on the way in, and counted in --stats). The output has exactly the input's length and no added delay (the preprocessor's one frame is removed).",
         parameters: [
             ParameterDescriptor("level", .number(1...32768, unit: ""), default: "8000", help: "target level in 16-bit units"),
             ParameterDescriptor("frame", .duration(0.0025...0.1, bareUnit: .milliseconds), default: "10ms", help: "speexdsp frame length"),

@@ -1,0 +1,59 @@
+/// The one place aupipe writes JSON (`--stats=json`, `compare --json`): an object built field
+/// by field, in the order given, with every string escaped per RFC 8259 so that any path or
+/// note (tabs, newlines, control characters) gives valid JSON.
+struct JSONObject {
+    private var fields: [String] = []
+
+    init() {}
+
+    /// A string, or `null` for nil.
+    mutating func add(_ key: String, _ value: String?) { append(key, value.map(JSON.quote) ?? "null") }
+
+    mutating func add(_ key: String, _ value: Int) { append(key, String(value)) }
+
+    mutating func add(_ key: String, _ value: Int64) { append(key, String(value)) }
+
+    mutating func add(_ key: String, _ value: Bool) { append(key, value ? "true" : "false") }
+
+    /// A number, or `null` when it is nil or not finite (JSON has no infinity or NaN). Whole
+    /// numbers are written without a fraction (`-9`, `0.25`).
+    mutating func add(_ key: String, number value: Double?) {
+        append(key, value.flatMap { $0.isFinite ? formatNumber($0) : nil } ?? "null")
+    }
+
+    mutating func add(_ key: String, _ value: JSONObject) { append(key, value.text) }
+
+    mutating func add(_ key: String, _ values: [JSONObject]) {
+        append(key, "[" + values.map(\.text).joined(separator: ",") + "]")
+    }
+
+    /// The object as one line of JSON.
+    var text: String { "{" + fields.joined(separator: ",") + "}" }
+
+    private mutating func append(_ key: String, _ json: String) { fields.append(JSON.quote(key) + ":" + json) }
+}
+
+enum JSON {
+    /// `s` as a JSON string: in quotes, with `"` and `\` escaped, and every control character
+    /// U+0000...U+001F as `\n`, `\t`, `\r`, `\b`, `\f` or `\u00XX` (RFC 8259, section 7).
+    /// Everything else, non-ASCII included, is written as it is (UTF-8).
+    static func quote(_ s: String) -> String {
+        var out = "\""
+        for ch in s.unicodeScalars {
+            switch ch {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\t": out += "\\t"
+            case "\r": out += "\\r"
+            case "\u{08}": out += "\\b"
+            case "\u{0C}": out += "\\f"
+            case "\u{00}"..."\u{1F}":
+                let hex = String(ch.value, radix: 16, uppercase: true)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: out.unicodeScalars.append(ch)
+            }
+        }
+        return out + "\""
+    }
+}

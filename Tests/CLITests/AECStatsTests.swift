@@ -1,0 +1,77 @@
+import Foundation
+import Testing
+
+/// What `aec --stats` claims, through the binary, on inputs made with `aupipe gen` and `mix`:
+/// no ERLE and no convergence where nothing was cancelled.
+@Suite struct AECStatsTests {
+    /// A directory with `far.wav` (4 s of pink noise at −20 dBFS, 16 kHz mono) and `mic0.wav`
+    /// (4 s of silence), then `script` run in it.
+    static func run(_ script: String) throws -> CLI.Result {
+        let d = try CLI.temporaryDirectory()
+        return try CLI.shell("""
+            "$AUPIPE" gen noise pink seed=3 level=-20 duration=4 --out-format s16le:16000:1 -o far.wav
+            "$AUPIPE" gen silence duration=4 --out-format s16le:16000:1 -o mic0.wav
+            \(script)
+            """, cwd: d)
+    }
+
+    /// The `figures` of the first unit in a `--stats=json` line.
+    static func figures(_ json: String) throws -> [String: Any] {
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any], "\(json)")
+        return try #require((object["units"] as? [[String: Any]])?.first?["figures"] as? [String: Any], "\(json)")
+    }
+
+    /// A silent microphone while the far end plays holds no echo: no ERLE figure, no convergence.
+    @Test func aSilentMicrophoneMeasuresNoEcho() throws {
+        let r = try Self.run("""
+            "$AUPIPE" -i mic0.wav --stats aec ref=far.wav -o /dev/null 2> text.txt
+            "$AUPIPE" -i mic0.wav --stats=json aec ref=far.wav -o /dev/null; cat text.txt >&2
+            """)
+        #expect(r.status == 0, "\(r.stderr)")
+        let lines = r.stderr.split(separator: "\n").map(String.init)
+        let text = try #require(lines.first { $0.hasPrefix("aupipe: stats: 1 aec:") }, "\(r.stderr)")
+        #expect(text.contains("ERLE: no echo measured"), "\(text)")
+        #expect(!text.contains("convergence") && !text.contains(" dB (median"), "\(text)")
+        let figures = try Self.figures(try #require(lines.first { $0.hasPrefix("{") }))
+        #expect(figures["erleDB"] is NSNull && figures["convergedAtSeconds"] is NSNull, "\(figures)")
+    }
+
+    /// An echo beyond max-delay (800 ms, max-delay 500 ms) cannot be cancelled: the ERLE is
+    /// small and the canceller never converges. Within reach (100 ms), the same echo converges.
+    @Test func anEchoBeyondMaxDelayDoesNotConverge() throws {
+        let r = try Self.run("""
+            "$AUPIPE" -i mic0.wav mix input=far.wav,gain=-6,offset=800ms -o late.wav
+            "$AUPIPE" -i mic0.wav mix input=far.wav,gain=-6,offset=100ms -o near.wav
+            "$AUPIPE" -i late.wav --stats aec ref=far.wav -o /dev/null
+            "$AUPIPE" -i late.wav --stats=json aec ref=far.wav -o /dev/null
+            "$AUPIPE" -i near.wav --stats aec ref=far.wav -o /dev/null
+            """)
+        #expect(r.status == 0, "\(r.stderr)")
+        let notes = r.stderr.split(separator: "\n").map(String.init).filter { $0.hasPrefix("aupipe: stats: 1 aec:") }
+        try #require(notes.count == 2, "\(r.stderr)")
+        #expect(notes[0].contains("not converged") && !notes[0].contains("after convergence"), "echo at 800 ms: \(notes[0])")
+        let erle = try #require(notes[0].firstMatch(of: /ERLE (-?\d+(\.\d+)?) dB/).map { Double($0.1)! }, "\(notes[0])")
+        #expect(erle < 10, "echo at 800 ms: \(notes[0])")
+        let json = try #require(r.stderr.split(separator: "\n").first { $0.hasPrefix("{") })
+        let figures = try Self.figures(String(json))
+        #expect(figures["convergedAtSeconds"] is NSNull && figures["erleDB"] is Double, "\(figures)")
+        #expect(notes[1].contains("after convergence at"), "echo at 100 ms: \(notes[1])")
+    }
+
+    /// A reference shorter than the stream: one warning on stderr without --stats, worded as
+    /// the manual quotes it.
+    @Test func aShortReferenceWarnsWithoutStatsAsTheManualSays() throws {
+        let r = try Self.run("""
+            "$AUPIPE" gen noise duration=1 --out-format s16le:16000:1 -o short.wav && mv short.wav far.wav
+            "$AUPIPE" -i mic0.wav aec ref=far.wav delay=0 -o /dev/null
+            """)
+        #expect(r.status == 0, "\(r.stderr)")
+        let warning = "aupipe: aec: warning: the reference far.wav ended at 1.000 s, before the stream; silence from there on"
+        #expect(r.stderr == warning + "\n", "\(r.stderr)")
+        let units = try #require(try DocsAgreementTests.loadPage().section("UNITS"))
+        let aec = try #require(ManPage.subsections(units).first { $0.name == "aec" }?.lines)
+        let manual = ManPage.plainText(aec)
+        #expect(manual.contains(warning), "the manual's aec section does not quote the warning as printed: \(warning)")
+        #expect(!manual.contains("nothing is said without"), "the manual says the warning needs --stats")
+    }
+}
