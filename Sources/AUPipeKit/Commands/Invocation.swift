@@ -57,6 +57,7 @@ public struct PipelineOptionsText: Equatable, Sendable {
             o.outFormat = parts
         }
         if let container { o.container = try ContainerKind(option: container) }
+        else if let output { o.container = ContainerKind(pathExtensionOf: output) }
         if let block { o.block = try Self.duration(block, option: "--block", range: 0.0001...10, frames: 1...(1 << 20), bareUnit: .milliseconds) }
         if let stats {
             guard let mode = StatsMode(rawValue: stats), mode != .off else {

@@ -16,7 +16,8 @@ public struct PipelineOptions: Sendable {
     public var inFormat: StreamFormat?
     /// `--out-format`: encoding, and optionally rate and channels to convert to at the end.
     public var outFormat: FormatSpec.Parts?
-    /// `-t`: output container; nil means the input's.
+    /// `-t`, or else the extension of `-o`'s path (`ContainerKind(pathExtensionOf:)`): the
+    /// output container; nil means the input's.
     public var container: ContainerKind?
     /// `--block`: most frames per processing step; nil means 10 ms.
     public var block: StreamDuration?
