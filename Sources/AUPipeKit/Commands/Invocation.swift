@@ -47,7 +47,7 @@ public struct PipelineOptionsText: Equatable, Sendable {
     public func parsed() throws -> PipelineOptions {
         var o = PipelineOptions()
         if let input { o.input = input }
-        if let output { o.output = output }
+        if let output { o.output = output; o.outputGiven = true }
         if let inFormat { o.inFormat = try FormatSpec.parse(inFormat, option: "--in-format") }
         if let outFormat {
             let parts = try FormatSpec.components(outFormat, option: "--out-format")

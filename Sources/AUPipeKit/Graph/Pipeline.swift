@@ -12,6 +12,8 @@ public struct PipelineOptions: Sendable {
     public var input = "-"
     /// Output path, `-` for stdout.
     public var output = "-"
+    /// Whether `-o` was given: `-o -` writes audio to a terminal, a default stdout does not.
+    public var outputGiven = false
     /// Format of headerless input (`--in-format`).
     public var inFormat: StreamFormat?
     /// `--out-format`: encoding, and optionally rate and channels to convert to at the end.
