@@ -66,6 +66,14 @@ import Testing
         #expect(try Self.container(of: dir.appendingPathComponent("d.caf")) == .caf)
     }
 
+    @Test func captureKeepsWAVUnlessTheExtensionSaysOtherwise() throws {
+        // --check does not open the device, and prints the output's container.
+        for (path, container) in [("x.caf", "caf"), ("x.AU", "au"), ("x.bin", "wav"), ("x.wav", "wav")] {
+            let r = try CLI.aupipe(["--capture", "default", "--check", "-o", path, "gain", "0"])
+            #expect(r.status == 0 && String(decoding: r.stdout, as: UTF8.self).contains("-> \(container) "), "\(path): \(r.stderr)")
+        }
+    }
+
     @Test func anEncodingTheExtensionsContainerCannotHoldIsAUsageError() throws {
         let dir = try CLI.temporaryDirectory()
         let r = try CLI.shell("\"$AUPIPE\" gen sine duration=0.1 | \"$AUPIPE\" --out-format u16le -o x.wav", cwd: dir)
