@@ -33,7 +33,8 @@ import AUPipeKit
         #expect(h[20] == 0xFE && h[21] == 0xFF && h.count == 68)
         let f32 = StreamFormat(encoding: .f32le, sampleRate: 48000, channels: 2)
         let hf = WAVFile.header(f32, dataBytes: nil, channelMask: nil)
-        #expect(hf[20] == 3 && hf.count == 44)
+        // Not PCM: an 18-byte fmt with cbSize 0 (sox warns about a 16-byte one).
+        #expect(hf[20] == 3 && hf.count == 46 && hf[16] == 18 && hf[36] == 0 && hf[37] == 0)
         let six = StreamFormat(encoding: .s16le, sampleRate: 48000, channels: 6)
         let h6 = WAVFile.header(six, dataBytes: nil, channelMask: nil)
         #expect(h6[20] == 0xFE && Array(h6[40..<44]) == [0x3F, 0, 0, 0])

@@ -72,6 +72,7 @@ public enum AUPipeCommand {
         if options.output == "-", !options.check, source.isSameFile(as: "/dev/stdout") {
             throw AUPipeError.usage("stdout is the input file (> or >> onto the input); write to another file and rename it")
         }
+        try refuseTerminalOutput(options)
         if options.check {
             if options.input == "-", isatty(0) != 0 {
                 console.out("ok: the chain is valid (no input header read: stdin is a terminal)")
@@ -94,12 +95,20 @@ public enum AUPipeCommand {
     /// `--capture`: the chain runs on what the device captures, until SIGINT/SIGTERM or `--duration`.
     static func runCapture(_ pipeline: Pipeline, console: any Console) throws -> ExitStatus {
         let options = pipeline.options
+        try refuseTerminalOutput(options)
         let report = try pipeline.runCapture(openSink: { try FileDescriptorSink.create(options.output) })
         if options.check {
             console.out("ok: --capture \(options.capture!) \(report.input.format.spec) -> \(report.output.container.rawValue) \(report.output.format.spec) (the device was not opened)")
             return .ok
         }
         return finish(report, options: options, console: console)
+    }
+
+    /// Refuses to write binary audio to a terminal, as gzip does, unless `-o -` was given
+    /// explicitly (or nothing but text is written: `--check`).
+    static func refuseTerminalOutput(_ options: PipelineOptions) throws {
+        guard options.output == "-", !options.outputGiven, !options.check, isatty(1) != 0 else { return }
+        throw AUPipeError.usage("refusing to write binary audio to a terminal; redirect it (> out.wav), pipe it, or use -o - to force")
     }
 
     /// Prints the figures and the data error of a finished run; its exit status.

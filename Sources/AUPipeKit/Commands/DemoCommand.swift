@@ -15,6 +15,7 @@ public enum DemoCommand {
         let clip = builtInClip()
         var options = PipelineOptions()
         options.output = output
+        options.container = ContainerKind(pathExtensionOf: output)
         options.stats = .text
         let pipeline = try Pipeline(chain: chain, options: options)
         let report = try pipeline.run(source: MemorySource(clip, name: "built-in clip"), openSink: { try FileDescriptorSink.create(output) })

@@ -7,8 +7,10 @@ public enum GenCommand {
     public static let defaultFormat = StreamFormat(encoding: .s16le, sampleRate: 48000, channels: 1)
 
     public static func run(signal: String, arguments: [String], options: PipelineOptions, console: any Console) throws -> ExitStatus {
-        let report = try generate(signal: signal, arguments: arguments, options: options,
-                                  openSink: { try FileDescriptorSink.create(options.output) })
+        let report = try generate(signal: signal, arguments: arguments, options: options, openSink: {
+            try AUPipeCommand.refuseTerminalOutput(options)
+            return try FileDescriptorSink.create(options.output)
+        })
         if options.stats != .off { StatsPrinter.print(report, mode: options.stats, console: console) }
         return .ok
     }

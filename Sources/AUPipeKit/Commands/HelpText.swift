@@ -26,11 +26,12 @@ public enum HelpText {
           -i, --input PATH        read from PATH instead of stdin
           -o, --output PATH       write to PATH instead of stdout; when the output is a regular
                                   file (this or a redirected stdout), header sizes are patched
-                                  at the end
+                                  at the end; a terminal on stdout is refused unless -o -
           --in-format SPEC        format of headerless input: TOKEN:RATE:CHANNELS, e.g. s16le:48000:1
           --out-format SPEC       output encoding (s16le), or TOKEN:RATE:CHANNELS to also convert
                                   rate and channel count at the end of the chain
-          -t, --type TYPE         output container: caf, wav, au or raw (default: the input's)
+          -t, --type TYPE         output container: caf, wav, au or raw (default: that of -o's
+                                  extension, .caf .wav .au .snd .raw .pcm, else the input's)
           --block DURATION        most frames processed per step (default 10ms; 480f = frames)
           --stats[=json]          print per-unit figures on stderr at the end
           --check                 validate the chain against the input's header (from -i, or stdin
@@ -46,7 +47,7 @@ public enum HelpText {
           --duration DURATION     stop after this much input (10s, 250ms, 480f; bare: seconds)
           --capture DEVICE        read from an ALSA capture device (default, hw:1,0, plughw:1)
                                   instead of stdin, until SIGINT/SIGTERM or --duration; the
-                                  output is WAV unless -t says otherwise
+                                  output is WAV unless -t or -o's extension says otherwise
           --capture-format SPEC   the format to capture in (default s16le:48000:2)
           --monitor DEVICE        also play the output on an ALSA playback device
           --play DEVICE           play aec's far end (ref=) on an ALSA playback device and cancel
@@ -81,7 +82,8 @@ public enum HelpText {
         var lines = ["aupipe gen SIGNAL [ARG]... [-o PATH] [-t TYPE] [--out-format SPEC] [--stats]", "",
                      "Writes a deterministic test signal: the same arguments give the same bytes on every run.",
                      "It is made in 32-bit float and written like a chain's output: --out-format sets the encoding,",
-                     "rate and channels (default s16le:48000:1), -t the container (default wav), -o the file.",
+                     "rate and channels (default s16le:48000:1), -t the container (default: that of -o's extension,",
+                     ".caf .wav .au .snd .raw .pcm, else wav), -o the file.",
                      "Every signal takes duration= (seconds, ms, or frames like 480f; default 1s, for dtmf the",
                      "length of its digits). Noise differs between channels; every other signal is the same in all.", ""]
         for d in SignalRegistry.all {

@@ -47,7 +47,7 @@ public struct PipelineOptionsText: Equatable, Sendable {
     public func parsed() throws -> PipelineOptions {
         var o = PipelineOptions()
         if let input { o.input = input }
-        if let output { o.output = output }
+        if let output { o.output = output; o.outputGiven = true }
         if let inFormat { o.inFormat = try FormatSpec.parse(inFormat, option: "--in-format") }
         if let outFormat {
             let parts = try FormatSpec.components(outFormat, option: "--out-format")
@@ -57,6 +57,7 @@ public struct PipelineOptionsText: Equatable, Sendable {
             o.outFormat = parts
         }
         if let container { o.container = try ContainerKind(option: container) }
+        else if let output { o.container = ContainerKind(pathExtensionOf: output) }
         if let block { o.block = try Self.duration(block, option: "--block", range: 0.0001...10, frames: 1...(1 << 20), bareUnit: .milliseconds) }
         if let stats {
             guard let mode = StatsMode(rawValue: stats), mode != .off else {

@@ -97,18 +97,25 @@ public enum CAFFile {
         return h
     }
 
-    /// `chan` bodies for mono (kCAFChannelLayoutTag_Mono) and stereo; nil for other counts.
+    /// `chan` bodies for 1 to 8 channels: the speakers of `WAVFile.defaultMask`, so that a
+    /// stream written as CAF and as WAV has the same layout for readers (ffmpeg: mono, stereo,
+    /// 3.0, quad, the 5-channel mask, 5.1, the 7-channel mask, 7.1). A Core Audio layout tag
+    /// where ffmpeg reads one as those speakers (kAudioChannelLayoutTag_Mono, _Stereo,
+    /// _MPEG_3_0_A, _Quadraphonic, _MPEG_7_1_C); else kAudioChannelLayoutTag_UseChannelBitmap
+    /// with the mask, whose bits are Core Audio's channel bits too (5, 6 and 7 channels: ffmpeg
+    /// reads _MPEG_5_1_A as 5.1(side), not the 5.1 of mask 0x3F). Nil for more than 8 channels.
     static func defaultLayout(channels: Int) -> [UInt8]? {
-        let tag: UInt32
-        switch channels {
-        case 1: tag = 0x0064_0001
-        case 2: tag = 0x0065_0002
-        default: return nil
-        }
+        guard (1...8).contains(channels) else { return nil }
+        let mask = WAVFile.defaultMask(channels: channels)
+        let tags: [UInt32: UInt32] = [0x4: 0x0064_0001, 0x3: 0x0065_0002, 0x7: 0x0071_0003, 0x33: 0x006C_0004, 0x63F: 0x0080_0008]
+        let tag = tags[mask]
         var b: [UInt8] = []
-        b.append(be: tag)
-        b.append(be: UInt32(0))
-        b.append(be: UInt32(0))
+        b.append(be: tag ?? useChannelBitmap)
+        b.append(be: tag == nil ? mask : 0)
+        b.append(be: UInt32(0)) // no channel descriptions
         return b
     }
+
+    /// kAudioChannelLayoutTag_UseChannelBitmap: the layout is the `chan` chunk's bitmap.
+    static let useChannelBitmap: UInt32 = 0x0001_0000
 }

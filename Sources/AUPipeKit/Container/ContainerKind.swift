@@ -11,6 +11,21 @@ public enum ContainerKind: String, CaseIterable, Sendable {
         self = kind
     }
 
+    /// The container an output path's extension names, in any case: `.wav`, `.caf`, `.au` or
+    /// `.snd`, `.raw` or `.pcm`. Nil for `-` (stdout), a path without an extension, or another
+    /// extension: those keep the default container.
+    public init?(pathExtensionOf path: String) {
+        let name = path.split(separator: "/").last ?? ""
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return nil }
+        switch name[name.index(after: dot)...].lowercased() {
+        case "wav": self = .wav
+        case "caf": self = .caf
+        case "au", "snd": self = .au
+        case "raw", "pcm": self = .raw
+        default: return nil
+        }
+    }
+
     /// The encoding this container stores for `encoding` when the user did not insist on one:
     /// WAV is little-endian with unsigned 8-bit, AU big-endian with signed 8-bit, CAF signed
     /// integers of either order, raw anything. Returns `encoding` itself when it fits.

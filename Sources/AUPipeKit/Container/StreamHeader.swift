@@ -30,7 +30,9 @@ public struct StreamHeader: Equatable, Sendable {
 public enum HeaderReader {
     /// Reads the header from `source`. Without `rawFormat`, the input must start with `caff`,
     /// `RIFF`/`RF64`, or `.snd`. With it, headerless input is read as that format; a header is
-    /// still recognised, and must agree with `rawFormat`.
+    /// still recognised, and must agree with `rawFormat`. FLAC, Ogg, MP3, AAC and Wave64 are
+    /// refused with a hint to decode them (see `ForeignStream`), with `rawFormat` too unless
+    /// all that marks them is an MPEG frame sync.
     /// Returns the header and the source to read the audio from.
     /// With `rawFormatIsFallback`, a recognised header wins over `rawFormat` instead of having
     /// to agree with it (`aupipe compare`, where one spec serves two inputs).
@@ -38,13 +40,22 @@ public enum HeaderReader {
     public static func read(_ source: any ByteSource, rawFormat: StreamFormat?, rawFormatIsFallback: Bool = false,
                             formatOption: String = "--in-format") throws -> (StreamHeader, any ByteSource) {
         var magic: [UInt8] = []
-        var scratch = [UInt8](repeating: 0, count: 4)
-        while magic.count < 4 {
-            let n = try scratch.withUnsafeMutableBytes { try source.read(into: UnsafeMutableRawBufferPointer(rebasing: $0[0..<(4 - magic.count)])) }
-            if n == 0 { break }
-            magic += scratch[0..<n]
+        var scratch = [UInt8](repeating: 0, count: 16)
+        /// Reads until `magic` holds `count` bytes or the stream ends.
+        func fill(to count: Int) throws {
+            while magic.count < count {
+                let n = try scratch.withUnsafeMutableBytes { try source.read(into: UnsafeMutableRawBufferPointer(rebasing: $0[0..<(count - magic.count)])) }
+                if n == 0 { break }
+                magic += scratch[0..<n]
+            }
         }
+        try fill(to: 4)
         let tag = String(decoding: magic, as: UTF8.self)
+        // Wave64 is told from raw PCM by its whole 16-byte GUID.
+        if tag == "riff" { try fill(to: ForeignStream.wave64Magic.count) }
+        if let foreign = ForeignStream.identify(magic), foreign.isCertain || rawFormat == nil {
+            throw foreign.refusal(source: source.name, formatOption: formatOption)
+        }
         let header: StreamHeader
         switch tag {
         case "caff": header = try CAFFile.readHeader(source)
@@ -56,7 +67,7 @@ public enum HeaderReader {
                     throw AUPipeError.data("\(source.name): the input is empty; expected a CAF, WAV or AU stream, or raw PCM with \(formatOption)")
                 }
                 let gap = formatOption.hasSuffix("=") ? "" : " "
-                let shown = magic.map { (32...126).contains($0) ? String(UnicodeScalar($0)) : "." }.joined()
+                let shown = magic.prefix(4).map { (32...126).contains($0) ? String(UnicodeScalar($0)) : "." }.joined()
                 throw AUPipeError.data("\(source.name): no CAF, WAV or AU header (starts with '\(shown)'); for raw PCM give \(formatOption)\(gap)TOKEN:RATE:CHANNELS, e.g. \(formatOption)\(gap)s16le:48000:1")
             }
             let header = StreamHeader(container: .raw, format: rawFormat, dataBytes: nil, headerBytes: 0)

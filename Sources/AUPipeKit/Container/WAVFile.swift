@@ -89,13 +89,14 @@ public enum WAVFile {
         }
     }
 
-    /// The header for `format`. Integers of ≤16 bits and floats with ≤2 channels use a plain
-    /// 16-byte fmt (G.711 an 18-byte one); everything else WAVE_FORMAT_EXTENSIBLE. Streaming
-    /// sizes are 0xFFFFFFFF. The length does not depend on `dataBytes`.
+    /// The header for `format`. Integers of ≤16 bits use a plain 16-byte fmt (44-byte header);
+    /// floats and G.711 with ≤2 channels an 18-byte one with cbSize 0 (46 bytes), since a
+    /// format other than PCM has the cbSize field (sox warns "missing extended part of fmt
+    /// chunk" without it); everything else WAVE_FORMAT_EXTENSIBLE (68 bytes). Streaming sizes
+    /// are 0xFFFFFFFF. The length does not depend on `dataBytes`.
     public static func header(_ format: StreamFormat, dataBytes: UInt64?, channelMask: UInt32?) -> [UInt8] {
         let e = format.encoding
         let tag: UInt16 = e.isFloat ? tagFloat : (e.kind == .muLaw ? tagMuLaw : (e.kind == .aLaw ? tagALaw : tagPCM))
-        let g711 = e.kind == .muLaw || e.kind == .aLaw
         let extensible = format.channels > 2 || (e.isInteger && e.bits > 16)
         var fmt: [UInt8] = []
         fmt.append(le: extensible ? tagExtensible : tag)
@@ -110,8 +111,8 @@ public enum WAVFile {
             fmt.append(le: channelMask ?? defaultMask(channels: format.channels))
             fmt.append(le: tag)
             fmt += guidTail
-        } else if g711 {
-            fmt.append(le: UInt16(0))
+        } else if tag != tagPCM {
+            fmt.append(le: UInt16(0)) // cbSize: no extension
         }
         let dataSize: UInt32 = dataBytes.flatMap { UInt32(exactly: $0) } ?? 0xFFFF_FFFF
         var h: [UInt8] = []

@@ -59,16 +59,22 @@ public enum FormatSpec {
         return parts
     }
 
-    /// A rate in Hz: `48000`, `44.1k`, `44100Hz`, `16kHz`. Must be a whole number of Hz in 1...768000.
-    public static func parseRate(_ text: String, option: String) throws -> Int {
+    /// A frequency in Hz as users write one: `440`, `1k`, `44.1k`, `440Hz`, `16kHz` (any case);
+    /// nil when it is not a finite number. Rates and Hz-valued parameters read it alike.
+    static func hertz(_ text: String) -> Double? {
         var t = text.lowercased()
         if t.hasSuffix("hz") { t.removeLast(2) }
         var scale = 1.0
         if t.hasSuffix("k") { t.removeLast(); scale = 1000 }
-        guard let value = Double(t), value.isFinite else {
+        guard let value = Double(t), value.isFinite else { return nil }
+        return value * scale
+    }
+
+    /// A rate in Hz: `48000`, `44.1k`, `44100Hz`, `16kHz`. Must be a whole number of Hz in 1...768000.
+    public static func parseRate(_ text: String, option: String) throws -> Int {
+        guard let hz = hertz(text) else {
             throw AUPipeError.usage("\(option): rate '\(text)' is not a number; write e.g. 48000 or 44.1k")
         }
-        let hz = value * scale
         guard hz == hz.rounded(), StreamFormat.rateRange.contains(Int(exactly: hz) ?? 0) else {
             throw AUPipeError.usage("\(option): rate '\(text)' must be a whole number of Hz in 1...768000")
         }

@@ -189,6 +189,15 @@ public struct SampleCodec: Sendable {
         }
     }
 
+    /// Flips the top bit of `count` integer samples of `width` bytes (1 to 4) in place, whose
+    /// most significant byte comes first when `bigEndian`: signed becomes unsigned (offset
+    /// binary) and back, exactly, as ffmpeg converts them (u32 0 is s32 -2^31, u8 128 is s8 0).
+    public static func flipSignBit(_ samples: UnsafeMutableRawPointer, count: Int, width: Int, bigEndian: Bool) {
+        let p = samples.assumingMemoryBound(to: UInt8.self)
+        let top = bigEndian ? 0 : width &- 1
+        for i in 0..<count { p[i &* width &+ top] ^= 0x80 }
+    }
+
     @inline(__always)
     private static func swapWords<W: FixedWidthInteger>(_ s: UnsafeRawPointer, _ d: UnsafeMutableRawPointer, _ count: Int, _: W.Type) {
         let size = MemoryLayout<W>.size

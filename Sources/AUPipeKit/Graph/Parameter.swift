@@ -3,7 +3,8 @@
 /// describes a parameter, so the help and the validation cannot disagree.
 public struct ParameterDescriptor: Sendable {
     public enum Kind: Sendable {
-        /// A real number in `range`, printed with `unit` (`dB`, `Hz`).
+        /// A real number in `range`, printed with `unit` (`dB`, `Hz`); `-6dB` may carry the unit,
+        /// and a number in Hz may also be written in kHz as rates are (`1k`, `1kHz`).
         case number(ClosedRange<Double>, unit: String)
         /// A whole number in `range`.
         case integer(ClosedRange<Int>)
@@ -17,10 +18,10 @@ public struct ParameterDescriptor: Sendable {
         case encoding
         /// Comma-separated input channel indices from 0 (`1,0`, `0,0`).
         case channelMap
-        /// Comma-separated stream-time intervals `START-END` (`1.5-3`, `480f-960f`, `500ms-2s`);
-        /// bare numbers are seconds.
+        /// Comma-separated stream-time intervals `START-END` (`1.5-3`, `480f-960f`, `500ms-2s`),
+        /// or `START-` for one that runs to the end of the stream; bare numbers are seconds.
         case timeRanges
-        /// Comma-separated real numbers, each in `range` (`440,880,1320`).
+        /// Comma-separated real numbers, each in `range` (`440,880,1320`; in Hz also `1k,2.5k`).
         case numberList(ClosedRange<Double>, unit: String)
         /// One of a fixed set of words.
         case choice([String])
@@ -57,7 +58,8 @@ public struct ParameterDescriptor: Sendable {
     /// The type and range as `aupipe help` prints it: `dB, -120...40`.
     public var typeDescription: String {
         switch kind {
-        case .number(let r, let unit): return (unit.isEmpty ? "" : "\(unit), ") + "\(formatNumber(r.lowerBound))...\(formatNumber(r.upperBound))"
+        case .number(let r, let unit):
+            return (unit.isEmpty ? "" : "\(unit), ") + "\(formatNumber(r.lowerBound))...\(formatNumber(r.upperBound))" + (unit == "Hz" ? " (1k allowed)" : "")
         case .integer(let r): return "integer, \(r.lowerBound)...\(r.upperBound)"
         case .rate: return "Hz, 1...768000 (44.1k allowed)"
         case .duration(let r, let bare):
@@ -65,8 +67,9 @@ public struct ParameterDescriptor: Sendable {
         case .boolean: return "boolean, 0/1, on/off"
         case .encoding: return "sample format, e.g. s16le, f32le, mulaw"
         case .channelMap: return "channel list, e.g. 1,0"
-        case .timeRanges: return "intervals START-END in s (or ms, frames), comma-separated, e.g. 1.5-3,5-6"
-        case .numberList(let r, let unit): return "comma-separated \(unit), each \(formatNumber(r.lowerBound))...\(formatNumber(r.upperBound))"
+        case .timeRanges: return "intervals START-END in s (or ms, frames), comma-separated, e.g. 1.5-3,5-6; START- runs to the end"
+        case .numberList(let r, let unit):
+            return "comma-separated \(unit), each \(formatNumber(r.lowerBound))...\(formatNumber(r.upperBound))" + (unit == "Hz" ? " (1k allowed)" : "")
         case .choice(let words): return "one of \(words.joined(separator: ", "))"
         case .text(let allowed, let max): return "up to \(max) of the characters \(allowed)"
         case .bus: return "PATH[,gain=DB][,pan=-1..1][,offset=MS][,loop][,mute][,format=SPEC], repeatable"
@@ -82,9 +85,7 @@ public struct ParameterDescriptor: Sendable {
         let fail = { (what: String) in AUPipeError.usage("\(unit): \(self.name)=\(text) \(what)") }
         switch kind {
         case .number(let range, let u):
-            var t = text
-            if !u.isEmpty, t.lowercased().hasSuffix(u.lowercased()) { t.removeLast(u.count) }
-            guard let v = Double(t), v.isFinite else { throw fail("is not a number; expected \(typeDescription)") }
+            guard let v = Self.number(text, unit: u) else { throw fail("is not a number; expected \(typeDescription)") }
             guard range.contains(v) else { throw fail("is out of range \(formatNumber(range.lowerBound))...\(formatNumber(range.upperBound))\(u.isEmpty ? "" : " " + u)") }
             return .number(v)
         case .integer(let range):
@@ -131,23 +132,27 @@ public struct ParameterDescriptor: Sendable {
             var ranges: [TimeRange] = []
             for part in text.split(separator: ",", omittingEmptySubsequences: false) {
                 let ends = part.split(separator: "-", omittingEmptySubsequences: false)
-                guard ends.count == 2, let a = StreamDuration(String(ends[0]), bareUnit: .seconds),
-                      let b = StreamDuration(String(ends[1]), bareUnit: .seconds) else {
-                    throw fail("is not a list of START-END intervals; write e.g. 1.5-3 or 1.5-3,5-6.25")
+                // An empty END (`30-`) runs to the end of the stream.
+                guard ends.count == 2, let a = StreamDuration(String(ends[0]), bareUnit: .seconds) else {
+                    throw fail("is not a list of START-END intervals; write e.g. 1.5-3, 1.5-3,5-6.25 or 30- (to the end)")
                 }
-                for d in [a, b] {
+                let b = ends[1].isEmpty ? nil : StreamDuration(String(ends[1]), bareUnit: .seconds)
+                guard ends[1].isEmpty || b != nil else {
+                    throw fail("is not a list of START-END intervals; write e.g. 1.5-3, 1.5-3,5-6.25 or 30- (to the end)")
+                }
+                for d in [a] + (b.map { [$0] } ?? []) {
                     if case .seconds(let s) = d, s < 0 { throw fail("has a negative time") }
                     if case .seconds(let s) = d, s > 1e7 { throw fail("has a time beyond 10000000 s (115 days)") }
                     if case .frames(let n) = d, n < 0 { throw fail("has a negative time") }
                 }
-                if let sa = a.seconds, let sb = b.seconds, sb <= sa { throw fail("has an interval that ends before it starts (\(part))") }
+                if let sa = a.seconds, let sb = b?.seconds, sb <= sa { throw fail("has an interval that ends before it starts (\(part))") }
                 ranges.append(TimeRange(start: a, end: b))
             }
             return .timeRanges(ranges)
         case .numberList(let range, let u):
             var list: [Double] = []
             for part in text.split(separator: ",", omittingEmptySubsequences: false) {
-                guard let v = Double(part), v.isFinite else { throw fail("is not a comma-separated list of numbers") }
+                guard let v = Self.number(String(part), unit: u) else { throw fail("is not a comma-separated list of numbers") }
                 guard range.contains(v) else { throw fail("has \(part), out of range \(formatNumber(range.lowerBound))...\(formatNumber(range.upperBound)) \(u)") }
                 list.append(v)
             }
@@ -199,6 +204,16 @@ extension ParameterDescriptor {
         }
         let colon = units.contains(owner) ? ", or is a ':' missing before a unit" : ""
         return .usage("\(owner): a second value '\(word)' after '\(first)'; \(owner) takes one bare value (\(primary.name)=): is '\(word)' a stray word\(colon)? \(owner)'s parameters are \(list)")
+    }
+
+    /// A real number written with or without its `unit` (`-6`, `-6dB`); one in Hz also in kHz
+    /// (`1k`, `1kHz`), as rates are. Nil when it is not a finite number.
+    static func number(_ text: String, unit: String) -> Double? {
+        if unit == "Hz" { return FormatSpec.hertz(text) }
+        var t = text
+        if !unit.isEmpty, t.lowercased().hasSuffix(unit.lowercased()) { t.removeLast(unit.count) }
+        guard let v = Double(t), v.isFinite else { return nil }
+        return v
     }
 
     /// Parses `arguments` (`key=value`, or a bare value for `primary`) against `parameters`,
@@ -271,10 +286,11 @@ public enum ParameterValue: Equatable, Sendable {
     indirect case list([ParameterValue])
 }
 
-/// An interval of stream time, from `start` up to (not including) `end`.
+/// An interval of stream time, from `start` up to (not including) `end`, or to the end of the
+/// stream when `end` is nil (`30-`).
 public struct TimeRange: Equatable, Sendable {
     public var start: StreamDuration
-    public var end: StreamDuration
+    public var end: StreamDuration?
 }
 
 /// The values of one unit's parameters after parsing, with defaults filled in.

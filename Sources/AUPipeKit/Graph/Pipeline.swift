@@ -12,11 +12,14 @@ public struct PipelineOptions: Sendable {
     public var input = "-"
     /// Output path, `-` for stdout.
     public var output = "-"
+    /// Whether `-o` was given: `-o -` writes audio to a terminal, a default stdout does not.
+    public var outputGiven = false
     /// Format of headerless input (`--in-format`).
     public var inFormat: StreamFormat?
     /// `--out-format`: encoding, and optionally rate and channels to convert to at the end.
     public var outFormat: FormatSpec.Parts?
-    /// `-t`: output container; nil means the input's.
+    /// `-t`, or else the extension of `-o`'s path (`ContainerKind(pathExtensionOf:)`): the
+    /// output container; nil means the input's.
     public var container: ContainerKind?
     /// `--block`: most frames per processing step; nil means 10 ms.
     public var block: StreamDuration?
@@ -179,6 +182,11 @@ public final class Pipeline {
         guard blockFrames <= 1 << 20 else {
             throw AUPipeError.usage("--block is \(blockFrames) frames; at most 1048576 allowed")
         }
+        // A last `convert format=` whose encoding the output gets leaves the rounding to the encoder.
+        if let last = units.last?.unit as? ConvertUnit, let format = last.format, options.outFormat?.channels == nil,
+           options.outFormat?.rate == nil, (options.outFormat?.token ?? format) == format {
+            last.formatIsOutputs = true
+        }
         // Under live control no unit is skipped: a gain at 0 dB may be turned down later.
         let chain = try Chain(units: try appendOutputConversions(input: inFormat), input: inFormat, maxFrames: blockFrames,
                               measurePeaks: options.stats != .off, allowBypass: control == nil, context: context)
@@ -263,11 +271,15 @@ struct StreamLoop {
         let outFrameBytes = plan.format.bytesPerFrame
         let decoder = SampleCodec(inFormat.encoding)
         let encoder = SampleCodec(plan.format.encoding)
-        // When no unit touches the samples, bytes are copied, or only byte-swapped: exact for
-        // every encoding, 32-bit integers and f64 included, which the float path is not.
+        // When no unit touches the samples, bytes are copied, or only byte-swapped, or integers
+        // only change sign convention (signed and unsigned of one width: the top bit flips, and
+        // the bytes swap if the order changes too): exact for every encoding, 32-bit integers
+        // and f64 included, which the float path is not.
         let inEncoding = inFormat.encoding, outEncoding = plan.format.encoding
         let passthrough = chain.isEmpty && outEncoding == inEncoding
         let swapOnly = chain.isEmpty && !passthrough && outEncoding.kind == inEncoding.kind && outEncoding.bits == inEncoding.bits
+        let signFlip = chain.isEmpty && inEncoding.isInteger && outEncoding.isInteger && outEncoding.kind != inEncoding.kind
+            && outEncoding.bits == inEncoding.bits
 
         // One read takes whatever is available, up to 64 KiB or one block; it is processed in
         // pieces of at most one block and written with one write.
@@ -283,7 +295,7 @@ struct StreamLoop {
         // Room for one read's worth of output, and at least one piece's most: when the next piece
         // might not fit (a large rate increase), what is there is written first.
         let pieceBytes = chain.maxOutputFrames * outFrameBytes
-        let outCapacity = passthrough ? 0 : (swapOnly ? readFrames * outFrameBytes : max(pieceBytes, min(pieces * pieceBytes, 4 * Self.ioSize)))
+        let outCapacity = passthrough ? 0 : (swapOnly || signFlip ? readFrames * outFrameBytes : max(pieceBytes, min(pieces * pieceBytes, 4 * Self.ioSize)))
         let outStorage = UnsafeMutableRawPointer.allocate(byteCount: room + max(outCapacity, 1), alignment: 16)
         let outBuffer = outStorage + room
         defer { readStorage.deallocate(); floats.deallocate(); outStorage.deallocate() }
@@ -326,9 +338,16 @@ struct StreamLoop {
             if passthrough {
                 try emit(readBuffer.baseAddress!, frames * inFrameBytes)
                 framesOut += Int64(frames)
-            } else if swapOnly {
-                SampleCodec.swapByteOrder(readBuffer.baseAddress!, into: outBuffer, count: frames * inFormat.channels, width: inEncoding.bytesPerSample)
-                try emit(outBuffer, frames * outFrameBytes)
+            } else if swapOnly || signFlip {
+                // The sign flips in place (the carried partial frame lies beyond), then the bytes swap.
+                var data = readBuffer.baseAddress!
+                let samples = frames * inFormat.channels, width = inEncoding.bytesPerSample
+                if signFlip { SampleCodec.flipSignBit(data, count: samples, width: width, bigEndian: inEncoding.isBigEndian) }
+                if outEncoding.isBigEndian != inEncoding.isBigEndian {
+                    SampleCodec.swapByteOrder(data, into: outBuffer, count: samples, width: width)
+                    data = outBuffer
+                }
+                try emit(data, frames * outFrameBytes)
                 framesOut += Int64(frames)
             } else {
                 var done = 0, outBytes = 0

@@ -7,7 +7,9 @@
 ///
 /// Encoding: `format` sets the stream's encoding from here on. The samples are quantized to that
 /// encoding at this point (round to nearest, ties to even; clipped and counted), so later units
-/// see what a file of that format would hold; the encoder at the end writes it.
+/// see what a file of that format would hold; the encoder at the end writes it. As the last
+/// stage, with the output in `format` (`formatIsOutputs`), the encoder's rounding is all there
+/// is to do.
 public final class ConvertUnit: AudioUnit {
     /// A channel change `channels=` alone cannot decide (2 to 6, say).
     struct ChannelChoice: StageError {
@@ -25,7 +27,7 @@ public final class ConvertUnit: AudioUnit {
         name: "convert",
         summary: "change sample format, channel count or channel order",
         details: """
-            format= sets the encoding from this point on; samples are quantized to it here (round to nearest, ties to even, clipped and counted), and the output is written in it unless --out-format says otherwise.
+            format= sets the encoding from this point on; samples are quantized to it here (round to nearest, ties to even, clipped and counted), and the output is written in it unless --out-format says otherwise. As the last unit with no channel change, it leaves the rounding to the output's encoder (the same rounding; shown as bypassed), so alone it converts exactly as --out-format does (u32le to s32le bit for bit).
             map= lists, for each output channel, the input channel it takes (from 0): 1,0 swaps a stereo pair, 0,0 copies the left into both, 1 picks the right.
             channels= alone: 1 to N copies the mono channel to all N; N to 1 averages the N channels (sum / N, no gain jump); other changes need map=.
             """,
@@ -49,6 +51,11 @@ public final class ConvertUnit: AudioUnit {
     private var codec: SampleCodec?
     private var scratch: UnsafeMutableRawPointer?
     private var clipped = 0
+    /// Set by the pipeline when this is the last stage and `format` is the output's encoding:
+    /// the output's encoder then rounds (and counts clips) exactly as this unit would, so a
+    /// convert that changes no channels has nothing left to do, and an otherwise empty chain
+    /// copies integers exactly (u32le to s32le by a sign flip) instead of through float.
+    var formatIsOutputs = false
 
     public init(format: SampleEncoding?, channels: Int?, map: [Int]?) throws {
         if let map, let channels, map.count != channels {
@@ -94,7 +101,7 @@ public final class ConvertUnit: AudioUnit {
     }
 
     public var isBypassed: Bool {
-        if case .identity = mix { return codec == nil }
+        if case .identity = mix { return codec == nil || formatIsOutputs }
         return false
     }
 

@@ -18,14 +18,14 @@ public final class MuteUnit: AudioUnit {
         summary: "silence the stream, or parts of it, with click-free ramps",
         details: """
             Without at=, on=1 (the default) silences the whole stream from its first frame, and on=0 passes it through.
-            With at=START-END[,START-END...], those intervals of stream time (seconds, or ms, or frames like 480f) are muted and on= (default 0) is the state outside them.
+            With at=START-END[,START-END...], those intervals of stream time (seconds, or ms, or frames like 480f) are muted and on= (default 0) is the state outside them; START- (no END) mutes from START to the end of the stream.
             Every change fades linearly over ramp=: a mute starting at frame A reaches silence at frame A+R-1 (R = ramp in frames), an unmute at frame B is back to full level at B+R-1. Timing follows the stream, not the wall clock, and is sample-exact.
             While running, on= can be toggled by a signal (signal=usr1: each SIGUSR1 toggles it; usr2 for a second mute) or set with --control; the change starts at the next block boundary and fades over ramp=.
             """,
         parameters: [
             ParameterDescriptor("on", .boolean, default: nil, help: "muted (1) or not (0); default 1, or 0 with at=", live: true),
             ParameterDescriptor("ramp", .duration(0...1, bareUnit: .milliseconds), default: "20ms", help: "fade length at each change"),
-            ParameterDescriptor("at", .timeRanges, default: nil, help: "stream-time intervals to mute, e.g. 1.5-3,5-6"),
+            ParameterDescriptor("at", .timeRanges, default: nil, help: "stream-time intervals to mute, e.g. 1.5-3,5-6, or 30- to the end"),
             ParameterDescriptor("signal", .choice(["usr1", "usr2"]), default: nil, help: "toggle on= at each SIGUSR1 (usr1) or SIGUSR2 (usr2)"),
         ],
         primary: "on",
@@ -69,7 +69,8 @@ public final class MuteUnit: AudioUnit {
         guard rampFrames <= input.sampleRate else {
             throw AUPipeError.usage("mute: ramp=\(ramp) is longer than 1 s (\(input.sampleRate) frames at \(input.sampleRate) Hz); ramps are 0...1000 ms")
         }
-        var list = ranges.map { (start: Int64($0.start.frames(atRate: input.sampleRate)), end: Int64($0.end.frames(atRate: input.sampleRate))) }
+        // An interval without an end (`30-`) lasts beyond any stream.
+        var list = ranges.map { (start: Int64($0.start.frames(atRate: input.sampleRate)), end: $0.end.map { Int64($0.frames(atRate: input.sampleRate)) } ?? .max) }
         if let bad = list.first(where: { $0.end <= $0.start }) {
             throw AUPipeError.usage("mute: at= has an empty interval (frames \(bad.start)-\(bad.end)); make END later than START")
         }
