@@ -287,6 +287,7 @@ final class SideInput {
         try file.reopen()
         header = nil
         chain = nil
+        remaining = nil
         pendingCount = 0
         sourceEnded = false
         drained = false
