@@ -6,14 +6,16 @@ import CAUPipeSupport
 /// The aupipe program: parses the command line, runs what it asks, reports errors as one
 /// `aupipe: …` line on stderr, and returns the exit status.
 public enum AUPipeCommand {
-    public static func main(_ args: [String], console: any Console = StandardConsole()) -> Int32 {
+    /// Runs one command line. `registry` is where unit names are looked up (aupipe's own units
+    /// and the plugins found at run time; tests add units of their own).
+    public static func main(_ args: [String], console: any Console = StandardConsole(), registry: UnitRegistry = .standard) -> Int32 {
         // Before anything is opened: closed standard descriptors are held, so that nothing else
         // takes their numbers (the stop pipe on 0 would be polled as the input).
         aupipe_guard_standard_descriptors()
         // Before anything is written: EPIPE instead of death by SIGPIPE, and a clean stop on SIGINT/SIGTERM.
         aupipe_install_signal_handlers()
         do {
-            let status = try execute(try CommandLineParser.parse(args), console: console)
+            let status = try execute(try CommandLineParser.parse(args), console: console, registry: registry)
             // What went to stdout must have arrived (`aupipe units > /dev/full` fails, 74).
             try console.finish()
             return status.rawValue
@@ -28,7 +30,7 @@ public enum AUPipeCommand {
         }
     }
 
-    static func execute(_ invocation: Invocation, console: any Console) throws -> ExitStatus {
+    static func execute(_ invocation: Invocation, console: any Console, registry: UnitRegistry) throws -> ExitStatus {
         switch invocation {
         case .version:
             console.out(HelpText.version)
@@ -39,9 +41,9 @@ public enum AUPipeCommand {
         case .help("compare"):
             console.out(HelpText.compare)
         case .help(let name?):
-            console.out(HelpText.unit(try UnitRegistry.descriptor(named: name)))
+            console.out(HelpText.unit(try registry.descriptor(named: name)))
         case .units:
-            console.out(HelpText.units)
+            console.out(HelpText.units(registry))
         case .info(let path, let inFormat):
             try InfoCommand.run(path: path, inFormat: inFormat.map { try FormatSpec.parse($0, option: "--in-format") }, console: console)
         case .demo(let output):
@@ -56,14 +58,15 @@ public enum AUPipeCommand {
                 console.out(HelpText.usage)
                 return .ok
             }
-            return try runChain(chain, options: try optionsText.parsed(), console: console)
+            return try runChain(chain, options: try optionsText.parsed(), console: console, registry: registry)
         }
         return .ok
     }
 
     /// Runs a chain between the options' input and output.
-    public static func runChain(_ chain: [[String]], options: PipelineOptions, console: any Console) throws -> ExitStatus {
-        let pipeline = try Pipeline(chain: chain, options: options)
+    public static func runChain(_ chain: [[String]], options: PipelineOptions, console: any Console,
+                                registry: UnitRegistry = .standard) throws -> ExitStatus {
+        let pipeline = try Pipeline(chain: chain, options: options, registry: registry)
         if options.capture != nil { return try runCapture(pipeline, console: console) }
         let source = try FileDescriptorSource.open(options.input)
         if options.output != "-", source.isSameFile(as: options.output) {

@@ -124,9 +124,9 @@ public enum HelpText {
         UnitRegistry.all.map { "  " + padded($0.name, 10) + $0.summary }.joined(separator: "\n")
     }
 
-    /// `aupipe units`: every unit with its parameters on one line each.
-    public static var units: String {
-        UnitRegistry.all.map { d in
+    /// `aupipe units`: every unit of `registry` with its parameters on one line each.
+    public static func units(_ registry: UnitRegistry = .standard) -> String {
+        registry.all.map { d in
             let params = d.parameters.map { p in
                 "\(p.name)=\(p.defaultValue ?? "…")" + (p.name == d.primary ? "*" : "") + (p.isLive ? "~" : "")
             }.joined(separator: " ")

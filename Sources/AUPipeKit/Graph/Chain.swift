@@ -35,6 +35,20 @@ extension Double {
     var log10: Double { Glibc.log10(self) }
 }
 
+/// One stage of a chain before it is prepared: a unit, the name its figures and errors go by,
+/// and where it came from.
+public struct ChainStage {
+    public let name: String
+    public let unit: any AudioUnit
+    public let origin: StageOrigin
+
+    public init(_ name: String, _ unit: any AudioUnit, origin: StageOrigin = .chain) {
+        self.name = name
+        self.unit = unit
+        self.origin = origin
+    }
+}
+
 /// A prepared line of units, each with its own output buffer: the AUGraph of aupipe.
 ///
 /// `process` pushes one block through every active stage; `drain` flushes each stage in order,
@@ -56,21 +70,21 @@ public final class Chain {
     public let maxOutputFrames: Int
     private let measurePeaks: Bool
 
-    /// Prepares `units` for `input`, in order; each name labels the unit's figures in `stats`.
-    /// `maxFrames` bounds every block.
+    /// Prepares `stages` for `input`, in order; each name labels the stage's figures in `stats`.
+    /// `maxFrames` bounds every block; `isLive` says whether the stream arrives in real time.
     /// With `allowBypass` false, units that have nothing to do now still run (they may be
     /// changed while running).
-    public init(units: [(name: String, unit: any AudioUnit)], input: StreamFormat, maxFrames: Int, measurePeaks: Bool,
-                allowBypass: Bool = true, context: StreamContext = StreamContext(inputIsLive: false)) throws {
+    public init(stages entries: [ChainStage], input: StreamFormat, maxFrames: Int, measurePeaks: Bool,
+                allowBypass: Bool = true, isLive: Bool = false) throws {
         inputFormat = input
         self.maxFrames = maxFrames
         self.measurePeaks = measurePeaks
         var format = input
         var frames = maxFrames
-        for (index, entry) in units.enumerated() {
+        for (index, entry) in entries.enumerated() {
             let next: StreamFormat
-            do { next = try entry.unit.prepare(input: format, maxFrames: frames, context: context) } catch let e as StageError {
-                throw e.error(stage: entry.name)
+            do { next = try entry.unit.prepare(PrepareContext(input: format, maxFrames: frames, isLive: isLive)) } catch let e as StageError {
+                throw e.error(stage: entry.name, origin: entry.origin)
             }
             if allowBypass && entry.unit.isBypassed {
                 var s = StageStats(name: entry.name)
@@ -144,9 +158,11 @@ public final class Chain {
     public var stats: [StageStats] {
         var list = stages.map { stage -> StageStats in
             var s = stage.stats
-            s.clipped = stage.unit.clippedSamples
-            s.note = stage.unit.statsNote
-            s.figures = stage.unit.statsFigures
+            if let unit = stage.unit as? any StatsReporting {
+                s.clipped = unit.clippedSamples
+                s.note = unit.statsNote
+                s.figures = unit.statsFigures
+            }
             return s
         }
         for (index, s) in bypassedStats.sorted(by: { $0.index < $1.index }) { list.insert(s, at: min(index, list.count)) }

@@ -9,6 +9,11 @@ struct ControlTargets {
         let label: String?
         let descriptor: UnitDescriptor
         let unit: any AudioUnit
+        /// The unit's live side, when it has one.
+        var live: (any LiveControllable)? { unit as? any LiveControllable }
+        /// Names of live parameters the descriptor does not list (`mix`'s `bus1.gain`).
+        var extraLiveNames: [String] { live?.liveParameterNames ?? [] }
+        func value(_ name: String) -> String? { live?.parameterValue(name) }
     }
 
     let entries: [Entry]
@@ -25,12 +30,14 @@ struct ControlTargets {
                 guard parameter.isLive else {
                     throw AUPipeError.usage("\(words[1]) cannot change while running; \(Self.liveList(entry))")
                 }
-                try entry.unit.setParameter(parameter.name, to: try parameter.parse(words[2], unit: entry.name))
-                return "ok \(words[1]) \(entry.unit.parameterValue(parameter.name) ?? words[2])"
+                let value = try parameter.parse(words[2], unit: entry.name)
+                guard let live = entry.live else { throw AUPipeError.usage("\(words[1]) cannot change while running") }
+                try live.setParameter(parameter.name, to: value)
+                return "ok \(words[1]) \(entry.value(parameter.name) ?? words[2])"
             case "get":
                 guard words.count == 2 else { throw AUPipeError.usage("usage: get UNIT.PARAMETER") }
                 let (entry, name) = try resolveAny(words[1])
-                guard let value = entry.unit.parameterValue(name) else {
+                guard let value = entry.value(name) else {
                     // A parameter that exists but is not live, or no parameter at all (`resolve` says which).
                     guard try resolve(words[1]).1.isLive else { throw AUPipeError.usage("\(words[1]) is not live; \(Self.liveList(entry))") }
                     throw AUPipeError.usage("\(words[1]) has no value to report")
@@ -39,8 +46,8 @@ struct ControlTargets {
             case "list":
                 var out: [String] = []
                 for (i, e) in entries.enumerated() {
-                    for name in e.descriptor.parameters.filter(\.isLive).map(\.name) + e.unit.liveParameterNames {
-                        out.append("\(i + 1).\(name) (\(e.label ?? e.name)) \(e.unit.parameterValue(name) ?? "?")")
+                    for name in e.descriptor.parameters.filter(\.isLive).map(\.name) + e.extraLiveNames {
+                        out.append("\(i + 1).\(name) (\(e.label ?? e.name)) \(e.value(name) ?? "?")")
                     }
                 }
                 return out.isEmpty ? "no live parameters in this chain" : out.joined(separator: "; ")
@@ -56,15 +63,15 @@ struct ControlTargets {
 
     /// `gain's live parameters: db`, for messages about a parameter that is not live.
     static func liveList(_ entry: Entry) -> String {
-        let live = entry.descriptor.parameters.filter(\.isLive).map(\.name) + entry.unit.liveParameterNames
+        let live = entry.descriptor.parameters.filter(\.isLive).map(\.name) + entry.extraLiveNames
         return "\(entry.name)'s live parameters: \(live.isEmpty ? "none" : live.joined(separator: ", "))"
     }
 
     /// The unit and declared parameter an address names.
     func resolve(_ address: String) throws -> (Entry, ParameterDescriptor) {
         let (entry, name) = try resolveAny(address)
-        guard let p = entry.descriptor.parameters.first(where: { $0.name == name }) ?? entry.unit.liveParameter(name) else {
-            let known = entry.descriptor.parameters.map(\.name) + entry.unit.liveParameterNames
+        guard let p = entry.descriptor.parameters.first(where: { $0.name == name }) ?? entry.live?.liveParameter(name) else {
+            let known = entry.descriptor.parameters.map(\.name) + entry.extraLiveNames
             let hint = suggestion(for: name, among: known).map { "; did you mean '\($0)'?" } ?? "; its parameters: \(known.joined(separator: ", "))"
             throw AUPipeError.usage("\(entry.name) has no parameter '\(name)'\(hint)")
         }

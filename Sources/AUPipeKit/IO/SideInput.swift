@@ -130,16 +130,16 @@ final class SideInput {
     /// Channel and rate conversion from the bus's format to the stream's, as `convert` and
     /// `resample` do them (same exact-length rule).
     private func makeConverter(from format: StreamFormat) throws -> Chain {
-        var units: [(name: String, unit: any AudioUnit)] = []
+        var units: [ChainStage] = []
         if format.channels != target.channels {
             guard format.channels == 1 || target.channels == 1 else {
                 throw AUPipeError.usage(channelMismatch?(format.channels) ?? "\(name): has \(format.channels) channels and the stream \(target.channels); mix converts 1 to N and N to 1 only: convert the input first (e.g. <(aupipe -i \(spec.path) convert map=...))")
             }
-            units.append(("convert", try ConvertUnit(format: nil, channels: target.channels, map: nil)))
+            units.append(ChainStage("convert", try ConvertUnit(format: nil, channels: target.channels, map: nil)))
         }
-        if format.sampleRate != target.sampleRate { units.append(("resample", ResampleUnit(rate: target.sampleRate, quality: 4))) }
+        if format.sampleRate != target.sampleRate { units.append(ChainStage("resample", ResampleUnit(rate: target.sampleRate, quality: 4))) }
         do {
-            return try Chain(units: units, input: format, maxFrames: chunkFrames, measurePeaks: false)
+            return try Chain(stages: units, input: format, maxFrames: chunkFrames, measurePeaks: false)
         } catch let e as AUPipeError { throw e.prefixed(name) }
     }
 

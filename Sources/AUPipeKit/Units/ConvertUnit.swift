@@ -10,14 +10,14 @@
 /// see what a file of that format would hold; the encoder at the end writes it. As the last
 /// stage, with the output in `format` (`formatIsOutputs`), the encoder's rounding is all there
 /// is to do.
-public final class ConvertUnit: AudioUnit {
+public final class ConvertUnit: AudioUnit, StatsReporting, EncodingChooser {
     /// A channel change `channels=` alone cannot decide (2 to 6, say).
     struct ChannelChoice: StageError {
         let from: Int, to: Int
 
-        func error(stage: String) -> AUPipeError {
-            if stage == Pipeline.outFormatLabel {
-                return .usage("--out-format: cannot choose how to turn \(counted(from, "channel")) into \(to) (only 1 to N and N to 1 are automatic); put 'convert map=...' in the chain instead")
+        func error(stage: String, origin: StageOrigin) -> AUPipeError {
+            if case .option(let option) = origin {
+                return .usage("\(option): cannot choose how to turn \(counted(from, "channel")) into \(to) (only 1 to N and N to 1 are automatic); put 'convert map=...' in the chain instead")
             }
             return .usage("\(stage): cannot choose how to turn \(counted(from, "channel")) into \(to); give map= (output channel i takes input channel map[i]), e.g. map=\((0..<to).map { String($0 % from) }.joined(separator: ","))")
         }
@@ -55,7 +55,7 @@ public final class ConvertUnit: AudioUnit {
     /// the output's encoder then rounds (and counts clips) exactly as this unit would, so a
     /// convert that changes no channels has nothing left to do, and an otherwise empty chain
     /// copies integers exactly (u32le to s32le by a sign flip) instead of through float.
-    var formatIsOutputs = false
+    private var formatIsOutputs = false
 
     public init(format: SampleEncoding?, channels: Int?, map: [Int]?) throws {
         if let map, let channels, map.count != channels {
@@ -71,7 +71,8 @@ public final class ConvertUnit: AudioUnit {
 
     deinit { scratch?.deallocate() }
 
-    public func prepare(input: StreamFormat, maxFrames: Int) throws -> StreamFormat {
+    public func prepare(_ context: PrepareContext) throws -> StreamFormat {
+        let input = context.input, maxFrames = context.maxFrames
         inChannels = input.channels
         if let map {
             if let bad = map.first(where: { $0 >= input.channels }) {
@@ -106,6 +107,10 @@ public final class ConvertUnit: AudioUnit {
     }
 
     public var clippedSamples: Int { clipped }
+
+    public var chosenEncoding: SampleEncoding? { format }
+
+    public func leaveRoundingToOutput() { formatIsOutputs = true }
 
     public func process(_ input: UnsafePointer<Float>, frames: Int, into output: UnsafeMutablePointer<Float>) throws -> Int {
         let ic = inChannels, oc = outChannels

@@ -6,7 +6,7 @@ import Glibc
 ///
 /// `db` is live: a change made while running (`--control`: `set gain.db -6`) glides linearly in
 /// amplitude from the old factor to the new one over 10 ms, starting at the next block.
-public final class GainUnit: AudioUnit {
+public final class GainUnit: AudioUnit, LiveControllable {
     public static let descriptor = UnitDescriptor(
         name: "gain",
         summary: "change the level by a number of dB",
@@ -29,10 +29,10 @@ public final class GainUnit: AudioUnit {
         glide = GainGlide(factor: GainGlide.factor(dB: db))
     }
 
-    public func prepare(input: StreamFormat, maxFrames: Int) throws -> StreamFormat {
-        channels = input.channels
-        glide.glideFrames = max(1, Int((Self.glideSeconds * Double(input.sampleRate)).rounded()))
-        return input
+    public func prepare(_ context: PrepareContext) throws -> StreamFormat {
+        channels = context.input.channels
+        glide.glideFrames = max(1, Int((Self.glideSeconds * Double(context.input.sampleRate)).rounded()))
+        return context.input
     }
 
     public var isBypassed: Bool { db == 0 }

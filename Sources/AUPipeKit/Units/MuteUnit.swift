@@ -12,7 +12,7 @@ import CAUPipeSupport
 /// While running, `on` can be toggled by a signal (`signal=usr1`: every SIGUSR1 toggles it) or
 /// set through `--control` (`set mute.on 1`); the change takes effect at the next block, with
 /// the same ramp.
-public final class MuteUnit: AudioUnit {
+public final class MuteUnit: AudioUnit, LiveControllable, StatsReporting {
     public static let descriptor = UnitDescriptor(
         name: "mute",
         summary: "silence the stream, or parts of it, with click-free ramps",
@@ -63,7 +63,8 @@ public final class MuteUnit: AudioUnit {
         self.signal = signal
     }
 
-    public func prepare(input: StreamFormat, maxFrames: Int) throws -> StreamFormat {
+    public func prepare(_ context: PrepareContext) throws -> StreamFormat {
+        let input = context.input
         channels = input.channels
         rampFrames = max(1, ramp.frames(atRate: input.sampleRate))
         guard rampFrames <= input.sampleRate else {

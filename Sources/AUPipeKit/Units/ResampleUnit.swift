@@ -6,7 +6,7 @@ import CSpeexDSP
 /// up), with zero group delay: the filter's input latency is skipped at the start
 /// (`speex_resampler_skip_zeros`) and its tail flushed with zeros at the end, so input frame k
 /// lands at output time k × out / in. Equal rates bypass the unit.
-public final class ResampleUnit: AudioUnit {
+public final class ResampleUnit: AudioUnit, StatsReporting {
     public static let descriptor = UnitDescriptor(
         name: "resample",
         summary: "change the sample rate (speexdsp resampler)",
@@ -54,7 +54,8 @@ public final class ResampleUnit: AudioUnit {
         zeros?.deallocate()
     }
 
-    public func prepare(input: StreamFormat, maxFrames: Int) throws -> StreamFormat {
+    public func prepare(_ context: PrepareContext) throws -> StreamFormat {
+        let input = context.input, maxFrames = context.maxFrames
         inRate = input.sampleRate
         channels = input.channels
         var output = input

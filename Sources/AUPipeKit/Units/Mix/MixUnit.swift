@@ -16,7 +16,7 @@ import Glibc
 ///
 /// Overload: `clip` limits every output sample to [−1, 1] and counts those it changed;
 /// `limit` bends samples above −1 dBFS softly towards full scale (a tanh knee), never past it.
-public final class MixUnit: AudioUnit, SideInputReader {
+public final class MixUnit: AudioUnit, LiveControllable, StatsReporting, SideInputReader {
     public static let descriptor = UnitDescriptor(
         name: "mix",
         summary: "mix files, FIFOs or <(commands) into the stream",
@@ -86,11 +86,8 @@ public final class MixUnit: AudioUnit, SideInputReader {
 
     deinit { scratch?.deallocate() }
 
-    public func prepare(input: StreamFormat, maxFrames: Int) throws -> StreamFormat {
-        try prepare(input: input, maxFrames: maxFrames, context: StreamContext(inputIsLive: false))
-    }
-
-    public func prepare(input: StreamFormat, maxFrames: Int, context: StreamContext) throws -> StreamFormat {
+    public func prepare(_ context: PrepareContext) throws -> StreamFormat {
+        let input = context.input, maxFrames = context.maxFrames
         channels = input.channels
         let glideFrames = max(1, Int((GainUnit.glideSeconds * Double(input.sampleRate)).rounded()))
         main = GainGlide(factor: mainMute ? 0 : GainGlide.factor(dB: mainDB))
@@ -102,7 +99,7 @@ public final class MixUnit: AudioUnit, SideInputReader {
             if spec.pan != nil && channels != 2 {
                 throw AUPipeError.usage("mix: input \(i + 1) (\(spec.path)): pan needs stereo output; the stream has \(counted(channels, "channel"))")
             }
-            let live = liveMode == "on" || (liveMode == "auto" && context.inputIsLive)
+            let live = liveMode == "on" || (liveMode == "auto" && context.isLive)
             let reader = try SideInput(spec: spec, index: i + 1, target: input, maxFrames: maxFrames, streamIsLive: live, wait: wait)
             var bus = Bus(reader: reader, gainDB: spec.gain, pan: spec.pan, mute: spec.mute, glides: [], panResolved: reader.sourceChannels > 0)
             bus.glides = (0..<channels).map { c in

@@ -14,7 +14,7 @@ import CSpeexDSP
 /// recent past (`EchoHistory`) with the reference at the new delay.
 /// Frames of `frame=` go through speex in 16-bit samples. The output has exactly the input's
 /// frame count; a part-filled last frame is padded, processed and trimmed.
-public final class EchoCancellerUnit: AudioUnit, SideInputReader {
+public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReporting, SideInputReader, ReferencePlayer {
     public static let descriptor = UnitDescriptor(
         name: "aec",
         summary: "cancel the loudspeaker's echo (speexdsp echo canceller + preprocessor)",
@@ -138,11 +138,8 @@ public final class EchoCancellerUnit: AudioUnit, SideInputReader {
         for p in [rec16, play16, out16, channel16] { p?.deallocate() }
     }
 
-    public func prepare(input: StreamFormat, maxFrames: Int) throws -> StreamFormat {
-        try prepare(input: input, maxFrames: maxFrames, context: StreamContext(inputIsLive: false))
-    }
-
-    public func prepare(input: StreamFormat, maxFrames: Int, context: StreamContext) throws -> StreamFormat {
+    public func prepare(_ context: PrepareContext) throws -> StreamFormat {
+        let input = context.input
         rate = input.sampleRate
         inChannels = input.channels
         guard rate >= 8000 else { throw AUPipeError.usage("aec: the stream is \(rate) Hz; echo cancellation needs at least 8000 Hz (resample before aec)") }
@@ -163,7 +160,7 @@ public final class EchoCancellerUnit: AudioUnit, SideInputReader {
             mics = inChannels
             let path = refSpec!.path, speakers = speakers
             reader = try SideInput(spec: refSpec!, index: 1, label: "aec: ref", target: StreamFormat(encoding: .f32le, sampleRate: rate, channels: speakers),
-                                   maxFrames: frameFrames, streamIsLive: context.inputIsLive, wait: .seconds(0.005)) { channels in
+                                   maxFrames: frameFrames, streamIsLive: context.isLive, wait: .seconds(0.005)) { channels in
                 // Only speakers > 1 can refuse: any count mixes down to one loudspeaker.
                 "aec: ref \(path) has \(counted(channels, "channel")); speakers=\(speakers) needs a reference of 1 channel (played on every loudspeaker) or \(speakers), "
                     + "one per loudspeaker: convert it first, e.g. ref=<(aupipe -i \(path) convert map=\((0..<speakers).map(String.init).joined(separator: ",")))"

@@ -2,7 +2,7 @@
 ///
 /// Frames of `frame=` go through speex in 16-bit samples; the preprocessor's one-frame delay is
 /// removed and the output has exactly the input's frame count.
-public final class PreprocessUnit: AudioUnit {
+public final class PreprocessUnit: AudioUnit, StatsReporting {
     public static let denoiseDescriptor = UnitDescriptor(
         name: "denoise",
         summary: "reduce stationary noise (speexdsp preprocessor)",
@@ -54,7 +54,8 @@ public final class PreprocessUnit: AudioUnit {
 
     deinit { frame16?.deallocate() }
 
-    public func prepare(input: StreamFormat, maxFrames: Int) throws -> StreamFormat {
+    public func prepare(_ context: PrepareContext) throws -> StreamFormat {
+        let input = context.input
         channels = input.channels
         frameFrames = max(16, frameLength.frames(atRate: input.sampleRate))
         preprocessors = try (0..<channels).map { _ in

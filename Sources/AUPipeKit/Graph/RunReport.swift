@@ -1,0 +1,15 @@
+/// What a run did: the formats, the figures, and an error found in the data after all complete
+/// frames were written (a stream that ended mid-frame or short of its header's size).
+public struct RunReport: Sendable {
+    public var input: StreamHeader
+    public var output: OutputPlan
+    public var stages: [StageStats] = []
+    public var framesIn: Int64 = 0
+    public var framesOut: Int64 = 0
+    /// Samples clipped by the final encoder.
+    public var encoderClipped = 0
+    public var sizesPatched = false
+    public var dataError: AUPipeError?
+    /// The sound devices used (`--capture`, `--monitor`, `--play`).
+    public var devices: [DeviceStats] = []
+}
