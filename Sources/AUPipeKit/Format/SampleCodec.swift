@@ -161,6 +161,10 @@ public struct SampleCodec: Sendable {
         return clipped
     }
 
+    /// The 16-bit edge back: a 16-bit sample as a float, s / 32768 (exact; the s16 decoder's rule).
+    @inline(__always)
+    public static func float(_ s: Int16) -> Float { Float(s) * (1 / 32768) }
+
     /// One sample to 16 bits by the rule of this type's comment, without branches (so loops of
     /// it vectorize): a value clips when it rounds outside -32768...32767, that is
     /// y >= 32767.5 or y < -32768.5 (ties go to even: -32768.5 becomes -32768). The s16 encoder

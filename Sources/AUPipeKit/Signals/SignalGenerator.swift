@@ -48,7 +48,7 @@ public enum SignalRegistry {
 }
 
 /// Linear amplitude for a level in dBFS (0 dBFS = 1.0, full scale).
-func linearGain(dBFS: Double) -> Double { pow(10, dBFS / 20) }
+func linearGain(dBFS: Double) -> Double { Decibels.amplitude(dBFS) }
 
 /// Checks that a frequency is below Nyquist at `rate`.
 func checkFrequency(_ f: Double, rate: Int, owner: String, name: String) throws {

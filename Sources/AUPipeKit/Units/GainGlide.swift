@@ -18,7 +18,7 @@ struct GainGlide {
         target = factor
     }
 
-    static func factor(dB: Double) -> Float { Float(pow(10, dB / 20)) }
+    static func factor(dB: Double) -> Float { Float(Decibels.amplitude(dB)) }
 
     /// True while the factor is still moving.
     var isGliding: Bool { left > 0 }

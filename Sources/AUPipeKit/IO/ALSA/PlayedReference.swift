@@ -68,7 +68,7 @@ final class PlayedReference {
             // What was written deviceDelay frames ago comes out; what is written now goes in.
             let r = (ringWrite + ringFrames - deviceDelay) % ringFrames
             for c in 0..<channels {
-                ring[ringWrite * channels + c] = Float(samples[i * channels + c]) / 32768
+                ring[ringWrite * channels + c] = SampleCodec.float(samples[i * channels + c])
                 x[i * channels + c] = ring[r * channels + c]
             }
             ringWrite = ringWrite + 1 == ringFrames ? 0 : ringWrite + 1

@@ -128,7 +128,7 @@ public final class MixUnit: AudioUnit, LiveControllable, StatsReporting, SideInp
     }
 
     private func factor(_ bus: Bus, channel c: Int) -> Float {
-        bus.mute ? 0 : Float(pow(10, bus.gainDB / 20) * panGain(bus, channel: c))
+        bus.mute ? 0 : Float(Decibels.amplitude(bus.gainDB) * panGain(bus, channel: c))
     }
 
     public func maxOutputFrames(forInput inputFrames: Int) -> Int { inputFrames }

@@ -99,6 +99,6 @@ enum Speex16 {
     }
 
     static func toFloat(_ y: UnsafePointer<Int16>, into x: UnsafeMutablePointer<Float>, count: Int) {
-        for i in 0..<count { x[i] = Float(y[i]) * (1 / 32768) }
+        for i in 0..<count { x[i] = SampleCodec.float(y[i]) }
     }
 }
