@@ -70,7 +70,7 @@ public struct ParameterDescriptor: Sendable {
         ParameterDescriptor(name, kind, default: defaultValue, help: help, live: isLive, repeatable: isRepeatable)
     }
 
-    /// The type and range as `aupipe help` prints it: `dB, -120...40`.
+    /// The type and range as `aupipe help` prints it: `dB, -120...60`.
     public var typeDescription: String {
         switch kind {
         case .number(let r, let unit):
@@ -117,7 +117,7 @@ public struct ParameterDescriptor: Sendable {
             }
         case .duration(let range, let bare):
             guard let d = StreamDuration(text, bareUnit: bare) else {
-                throw fail("is not a duration; write e.g. 20ms, 1.5s or 480f")
+                throw fail(range.lowerBound < 0 ? "is not a duration; write e.g. 250ms, -1.5s or 480f" : "is not a duration; write e.g. 20ms, 1.5s or 480f")
             }
             switch d {
             case .seconds(let s):

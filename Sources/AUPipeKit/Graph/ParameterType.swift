@@ -23,20 +23,21 @@ public struct ParameterType<Value: Equatable & Sendable>: Sendable {
 
 extension ParameterType where Value == Double {
     /// A real number in `range`, printed with `unit` (`dB`, `Hz`, `dBFS`; empty for none).
-    public static func number(_ range: ClosedRange<Double>, unit: String) -> Self {
-        Self(.number(range, unit: unit), read: { if case .number(let v) = $0 { v } else { nil } }, text: formatNumber)
-    }
+    public static func number(_ range: ClosedRange<Double>, unit: String) -> Self { real(.number(range, unit: unit)) }
 
     /// A gain in dB, −120...60 (`ParameterDescriptor.Kind.gainDB`).
-    public static var gainDB: Self { .number(ParameterDescriptor.Kind.gainRange, unit: "dB") }
+    public static var gainDB: Self { real(.gainDB) }
 
     /// A gain in dB, −120...60, or the same range as a linear factor (`0.5x`); read in dB.
-    public static var gainDBOrFactor: Self {
-        Self(.gainDBOrFactor, read: { if case .number(let v) = $0 { v } else { nil } }, text: formatNumber)
-    }
+    public static var gainDBOrFactor: Self { real(.gainDBOrFactor) }
 
-    /// A stereo position, −1 (left) ... 1 (right).
-    public static var pan: Self { .number(-1...1, unit: "") }
+    /// A stereo position, −1 (left) ... 1 (right) (`ParameterDescriptor.Kind.pan`).
+    public static var pan: Self { real(.pan) }
+
+    /// A kind whose values are `.number`s.
+    private static func real(_ kind: ParameterDescriptor.Kind) -> Self {
+        Self(kind, read: { if case .number(let v) = $0 { v } else { nil } }, text: formatNumber)
+    }
 }
 
 extension ParameterType where Value == Int {

@@ -30,13 +30,13 @@ public final class EchoCancellerUnit: AudioUnit, SideInputReader {
         public static let tail = Parameter("tail", .duration(0.01...2, bareUnit: .milliseconds), default: .milliseconds(200), help: "echo length the filter covers")
         public static let preprocess = Parameter("preprocess", .boolean, default: true, help: "run speex's preprocessor (residual echo, noise, AGC)")
         /// Residual echo suppression in dB, −100...0.
-        public static let suppress = Parameter("suppress", .number(-100...0, unit: "dB"), default: -40, help: "residual echo suppression while only the far end talks")
+        public static let suppress = Parameter("suppress", VoiceParameters.suppressionDB, default: -40, help: "residual echo suppression while only the far end talks")
         /// Residual echo suppression in dB while both talk, −100...0.
-        public static let suppressActive = Parameter("suppress-active", .number(-100...0, unit: "dB"), default: -15, help: "residual echo suppression while both talk")
+        public static let suppressActive = Parameter("suppress-active", VoiceParameters.suppressionDB, default: -15, help: "residual echo suppression while both talk")
         /// Noise suppression in dB, −100...0; off unless given.
-        public static let denoise = OptionalParameter("denoise", .number(-100...0, unit: "dB"), help: "noise suppression (off unless given)")
+        public static let denoise = OptionalParameter("denoise", VoiceParameters.suppressionDB, help: "noise suppression (off unless given)")
         /// AGC target level in speex's 16-bit units, 1...32768; off unless given.
-        public static let agc = OptionalParameter("agc", .number(1...32768, unit: ""), help: "automatic gain control to this level (speex's 16-bit units; off unless given)")
+        public static let agc = OptionalParameter("agc", VoiceParameters.agcLevel, help: "automatic gain control to this level (speex's 16-bit units; off unless given)")
         public static let vad = Parameter("vad", .boolean, default: false, help: "voice activity detection")
         public static let dereverb = Parameter("dereverb", .boolean, default: false, help: "dereverberation")
     }

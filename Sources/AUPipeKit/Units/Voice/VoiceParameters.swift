@@ -5,6 +5,12 @@ public enum VoiceParameters {
     public static let frame = Parameter("frame", .duration(frameRange, bareUnit: .milliseconds), default: .milliseconds(10),
                                         help: "speexdsp frame length")
 
+    /// An attenuation in dB, −100...0: speex's noise and residual echo suppression.
+    public static var suppressionDB: ParameterType<Double> { .number(-100...0, unit: "dB") }
+
+    /// An AGC target level in speex's 16-bit sample units, 1...32768 (8000 is about −12 dBFS).
+    public static var agcLevel: ParameterType<Double> { .number(1...32768, unit: "") }
+
     /// `frame=`'s range in seconds.
     static let frameRange: ClosedRange<Double> = 0.0025...0.1
     /// The fewest frames (samples per channel) a speexdsp frame may have, at any rate.
