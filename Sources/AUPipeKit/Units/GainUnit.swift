@@ -7,11 +7,6 @@ import Glibc
 /// `db` is live: a change made while running (`--control`: `set gain.db -6`) glides linearly in
 /// amplitude from the old factor to the new one over 10 ms, starting at the next block.
 public final class GainUnit: AudioUnit {
-    public enum Keys {
-        /// Gain in dB, −120...60; live.
-        public static let db = Parameter("db", .gainDB, default: 0, help: "gain in decibels; negative is quieter", live: true)
-    }
-
     public static let descriptor = UnitDescriptor(
         name: "gain",
         summary: "change the level by a number of dB",

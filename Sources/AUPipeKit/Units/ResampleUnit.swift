@@ -7,13 +7,6 @@ import CSpeexDSP
 /// (`speex_resampler_skip_zeros`) and its tail flushed with zeros at the end, so input frame k
 /// lands at output time k × out / in. Equal rates bypass the unit.
 public final class ResampleUnit: AudioUnit {
-    public enum Keys {
-        /// Output rate in Hz, 1...768000; required.
-        public static let rate = OptionalParameter("rate", .rate, help: "output sample rate in Hz (16000, 44.1k)")
-        /// speexdsp's quality, 0 (fastest) ... 10 (best).
-        public static let quality = Parameter("quality", .integer(0...10), default: 4, help: "filter quality: 0 fastest, 10 best")
-    }
-
     public static let descriptor = UnitDescriptor(
         name: "resample",
         summary: "change the sample rate (speexdsp resampler)",

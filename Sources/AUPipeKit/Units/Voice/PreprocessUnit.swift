@@ -3,13 +3,6 @@
 /// Frames of `frame=` go through speex in 16-bit samples; the preprocessor's one-frame delay is
 /// removed and the output has exactly the input's frame count.
 public final class PreprocessUnit: AudioUnit {
-    public enum Keys {
-        /// `denoise`'s largest noise attenuation in dB, −100...0.
-        public static let db = Parameter("db", VoiceParameters.suppressionDB, default: -15, help: "largest noise attenuation")
-        /// `agc`'s target level in speex's 16-bit units, 1...32768.
-        public static let level = Parameter("level", VoiceParameters.agcLevel, default: 8000, help: "target level in 16-bit units")
-    }
-
     public static let denoiseDescriptor = UnitDescriptor(
         name: "denoise",
         summary: "reduce stationary noise (speexdsp preprocessor)",
