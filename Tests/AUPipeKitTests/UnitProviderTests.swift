@@ -5,14 +5,16 @@ import Testing
 /// test, to show that a unit found at run time (a provider's) is listed, described, suggested,
 /// built in a chain and controlled exactly as a built-in is.
 final class InvertUnit: AudioUnit, LiveControllable {
+    static let on = Parameter("on", .boolean, default: true, help: "invert (1) or pass through (0)", live: true)
+
     static let descriptor = UnitDescriptor(
         name: "invert",
         summary: "flip the polarity of every sample",
         details: "Multiplies every sample by -1 while on=1. on is live.",
-        parameters: [ParameterDescriptor("on", .boolean, default: "1", help: "invert (1) or pass through (0)", live: true)],
+        parameters: [on],
         primary: nil,
         example: "aupipe invert < in.wav > out.wav",
-        make: { v in InvertUnit(on: v.bool("on") ?? true) })
+        make: { v in InvertUnit(on: v[on]) })
 
     private var on: Bool
     private var channels = 1
@@ -31,7 +33,7 @@ final class InvertUnit: AudioUnit, LiveControllable {
     }
 
     func setParameter(_ name: String, to value: ParameterValue) throws {
-        guard name == "on", case .bool(let v) = value else { throw AUPipeError.usage("invert: \(name) is not live") }
+        guard let v = Self.on.value(ifNamed: name, from: value) else { throw AUPipeError.usage("invert: \(name) is not live") }
         on = v
     }
 

@@ -23,7 +23,7 @@ public enum GenCommand {
         let values = try descriptor.parseArguments(arguments)
         let rate = options.outFormat?.rate ?? defaultFormat.sampleRate
         let channels = options.outFormat?.channels ?? defaultFormat.channels
-        let frames = Int64(values.duration("duration")?.frames(atRate: rate) ?? descriptor.naturalFrames(values, rate))
+        let frames = Int64(values[SignalDescriptor.duration]?.frames(atRate: rate) ?? descriptor.naturalFrames(values, rate))
         guard frames <= 86_400 * Int64(rate) else {
             throw AUPipeError.usage("gen \(signal): duration= is \(frames) frames, more than 24 hours at \(rate) Hz")
         }

@@ -21,6 +21,9 @@ public enum StreamDuration: Equatable, Sendable, CustomStringConvertible {
         else { return nil }
     }
 
+    /// A duration in milliseconds (`.milliseconds(20)` is `20ms`).
+    public static func milliseconds(_ ms: Double) -> StreamDuration { .seconds(ms / 1000) }
+
     /// Whole frames at `rate` Hz, rounded to nearest, at most 2^53 (beyond any stream).
     public func frames(atRate rate: Int) -> Int {
         switch self {

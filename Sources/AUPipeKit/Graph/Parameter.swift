@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// A unit parameter as `aupipe units`, `aupipe help UNIT` and the argument parser see it:
 /// name, type with unit and range, default and help. Units declare these; nothing else
 /// describes a parameter, so the help and the validation cannot disagree.
@@ -10,7 +14,8 @@ public struct ParameterDescriptor: Sendable {
         case integer(ClosedRange<Int>)
         /// A sample rate in Hz (`16000`, `44.1k`), 1...768000.
         case rate
-        /// A stream duration within `range` seconds; a bare number is in `bareUnit`.
+        /// A stream duration within `range` seconds; a bare number is in `bareUnit`. With a
+        /// negative lower bound it may be negative (`-1.5s`, `-480f`: `mix`'s bus offset).
         case duration(ClosedRange<Double>, bareUnit: StreamDuration.BareUnit)
         /// `1`/`0`, `on`/`off`, `yes`/`no`, `true`/`false`.
         case boolean
@@ -31,8 +36,13 @@ public struct ParameterDescriptor: Sendable {
         case bus
         /// The far end of `aec`: `PATH[,format=SPEC]` (parsed as a bus with only `format`).
         case reference
-        /// A duration as `.duration`, or the word `auto` (given as `.text("auto")`).
+        /// A duration as `.duration`, or the word `auto` (given as `.auto`).
         case durationOrAuto(ClosedRange<Double>, bareUnit: StreamDuration.BareUnit)
+        /// A gain in dB in `range` (`-6`, `-6dB`), or a linear amplitude factor with an `x`
+        /// (`0.5x`, 20·log10(0.5) dB) whose gain is in `range`; given in dB as `.number`.
+        case gainOrFactor(ClosedRange<Double>)
+        /// A raw stream's format, `TOKEN:RATE:CHANNELS` (`s16le:16000:1`), given as `.format`.
+        case streamFormat
     }
 
     public let name: String
@@ -55,7 +65,12 @@ public struct ParameterDescriptor: Sendable {
         isRepeatable = repeatable
     }
 
-    /// The type and range as `aupipe help` prints it: `dB, -120...40`.
+    /// The same parameter under another name (`mix`'s `bus2.gain` for a bus's `gain`).
+    public func renamed(_ name: String) -> ParameterDescriptor {
+        ParameterDescriptor(name, kind, default: defaultValue, help: help, live: isLive, repeatable: isRepeatable)
+    }
+
+    /// The type and range as `aupipe help` prints it: `dB, -120...60`.
     public var typeDescription: String {
         switch kind {
         case .number(let r, let unit):
@@ -74,6 +89,10 @@ public struct ParameterDescriptor: Sendable {
         case .text(let allowed, let max): return "up to \(max) of the characters \(allowed)"
         case .bus: return "PATH[,gain=DB][,pan=-1..1][,offset=MS][,loop][,mute][,format=SPEC], repeatable"
         case .reference: return "PATH[,format=TOKEN:RATE:CH] (a file, a FIFO or <(command))"
+        case .gainOrFactor(let r):
+            let f = Self.factorRange(r)
+            return "dB, \(formatNumber(r.lowerBound))...\(formatNumber(r.upperBound)), or a linear factor \(formatFactor(f.lowerBound))x...\(formatFactor(f.upperBound))x"
+        case .streamFormat: return "TOKEN:RATE:CHANNELS, e.g. s16le:48000:2"
         case .durationOrAuto(let r, let bare):
             return "auto, or a duration (ms, s or frames like 480f; bare number in \(bare.rawValue)), \(formatNumber(r.lowerBound * 1000))...\(formatNumber(r.upperBound * 1000)) ms"
         }
@@ -98,7 +117,7 @@ public struct ParameterDescriptor: Sendable {
             }
         case .duration(let range, let bare):
             guard let d = StreamDuration(text, bareUnit: bare) else {
-                throw fail("is not a duration; write e.g. 20ms, 1.5s or 480f")
+                throw fail(range.lowerBound < 0 ? "is not a duration; write e.g. 250ms, -1.5s or 480f" : "is not a duration; write e.g. 20ms, 1.5s or 480f")
             }
             switch d {
             case .seconds(let s):
@@ -106,7 +125,7 @@ public struct ParameterDescriptor: Sendable {
                     throw fail("is out of range \(formatNumber(range.lowerBound * 1000))...\(formatNumber(range.upperBound * 1000)) ms")
                 }
             case .frames(let n):
-                guard n >= 0 else { throw fail("must not be negative") }
+                guard n >= 0 || range.lowerBound < 0 else { throw fail("must not be negative") }
             }
             return .duration(d)
         case .boolean:
@@ -167,9 +186,21 @@ public struct ParameterDescriptor: Sendable {
             return .bus(try BusSpec.parse(text, index: index))
         case .reference:
             if text == "-" { throw AUPipeError.usage("\(unit): \(name)=- : stdin is the microphone; give the far end as a file, a FIFO or <(command)") }
-            return .bus(try BusSpec.parse(text, index: 1, owner: "\(unit): \(name)", allowed: ["format"]))
+            return .bus(try BusSpec.parse(text, index: 1, owner: "\(unit): \(name)", allowed: [BusSpec.Options.format.name]))
+        case .gainOrFactor(let range):
+            // dB (`-6`, `-6dB`), or a linear factor with an x (`0.5x`).
+            guard text.lowercased().hasSuffix("x") else {
+                return try ParameterDescriptor(name, .number(range, unit: "dB"), default: nil, help: help).parse(text, unit: unit)
+            }
+            let factors = Self.factorRange(range)
+            guard let f = Double(text.dropLast()), f.isFinite, factors.contains(f) else {
+                throw fail("is not a linear factor in \(formatFactor(factors.lowerBound))x...\(formatFactor(factors.upperBound))x")
+            }
+            return .number(20 * log10(f))
+        case .streamFormat:
+            return .format(try FormatSpec.parse(text, option: "\(unit): \(name)"))
         case .durationOrAuto(let range, let bare):
-            if text.lowercased() == "auto" { return .text("auto") }
+            if text.lowercased() == Automatic<StreamDuration>.word { return .auto }
             return try ParameterDescriptor(name, .duration(range, bareUnit: bare), default: nil, help: help).parse(text, unit: unit)
         case .text(let allowed, let maxLength):
             let upper = text.uppercased()
@@ -182,8 +213,12 @@ public struct ParameterDescriptor: Sendable {
 }
 
 extension ParameterDescriptor.Kind {
+    /// The range of every gain in dB: −120...60.
+    public static let gainRange: ClosedRange<Double> = -120...60
     /// A gain in dB, −120...60 (a `dB` suffix allowed): `gain db=`, `mix`'s gains and its buses'.
-    public static let gainDB = Self.number(-120...60, unit: "dB")
+    public static let gainDB = Self.number(gainRange, unit: "dB")
+    /// A gain in dB, −120...60, or as a linear factor 0.000001x...1000x: `mix`'s `input=...,gain=`.
+    public static let gainDBOrFactor = Self.gainOrFactor(gainRange)
     /// A stereo position, −1 (left) ... 1 (right): `mix`'s bus pan.
     public static let pan = Self.number(-1...1, unit: "")
 }
@@ -204,6 +239,11 @@ extension ParameterDescriptor {
         }
         let colon = units.contains(owner) ? ", or is a ':' missing before a unit" : ""
         return .usage("\(owner): a second value '\(word)' after '\(first)'; \(owner) takes one bare value (\(primary.name)=): is '\(word)' a stray word\(colon)? \(owner)'s parameters are \(list)")
+    }
+
+    /// The linear amplitude factors of the gains in `dB`: 10^(dB/20).
+    static func factorRange(_ dB: ClosedRange<Double>) -> ClosedRange<Double> {
+        pow(10, dB.lowerBound / 20)...pow(10, dB.upperBound / 20)
     }
 
     /// A real number written with or without its `unit` (`-6`, `-6dB`); one in Hz also in kHz
@@ -270,81 +310,13 @@ extension ParameterDescriptor {
     }
 }
 
-/// A parsed, range-checked parameter value.
-public enum ParameterValue: Equatable, Sendable {
-    case number(Double)
-    case integer(Int)
-    case duration(StreamDuration)
-    case bool(Bool)
-    case encoding(SampleEncoding)
-    case channelMap([Int])
-    case timeRanges([TimeRange])
-    case numbers([Double])
-    case text(String)
-    case bus(BusSpec)
-    /// The values of a repeatable parameter, in order.
-    indirect case list([ParameterValue])
-}
-
-/// An interval of stream time, from `start` up to (not including) `end`, or to the end of the
-/// stream when `end` is nil (`30-`).
-public struct TimeRange: Equatable, Sendable {
-    public var start: StreamDuration
-    public var end: StreamDuration?
-}
-
-/// The values of one unit's parameters after parsing, with defaults filled in.
-public struct ParameterValues: Sendable {
-    public let unit: String
-    var values: [String: ParameterValue]
-    /// Names the user set explicitly (not from defaults).
-    public let explicit: Set<String>
-
-    public func number(_ name: String) -> Double? {
-        switch values[name] {
-        case .number(let v): return v
-        case .integer(let v): return Double(v)
-        default: return nil
-        }
-    }
-    public func integer(_ name: String) -> Int? {
-        if case .integer(let v) = values[name] { return v }
-        return nil
-    }
-    public func duration(_ name: String) -> StreamDuration? {
-        if case .duration(let v) = values[name] { return v }
-        return nil
-    }
-    public func bool(_ name: String) -> Bool? {
-        if case .bool(let v) = values[name] { return v }
-        return nil
-    }
-    public func encoding(_ name: String) -> SampleEncoding? {
-        if case .encoding(let v) = values[name] { return v }
-        return nil
-    }
-    /// The raw value of a parameter, if set.
-    public func value(_ name: String) -> ParameterValue? { values[name] }
-
-    /// The side inputs given as repeated `name=` values, in order (empty when none).
-    public func buses(_ name: String) -> [BusSpec] {
-        guard case .list(let list) = values[name] else { return [] }
-        return list.compactMap { if case .bus(let b) = $0 { return b } else { return nil } }
-    }
-    public func numbers(_ name: String) -> [Double]? {
-        if case .numbers(let v) = values[name] { return v }
-        return nil
-    }
-    public func text(_ name: String) -> String? {
-        if case .text(let v) = values[name] { return v }
-        return nil
-    }
-    public func timeRanges(_ name: String) -> [TimeRange]? {
-        if case .timeRanges(let v) = values[name] { return v }
-        return nil
-    }
-    public func channelMap(_ name: String) -> [Int]? {
-        if case .channelMap(let v) = values[name] { return v }
-        return nil
-    }
+/// A positive number printed without an exponent (`0.000001`, not `1e-06`), for linear factors.
+func formatFactor(_ v: Double) -> String {
+    let text = formatNumber(v)
+    let parts = text.split(separator: "e")
+    guard parts.count == 2, let exponent = Int(parts[1]), exponent < 0 else { return text }
+    let mantissa = parts[0], digits = mantissa.filter(\.isNumber)
+    let point = (mantissa.firstIndex(of: ".").map { mantissa.distance(from: mantissa.startIndex, to: $0) } ?? mantissa.count) + exponent
+    guard point <= 0 else { return text }
+    return "0." + String(repeating: "0", count: -point) + digits
 }

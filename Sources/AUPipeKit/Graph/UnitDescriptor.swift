@@ -5,19 +5,26 @@ public struct UnitDescriptor: Sendable {
     public let summary: String
     /// Longer help for `aupipe help UNIT`: behaviour, length and rounding rules.
     public let details: String
+    /// The parameters as the parser, the help and `--control` see them.
     public let parameters: [ParameterDescriptor]
+    /// The parameters as declared: the unit's typed keys (`GainUnit.Keys.db`), or descriptors.
+    public let declarations: [any AnyParameter]
     /// The parameter a bare value sets (`resample 16000` sets `rate`), if any.
     public let primary: String?
     /// An example invocation for the help text.
     public let example: String
     let make: @Sendable (ParameterValues) throws -> any AudioUnit
 
-    public init(name: String, summary: String, details: String, parameters: [ParameterDescriptor], primary: String?,
+    /// - Parameters:
+    ///   - parameters: the unit's typed keys (`[Keys.db]`), or `ParameterDescriptor`s built at run time.
+    ///   - make: builds the unit from the parsed values; read them with the typed keys (`$0[Keys.db]`).
+    public init(name: String, summary: String, details: String, parameters: [any AnyParameter], primary: String?,
                 example: String, make: @escaping @Sendable (ParameterValues) throws -> any AudioUnit) {
         self.name = name
         self.summary = summary
         self.details = details
-        self.parameters = parameters
+        declarations = parameters
+        self.parameters = parameters.map(\.descriptor)
         self.primary = primary
         self.example = example
         self.make = make

@@ -1,17 +1,22 @@
 /// `impulse`: one sample at `level` at frame `at` (and every `every` after it), zeros elsewhere.
 final class ImpulseSignal: SignalGenerator {
+    enum Keys {
+        /// Where the (first) impulse is, 0...24 h (a bare number in seconds).
+        static let at = Parameter("at", .duration(0...86_400, bareUnit: .seconds), default: .frames(0), help: "position of the (first) impulse: seconds, ms or frames")
+        /// The period of a train, 0...24 h, at least one frame; one impulse unless given.
+        static let every = OptionalParameter("every", .duration(0...86_400, bareUnit: .seconds), help: "period of an impulse train (default: one impulse)")
+        /// Height in dBFS.
+        static let level = levelParameter(default: 0, help: "height (0 dBFS = 1.0; integer formats clip it to their largest value, 32767 in s16, counted by --stats)")
+    }
+
     static let descriptor = SignalDescriptor(
         name: "impulse", summary: "a single-sample click, or a train of them",
-        parameters: [
-            ParameterDescriptor("at", .duration(0...86_400, bareUnit: .seconds), default: "0f", help: "position of the (first) impulse: seconds, ms or frames"),
-            ParameterDescriptor("every", .duration(0...86_400, bareUnit: .seconds), default: nil, help: "period of an impulse train (default: one impulse)"),
-            levelParameter(default: "0", help: "height (0 dBFS = 1.0; integer formats clip it to their largest value, 32767 in s16, counted by --stats)"),
-        ],
-        primary: "at",
+        parameters: [Keys.at, Keys.every, Keys.level],
+        primary: Keys.at.name,
         make: { v, rate, _ in
-            let every = v.duration("every").map { $0.frames(atRate: rate) }
+            let every = v[Keys.every].map { $0.frames(atRate: rate) }
             if let every, every < 1 { throw AUPipeError.usage("gen impulse: every= must be at least one frame") }
-            return ImpulseSignal(at: Int64(v.duration("at")!.frames(atRate: rate)), every: every.map(Int64.init), height: Float(linearGain(dBFS: v.number("level")!)))
+            return ImpulseSignal(at: Int64(v[Keys.at].frames(atRate: rate)), every: every.map(Int64.init), height: Float(linearGain(dBFS: v[Keys.level])))
         },
         naturalFrames: { _, rate in rate })
 

@@ -9,16 +9,28 @@ import Glibc
 /// with Paul Kellet's refined filter (within ±0.05 dB of −3 dB/octave from 9 Hz at 44.1 kHz) and
 /// is scaled by the filter's exact power gain, so `level` is the RMS level for both colours.
 final class NoiseSignal: SignalGenerator {
+    /// The noise's spectrum.
+    enum Color: String, CaseIterable, Sendable {
+        /// Flat.
+        case white
+        /// −3 dB per octave.
+        case pink
+    }
+
+    enum Keys {
+        static let color = Parameter("color", .choice(Color.self), default: .white, help: "white (flat) or pink (-3 dB per octave)")
+        /// The generator's seed, 0...2^31−1.
+        static let seed = Parameter("seed", .integer(0...Int(Int32.max)), default: 1, help: "the random seed: the same seed gives the same noise")
+        /// RMS level in dBFS.
+        static let level = levelParameter(default: -20, help: "RMS level")
+    }
+
     static let descriptor = SignalDescriptor(
         name: "noise", summary: "white or pink noise from a seed",
-        parameters: [
-            ParameterDescriptor("color", .choice(["white", "pink"]), default: "white", help: "white (flat) or pink (-3 dB per octave)"),
-            ParameterDescriptor("seed", .integer(0...Int(Int32.max)), default: "1", help: "the random seed: the same seed gives the same noise"),
-            levelParameter(default: "-20", help: "RMS level"),
-        ],
-        primary: "color",
+        parameters: [Keys.color, Keys.seed, Keys.level],
+        primary: Keys.color.name,
         make: { v, _, _ in
-            NoiseSignal(pink: v.text("color") == "pink", seed: UInt64(v.integer("seed")!), rms: linearGain(dBFS: v.number("level")!))
+            NoiseSignal(pink: v[Keys.color] == .pink, seed: UInt64(v[Keys.seed]), rms: linearGain(dBFS: v[Keys.level]))
         },
         naturalFrames: { _, rate in rate })
 

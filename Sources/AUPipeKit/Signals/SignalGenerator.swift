@@ -15,17 +15,37 @@ public struct SignalDescriptor: Sendable {
     public let summary: String
     /// The signal's own parameters; `duration` is added to every signal.
     public let parameters: [ParameterDescriptor]
+    /// The same, as declared: the signal's typed keys.
+    public let declarations: [any AnyParameter]
     public let primary: String?
     /// Builds the generator from parsed values, the sample rate and the total length in frames.
     let make: @Sendable (ParameterValues, _ rate: Int, _ frames: Int64) throws -> any SignalGenerator
     /// The length in frames at a rate when `duration` is not given (DTMF: from its digits).
     let naturalFrames: @Sendable (ParameterValues, _ rate: Int) -> Int
 
-    public static let duration = ParameterDescriptor("duration", .duration(0...86_400, bareUnit: .seconds), default: nil,
-                                                     help: "length: seconds, ms, or frames like 480f (default 1s; DTMF: its digits)")
+    /// The length of every signal, 0...24 h (a bare number in seconds); without it, `naturalFrames`.
+    public static let duration = OptionalParameter("duration", .duration(0...86_400, bareUnit: .seconds),
+                                                   help: "length: seconds, ms, or frames like 480f (default 1s; DTMF: its digits)")
+
+    /// - Parameters:
+    ///   - parameters: the signal's typed keys, without `duration`.
+    ///   - make: builds the generator from the parsed values (read with the typed keys), the rate
+    ///     and the length in frames.
+    ///   - naturalFrames: the length in frames at a rate when `duration` is not given.
+    init(name: String, summary: String, parameters: [any AnyParameter], primary: String?,
+         make: @escaping @Sendable (ParameterValues, _ rate: Int, _ frames: Int64) throws -> any SignalGenerator,
+         naturalFrames: @escaping @Sendable (ParameterValues, _ rate: Int) -> Int) {
+        self.name = name
+        self.summary = summary
+        declarations = parameters
+        self.parameters = parameters.map(\.descriptor)
+        self.primary = primary
+        self.make = make
+        self.naturalFrames = naturalFrames
+    }
 
     /// Every parameter, `duration` last.
-    public var allParameters: [ParameterDescriptor] { parameters + [Self.duration] }
+    public var allParameters: [ParameterDescriptor] { parameters + [Self.duration.descriptor] }
 
     public func parseArguments(_ arguments: [String]) throws -> ParameterValues {
         try ParameterDescriptor.parse(arguments, parameters: allParameters, primary: primary, owner: "gen \(name)")
@@ -57,9 +77,14 @@ func checkFrequency(_ f: Double, rate: Int, owner: String, name: String) throws 
     }
 }
 
-/// The common level parameter: peak (sines) or RMS (noise) in dBFS.
-func levelParameter(default value: String, help: String) -> ParameterDescriptor {
-    ParameterDescriptor("level", .number(-200...20, unit: "dBFS"), default: value, help: help)
+/// The common level parameter: peak (sines) or RMS (noise) in dBFS, −200...20.
+func levelParameter(default value: Double, help: String) -> Parameter<Double> {
+    Parameter("level", .number(-200...20, unit: "dBFS"), default: value, help: help)
+}
+
+/// A frequency in Hz, 0...384000 (half the highest rate; `1k` allowed).
+func frequencyParameter(_ name: String, default value: Double, help: String) -> Parameter<Double> {
+    Parameter(name, .number(0...384_000, unit: "Hz"), default: value, help: help)
 }
 
 /// sin(2π·(cycles + phase)) with the whole cycles dropped first, so that the argument stays

@@ -8,22 +8,33 @@ import Glibc
 /// With t = n / rate and T the duration in seconds, the phase in cycles is
 /// linear: f0·t + (f1 − f0)·t² / (2T); logarithmic: f0·T / ln(f1/f0) · (e^(t·ln(f1/f0)/T) − 1).
 final class SweepSignal: SignalGenerator {
+    /// How the frequency moves in time.
+    enum Mode: String, CaseIterable, Sendable {
+        /// Equal time per octave (exponential in time).
+        case log
+        /// Equal time per Hz.
+        case lin
+    }
+
+    enum Keys {
+        static let from = frequencyParameter("from", default: 20, help: "frequency at the start")
+        static let to = frequencyParameter("to", default: 20000, help: "frequency at the end")
+        static let mode = Parameter("mode", .choice(Mode.self), default: .log, help: "log: equal time per octave; lin: equal time per Hz")
+        /// Peak level in dBFS.
+        static let level = levelParameter(default: -6, help: "peak level")
+    }
+
     static let descriptor = SignalDescriptor(
         name: "sweep", summary: "a sine sweeping from one frequency to another",
-        parameters: [
-            ParameterDescriptor("from", .number(0...384_000, unit: "Hz"), default: "20", help: "frequency at the start"),
-            ParameterDescriptor("to", .number(0...384_000, unit: "Hz"), default: "20000", help: "frequency at the end"),
-            ParameterDescriptor("mode", .choice(["log", "lin"]), default: "log", help: "log: equal time per octave; lin: equal time per Hz"),
-            levelParameter(default: "-6", help: "peak level"),
-        ],
+        parameters: [Keys.from, Keys.to, Keys.mode, Keys.level],
         primary: nil,
         make: { v, rate, frames in
-            let f0 = v.number("from")!, f1 = v.number("to")!
-            try checkFrequency(f0, rate: rate, owner: "gen sweep", name: "from")
-            try checkFrequency(f1, rate: rate, owner: "gen sweep", name: "to")
-            let log = v.text("mode") == "log"
+            let f0 = v[Keys.from], f1 = v[Keys.to]
+            try checkFrequency(f0, rate: rate, owner: "gen sweep", name: Keys.from.name)
+            try checkFrequency(f1, rate: rate, owner: "gen sweep", name: Keys.to.name)
+            let log = v[Keys.mode] == .log
             if log, f0 <= 0 || f1 <= 0 { throw AUPipeError.usage("gen sweep: mode=log needs from and to above 0 Hz; use mode=lin to start at 0") }
-            return SweepSignal(from: f0, to: f1, log: log, amplitude: linearGain(dBFS: v.number("level")!), rate: rate, frames: frames)
+            return SweepSignal(from: f0, to: f1, log: log, amplitude: linearGain(dBFS: v[Keys.level]), rate: rate, frames: frames)
         },
         naturalFrames: { _, rate in rate })
 

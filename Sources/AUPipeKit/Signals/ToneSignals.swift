@@ -1,34 +1,42 @@
 /// `sine`: A·sin(2π·f·n/rate + φ), the same in every channel (made by `TonesSignal`).
 enum SineSignal {
+    enum Keys {
+        static let freq = frequencyParameter("freq", default: 1000, help: "frequency")
+        /// Peak level in dBFS.
+        static let level = levelParameter(default: -3, help: "peak level (0 dBFS = full scale)")
+        /// Phase at frame 0 in degrees, −360...360.
+        static let phase = Parameter("phase", .number(-360...360, unit: "degrees"), default: 0, help: "phase at frame 0")
+    }
+
     static let descriptor = SignalDescriptor(
         name: "sine", summary: "a sine wave",
-        parameters: [
-            ParameterDescriptor("freq", .number(0...384_000, unit: "Hz"), default: "1000", help: "frequency"),
-            levelParameter(default: "-3", help: "peak level (0 dBFS = full scale)"),
-            ParameterDescriptor("phase", .number(-360...360, unit: "degrees"), default: "0", help: "phase at frame 0"),
-        ],
-        primary: "freq",
+        parameters: [Keys.freq, Keys.level, Keys.phase],
+        primary: Keys.freq.name,
         make: { v, rate, _ in
-            let f = v.number("freq")!
-            try checkFrequency(f, rate: rate, owner: "gen sine", name: "freq")
-            return TonesSignal(frequencies: [f], amplitude: linearGain(dBFS: v.number("level")!), phase: v.number("phase")! / 360, rate: rate)
+            let f = v[Keys.freq]
+            try checkFrequency(f, rate: rate, owner: "gen sine", name: Keys.freq.name)
+            return TonesSignal(frequencies: [f], amplitude: linearGain(dBFS: v[Keys.level]), phase: v[Keys.phase] / 360, rate: rate)
         },
         naturalFrames: { _, rate in rate })
 }
 
 /// `tones`: a sum of sines, each at `level`; also the engine of `sine`.
 final class TonesSignal: SignalGenerator {
+    enum Keys {
+        /// Up to 64 frequencies in Hz, each 0...384000.
+        static let freqs = Parameter("freqs", .numberList(0...384_000, unit: "Hz"), default: [440, 880], help: "the frequencies")
+        /// Peak level of each tone in dBFS.
+        static let level = levelParameter(default: -12, help: "peak level of each tone")
+    }
+
     static let descriptor = SignalDescriptor(
         name: "tones", summary: "several sines added together",
-        parameters: [
-            ParameterDescriptor("freqs", .numberList(0...384_000, unit: "Hz"), default: "440,880", help: "the frequencies"),
-            levelParameter(default: "-12", help: "peak level of each tone"),
-        ],
-        primary: "freqs",
+        parameters: [Keys.freqs, Keys.level],
+        primary: Keys.freqs.name,
         make: { v, rate, _ in
-            let list = v.numbers("freqs")!
-            for f in list { try checkFrequency(f, rate: rate, owner: "gen tones", name: "freqs") }
-            return TonesSignal(frequencies: list, amplitude: linearGain(dBFS: v.number("level")!), phase: 0, rate: rate)
+            let list = v[Keys.freqs]
+            for f in list { try checkFrequency(f, rate: rate, owner: "gen tones", name: Keys.freqs.name) }
+            return TonesSignal(frequencies: list, amplitude: linearGain(dBFS: v[Keys.level]), phase: 0, rate: rate)
         },
         naturalFrames: { _, rate in rate })
 
@@ -59,22 +67,28 @@ final class DTMFSignal: SignalGenerator {
     static let columns: [Double] = [1209, 1336, 1477, 1633]
     static let keys: [Character] = ["1", "2", "3", "A", "4", "5", "6", "B", "7", "8", "9", "C", "*", "0", "#", "D"]
 
+    enum Keys {
+        /// Up to 256 keys of 0-9, *, #, A-D.
+        static let digits = Parameter("digits", .text(allowed: "0123456789*#ABCD", maxLength: 256), default: "123", help: "the keys, in order")
+        /// Each digit's tone, 1 ms...10 s (a bare number in ms).
+        static let tone = Parameter("tone", .duration(0.001...10, bareUnit: .milliseconds), default: .milliseconds(100), help: "length of each digit's tone")
+        /// Silence after each digit, 0...10 s (a bare number in ms).
+        static let gap = Parameter("gap", .duration(0...10, bareUnit: .milliseconds), default: .milliseconds(100), help: "silence after each digit")
+        /// Peak level of each of the two tones in dBFS.
+        static let level = levelParameter(default: -10, help: "peak level of each of the two tones")
+    }
+
     static let descriptor = SignalDescriptor(
         name: "dtmf", summary: "DTMF digits (0-9, *, #, A-D)",
-        parameters: [
-            ParameterDescriptor("digits", .text(allowed: "0123456789*#ABCD", maxLength: 256), default: "123", help: "the keys, in order"),
-            ParameterDescriptor("tone", .duration(0.001...10, bareUnit: .milliseconds), default: "100ms", help: "length of each digit's tone"),
-            ParameterDescriptor("gap", .duration(0...10, bareUnit: .milliseconds), default: "100ms", help: "silence after each digit"),
-            levelParameter(default: "-10", help: "peak level of each of the two tones"),
-        ],
-        primary: "digits",
+        parameters: [Keys.digits, Keys.tone, Keys.gap, Keys.level],
+        primary: Keys.digits.name,
         make: { v, rate, _ in
             guard rate >= 3300 else { throw AUPipeError.usage("gen dtmf: needs a rate of at least 3300 Hz for its 1633 Hz tone; got \(rate)") }
-            return DTMFSignal(digits: v.text("digits")!, tone: v.duration("tone")!.frames(atRate: rate),
-                              gap: v.duration("gap")!.frames(atRate: rate), amplitude: linearGain(dBFS: v.number("level")!), rate: rate)
+            return DTMFSignal(digits: v[Keys.digits], tone: v[Keys.tone].frames(atRate: rate),
+                              gap: v[Keys.gap].frames(atRate: rate), amplitude: linearGain(dBFS: v[Keys.level]), rate: rate)
         },
         naturalFrames: { v, rate in
-            v.text("digits")!.count * (max(1, v.duration("tone")!.frames(atRate: rate)) + v.duration("gap")!.frames(atRate: rate))
+            v[Keys.digits].count * (max(1, v[Keys.tone].frames(atRate: rate)) + v[Keys.gap].frames(atRate: rate))
         })
 
     private let pairs: [(Double, Double)]

@@ -31,14 +31,10 @@ public final class ConvertUnit: AudioUnit, StatsReporting, EncodingChooser {
             map= lists, for each output channel, the input channel it takes (from 0): 1,0 swaps a stereo pair, 0,0 copies the left into both, 1 picks the right.
             channels= alone: 1 to N copies the mono channel to all N; N to 1 averages the N channels (sum / N, no gain jump); other changes need map=.
             """,
-        parameters: [
-            ParameterDescriptor("format", .encoding, default: nil, help: "sample encoding from here on (s16le, s24le, f32le, mulaw, ...)"),
-            ParameterDescriptor("channels", .integer(1...64), default: nil, help: "output channel count"),
-            ParameterDescriptor("map", .channelMap, default: nil, help: "for each output channel, the input channel it takes (0-based)"),
-        ],
-        primary: "format",
+        parameters: [Keys.format, Keys.channels, Keys.map],
+        primary: Keys.format.name,
         example: "aupipe convert format=s16le channels=1 < stereo.wav > mono.wav",
-        make: { try ConvertUnit(format: $0.encoding("format"), channels: $0.integer("channels"), map: $0.channelMap("map")) })
+        make: { try ConvertUnit(format: $0[Keys.format], channels: $0[Keys.channels], map: $0[Keys.map]) })
 
     private enum Mix { case identity, map([Int]), spreadMono, average }
 

@@ -11,10 +11,10 @@ public final class GainUnit: AudioUnit, LiveControllable {
         name: "gain",
         summary: "change the level by a number of dB",
         details: "Multiplies every sample by 10^(db/20) in 32-bit float. Samples pushed past full scale stay in float and are clipped (and counted) only where they are quantized to integers: by a later convert format=, or by the encoder at the end. 0 dB leaves the stream untouched. db is live: a change while running glides over 10 ms.",
-        parameters: [ParameterDescriptor("db", .gainDB, default: "0", help: "gain in decibels; negative is quieter", live: true)],
-        primary: "db",
+        parameters: [Keys.db],
+        primary: Keys.db.name,
         example: "aupipe gain -6 < in.wav > out.wav",
-        make: { GainUnit(db: $0.number("db")!) })
+        make: { GainUnit(db: $0[Keys.db]) })
 
     /// A change of `db` while running glides over this long.
     public static let glideSeconds = 0.01
@@ -38,12 +38,12 @@ public final class GainUnit: AudioUnit, LiveControllable {
     public var isBypassed: Bool { db == 0 }
 
     public func setParameter(_ name: String, to value: ParameterValue) throws {
-        guard name == "db", case .number(let v) = value else { throw AUPipeError.usage("gain: \(name) is not live") }
+        guard let v = Keys.db.value(ifNamed: name, from: value) else { throw AUPipeError.usage("gain: \(name) is not live") }
         db = v
         glide.glide(to: GainGlide.factor(dB: v))
     }
 
-    public func parameterValue(_ name: String) -> String? { name == "db" ? formatNumber(db) : nil }
+    public func parameterValue(_ name: String) -> String? { name == Keys.db.name ? formatNumber(db) : nil }
 
     public func process(_ input: UnsafePointer<Float>, frames: Int, into output: UnsafeMutablePointer<Float>) throws -> Int {
         glide.apply(input, into: output, frames: frames, channels: channels, accumulate: false)

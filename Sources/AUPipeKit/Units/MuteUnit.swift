@@ -22,20 +22,14 @@ public final class MuteUnit: AudioUnit, LiveControllable, StatsReporting {
             Every change fades linearly over ramp=: a mute starting at frame A reaches silence at frame A+R-1 (R = ramp in frames), an unmute at frame B is back to full level at B+R-1. Timing follows the stream, not the wall clock, and is sample-exact.
             While running, on= can be toggled by a signal (signal=usr1: each SIGUSR1 toggles it; usr2 for a second mute) or set with --control; the change starts at the next block boundary and fades over ramp=.
             """,
-        parameters: [
-            ParameterDescriptor("on", .boolean, default: nil, help: "muted (1) or not (0); default 1, or 0 with at=", live: true),
-            ParameterDescriptor("ramp", .duration(0...1, bareUnit: .milliseconds), default: "20ms", help: "fade length at each change"),
-            ParameterDescriptor("at", .timeRanges, default: nil, help: "stream-time intervals to mute, e.g. 1.5-3,5-6, or 30- to the end"),
-            ParameterDescriptor("signal", .choice(["usr1", "usr2"]), default: nil, help: "toggle on= at each SIGUSR1 (usr1) or SIGUSR2 (usr2)"),
-        ],
-        primary: "on",
+        parameters: [Keys.on, Keys.ramp, Keys.at, Keys.signal],
+        primary: Keys.on.name,
         example: "aupipe mute at=1.5-3.0 ramp=10ms < in.wav > out.wav",
         make: { v in
-            if v.bool("on") == true, v.timeRanges("at") != nil {
+            if v[Keys.on] == true, v[Keys.at] != nil {
                 throw AUPipeError.usage("mute: on=1 with at= would mute everything (on= is the state outside the intervals); drop on=1, or drop at=")
             }
-            return MuteUnit(on: v.bool("on"), ramp: v.duration("ramp")!, at: v.timeRanges("at") ?? [],
-                     signal: v.text("signal").map { $0 == "usr1" ? 1 : 2 })
+            return MuteUnit(on: v[Keys.on], ramp: v[Keys.ramp], at: v[Keys.at] ?? [], signal: v[Keys.signal]?.number)
         })
 
     private let ramp: StreamDuration
@@ -93,12 +87,12 @@ public final class MuteUnit: AudioUnit, LiveControllable, StatsReporting {
     public var isBypassed: Bool { !outsideMuted && ranges.isEmpty && signal == nil }
 
     public func setParameter(_ name: String, to value: ParameterValue) throws {
-        guard name == "on", case .bool(let on) = value else { throw AUPipeError.usage("mute: \(name) is not live") }
+        guard let on = Keys.on.value(ifNamed: name, from: value) else { throw AUPipeError.usage("mute: \(name) is not live") }
         if on != outsideMuted { toggles += 1 }
         outsideMuted = on
     }
 
-    public func parameterValue(_ name: String) -> String? { name == "on" ? (outsideMuted ? "1" : "0") : nil }
+    public func parameterValue(_ name: String) -> String? { name == Keys.on.name ? (outsideMuted ? "1" : "0") : nil }
 
     public var statsNote: String? { toggles > 0 ? "on changed \(toggles) times while running" : nil }
 

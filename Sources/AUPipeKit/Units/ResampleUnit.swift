@@ -14,17 +14,14 @@ public final class ResampleUnit: AudioUnit, StatsReporting {
             Converts to rate= with speexdsp's polyphase resampler at quality= (0 fastest ... 10 best; 3 is speex's VoIP setting, 4 its default). The two rates may differ by a factor of up to 1024 either way.
             Length is exact: N input frames give round(N x out / in) output frames. Delay is zero: the filter latency is compensated at the start and its tail is flushed at the end of the stream, so an impulse lands on its ideal output sample. Equal rates pass the stream through untouched.
             """,
-        parameters: [
-            ParameterDescriptor("rate", .rate, default: nil, help: "output sample rate in Hz (16000, 44.1k)"),
-            ParameterDescriptor("quality", .integer(0...10), default: "4", help: "filter quality: 0 fastest, 10 best"),
-        ],
-        primary: "rate",
+        parameters: [Keys.rate, Keys.quality],
+        primary: Keys.rate.name,
         example: "aupipe resample 16000 quality=6 < in48k.wav > out16k.wav",
         make: { v in
-            guard let rate = v.integer("rate") else {
+            guard let rate = v[Keys.rate] else {
                 throw AUPipeError.usage("resample: needs an output rate, e.g. 'resample 16000' or 'resample rate=44.1k'")
             }
-            return ResampleUnit(rate: rate, quality: v.integer("quality")!)
+            return ResampleUnit(rate: rate, quality: v[Keys.quality])
         })
 
     /// The largest ratio between input and output rate, either way.

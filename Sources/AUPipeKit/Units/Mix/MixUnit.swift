@@ -27,17 +27,8 @@ public final class MixUnit: AudioUnit, LiveControllable, StatsReporting, SideInp
             Buses that are regular files are read as needed and always deliver. When the stream is live (a pipe or device; live=auto), a FIFO or pipe bus is read without blocking: a block waits at most wait= for it; what has not come is silence, and as many of its late frames are dropped when they come, so it never drifts. Before a FIFO's first byte, its end of file means no writer yet. live=off reads every bus blocking (a piped file that is not real time: the same bytes every run); live=on reads FIFO buses without blocking even when the stream is a file.
             Live: main-gain, main-mute, out-gain, and for bus K busK.gain, busK.mute, busK.pan (set mix.bus1.gain -12); gains glide over 10 ms.
             """,
-        parameters: [
-            ParameterDescriptor("input", .bus, default: nil, help: "a bus: PATH[,gain=DB][,pan=P][,offset=MS][,loop][,mute][,format=SPEC]", repeatable: true),
-            ParameterDescriptor("duration", .choice(["first", "longest", "shortest"]), default: "first", help: "which input decides the length"),
-            ParameterDescriptor("main-gain", .gainDB, default: "0", help: "gain of bus 0, the chain's own stream", live: true),
-            ParameterDescriptor("main-mute", .boolean, default: "0", help: "silence bus 0", live: true),
-            ParameterDescriptor("out-gain", .gainDB, default: "0", help: "gain of the mix", live: true),
-            ParameterDescriptor("overload", .choice(["clip", "limit"]), default: "clip", help: "clip at full scale (counted), or a soft limiter"),
-            ParameterDescriptor("wait", .duration(0...1, bareUnit: .milliseconds), default: "5ms", help: "longest wait for a live FIFO bus per block"),
-            ParameterDescriptor("live", .choice(["auto", "on", "off"]), default: "auto", help: "read FIFO buses without blocking: auto when the stream is a pipe or device; off for a piped file that is not real time (same bytes every run)"),
-        ],
-        primary: "input",
+        parameters: [Keys.input, Keys.duration, Keys.mainGain, Keys.mainMute, Keys.outGain, Keys.overload, Keys.wait, Keys.live],
+        primary: Keys.input.name,
         example: "arecord -t raw -f S16_LE -r 48000 -c 2 | aupipe --in-format s16le:48000:2 mix input=backing.wav,gain=-12 -t wav | opusenc - out.opus",
         make: { v in try MixUnit(v) })
 
@@ -54,11 +45,11 @@ public final class MixUnit: AudioUnit, LiveControllable, StatsReporting, SideInp
     }
 
     private let specs: [BusSpec]
-    private let policy: String
+    private let policy: LengthPolicy
     private let limit: Bool
     private let wait: StreamDuration
-    /// "auto", "on" or "off": whether FIFO buses are read without blocking.
-    private let liveMode: String
+    /// Whether FIFO buses are read without blocking.
+    private let liveMode: LiveMode
     private var mainDB: Double, mainMute: Bool, outDB: Double
     private var main = GainGlide(factor: 1), out = GainGlide(factor: 1)
     private var buses: [Bus] = []
@@ -71,17 +62,17 @@ public final class MixUnit: AudioUnit, LiveControllable, StatsReporting, SideInp
     private var clipped = 0
 
     init(_ v: ParameterValues) throws {
-        specs = v.buses("input")
+        specs = v[Keys.input]
         guard !specs.isEmpty else {
             throw AUPipeError.usage("mix: needs at least one input=PATH (a file, a FIFO or <(command)) to mix into the stream")
         }
-        policy = v.text("duration")!
-        limit = v.text("overload") == "limit"
-        wait = v.duration("wait")!
-        liveMode = v.text("live")!
-        mainDB = v.number("main-gain")!
-        mainMute = v.bool("main-mute")!
-        outDB = v.number("out-gain")!
+        policy = v[Keys.duration]
+        limit = v[Keys.overload] == .limit
+        wait = v[Keys.wait]
+        liveMode = v[Keys.live]
+        mainDB = v[Keys.mainGain]
+        mainMute = v[Keys.mainMute]
+        outDB = v[Keys.outGain]
     }
 
     deinit { scratch?.deallocate() }
@@ -99,7 +90,7 @@ public final class MixUnit: AudioUnit, LiveControllable, StatsReporting, SideInp
             if spec.pan != nil && channels != 2 {
                 throw AUPipeError.usage("mix: input \(i + 1) (\(spec.path)): pan needs stereo output; the stream has \(counted(channels, "channel"))")
             }
-            let live = liveMode == "on" || (liveMode == "auto" && context.isLive)
+            let live = liveMode == .on || (liveMode == .auto && context.isLive)
             let reader = try SideInput(spec: spec, index: i + 1, target: input, maxFrames: maxFrames, streamIsLive: live, wait: wait)
             var bus = Bus(reader: reader, gainDB: spec.gain, pan: spec.pan, mute: spec.mute, glides: [], panResolved: reader.sourceChannels > 0)
             bus.glides = (0..<channels).map { c in
@@ -156,13 +147,13 @@ public final class MixUnit: AudioUnit, LiveControllable, StatsReporting, SideInp
             }
             try add(bus: b, from: scratch, into: output, frames: frames)
             if let end = endedAt {
-                if policy == "shortest" { keep = min(keep, end) }
+                if policy == .shortest { keep = min(keep, end) }
                 lastEnd = max(lastEnd, end)
             } else {
                 anyRunning = true
             }
         }
-        if policy == "longest" && draining { return anyRunning ? frames : lastEnd }
+        if policy == .longest && draining { return anyRunning ? frames : lastEnd }
         return keep
     }
 
@@ -214,7 +205,7 @@ public final class MixUnit: AudioUnit, LiveControllable, StatsReporting, SideInp
     /// the last of them ends.
     public func drain(into output: UnsafeMutablePointer<Float>, capacity: Int) throws -> (frames: Int, done: Bool) {
         // A stop signal ends the mix with the stream: the buses are not rendered to their ends.
-        guard policy == "longest", !finished, !StopSignal.received,
+        guard policy == .longest, !finished, !StopSignal.received,
               !buses.allSatisfy({ $0.reader.ended || $0.reader.spec.loop }) else { return (0, true) }
         if !draining {
             draining = true
@@ -249,17 +240,12 @@ public final class MixUnit: AudioUnit, LiveControllable, StatsReporting, SideInp
     // MARK: live parameters
 
     public var liveParameterNames: [String] {
-        (1...max(1, specs.count)).flatMap { k in ["bus\(k).gain", "bus\(k).mute", "bus\(k).pan"] }
+        (1...max(1, specs.count)).flatMap { k in Keys.bus.map { "bus\(k).\($0.name)" } }
     }
 
     public func liveParameter(_ name: String) -> ParameterDescriptor? {
         guard let (k, key) = busKey(name), k >= 1, k <= specs.count else { return nil }
-        switch key {
-        case "gain": return ParameterDescriptor(name, .gainDB, default: nil, help: "bus gain", live: true)
-        case "mute": return ParameterDescriptor(name, .boolean, default: nil, help: "bus mute", live: true)
-        case "pan": return ParameterDescriptor(name, .pan, default: nil, help: "bus pan", live: true)
-        default: return nil
-        }
+        return Keys.bus.first { $0.name == key }?.descriptor.renamed(name)
     }
 
     /// `bus3.gain` → (3, "gain").
@@ -269,19 +255,23 @@ public final class MixUnit: AudioUnit, LiveControllable, StatsReporting, SideInp
     }
 
     public func setParameter(_ name: String, to value: ParameterValue) throws {
-        switch (name, value) {
-        case ("main-gain", .number(let v)): mainDB = v; main.glide(to: mainMute ? 0 : GainGlide.factor(dB: v))
-        case ("main-mute", .bool(let m)): mainMute = m; main.glide(to: m ? 0 : GainGlide.factor(dB: mainDB))
-        case ("out-gain", .number(let v)): outDB = v; out.glide(to: GainGlide.factor(dB: v))
-        default:
+        if let v = Keys.mainGain.value(ifNamed: name, from: value) {
+            mainDB = v; main.glide(to: mainMute ? 0 : GainGlide.factor(dB: v))
+        } else if let m = Keys.mainMute.value(ifNamed: name, from: value) {
+            mainMute = m; main.glide(to: m ? 0 : GainGlide.factor(dB: mainDB))
+        } else if let v = Keys.outGain.value(ifNamed: name, from: value) {
+            outDB = v; out.glide(to: GainGlide.factor(dB: v))
+        } else {
             guard let (k, key) = busKey(name), k >= 1, k <= buses.count else { throw AUPipeError.usage("mix: \(name) is not live") }
-            switch (key, value) {
-            case ("gain", .number(let v)): buses[k - 1].gainDB = v
-            case ("mute", .bool(let m)): buses[k - 1].mute = m
-            case ("pan", .number(let p)):
+            if let v = Keys.busGain.value(ifNamed: key, from: value) {
+                buses[k - 1].gainDB = v
+            } else if let m = Keys.busMute.value(ifNamed: key, from: value) {
+                buses[k - 1].mute = m
+            } else if let p = Keys.busPan.value(ifNamed: key, from: value) {
                 guard channels == 2 else { throw AUPipeError.usage("mix: pan needs stereo output") }
                 buses[k - 1].pan = p
-            default: throw AUPipeError.usage("mix: \(name) is not live")
+            } else {
+                throw AUPipeError.usage("mix: \(name) is not live")
             }
             for c in 0..<channels { buses[k - 1].glides[c].glide(to: factor(buses[k - 1], channel: c)) }
         }
@@ -289,16 +279,16 @@ public final class MixUnit: AudioUnit, LiveControllable, StatsReporting, SideInp
 
     public func parameterValue(_ name: String) -> String? {
         switch name {
-        case "main-gain": return formatNumber(mainDB)
-        case "main-mute": return mainMute ? "1" : "0"
-        case "out-gain": return formatNumber(outDB)
+        case Keys.mainGain.name: return formatNumber(mainDB)
+        case Keys.mainMute.name: return mainMute ? "1" : "0"
+        case Keys.outGain.name: return formatNumber(outDB)
         default:
             guard let (k, key) = busKey(name), k >= 1, k <= buses.count else { return nil }
             let b = buses[k - 1]
             switch key {
-            case "gain": return formatNumber(b.gainDB)
-            case "mute": return b.mute ? "1" : "0"
-            case "pan": return b.pan.map(formatNumber) ?? "none"
+            case Keys.busGain.name: return formatNumber(b.gainDB)
+            case Keys.busMute.name: return b.mute ? "1" : "0"
+            case Keys.busPan.name: return b.pan.map(formatNumber) ?? "none"
             case "late": return "\(b.reader.underrunFrames)"
             case "frames": return "\(b.reader.framesDelivered)"
             default: return nil

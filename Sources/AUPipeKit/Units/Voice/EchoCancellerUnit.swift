@@ -24,23 +24,9 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
             With preprocess=1 (the default) speex's preprocessor, attached to the echo state, suppresses residual echo (suppress= while only the far end talks, suppress-active= while both do) and, when asked, noise (denoise=), level (agc=), and runs voice activity detection (vad=) and dereverberation (dereverb=).
             speexdsp works on whole frames of frame= in 16-bit samples (samples beyond full scale are clipped there, and counted): the output has exactly the input's length (a part-filled last frame is padded and trimmed), aligned sample for sample with the input, and in a live pipe it comes at most one frame late without the preprocessor and two with it (whose own one-frame delay is removed from the output's timing, not from the wait). With vad=1, --stats reports the share of frames speex judged to be voice (speex prints a warning of its own about its VAD). Several microphone channels get echo cancellation but no residual-echo suppression (speex attaches the preprocessor to a mono microphone only). --stats reports the ERLE (echo return loss enhancement: how much quieter the output is than the microphone while there is echo: the far end above -50 dBFS and the microphone above -60 dBFS; "no echo measured" when there was none), when the canceller converged (its filter, before the preprocessor, 10 dB below the microphone for 1 s), the delay used and the history the last warm start replayed. A reference that ends before the stream gets a warning on stderr, with or without --stats.
             """,
-        parameters: [
-            ParameterDescriptor("ref", .reference, default: nil, help: "the far end: PATH[,format=SPEC] (a file, FIFO or <(command))"),
-            ParameterDescriptor("ref-channel", .integer(0...63), default: nil, help: "take the far end from this input channel instead"),
-            ParameterDescriptor("speakers", .integer(1...8), default: "1", help: "loudspeakers the far end of ref= plays on: 1 mixes it to mono, N keeps N channels"),
-            ParameterDescriptor("delay", .durationOrAuto(0...2, bareUnit: .milliseconds), default: "auto", help: "delay of the reference, or auto (found from the signals)"),
-            ParameterDescriptor("max-delay", .duration(0.01...2, bareUnit: .milliseconds), default: "500ms", help: "largest delay auto looks for"),
-            ParameterDescriptor("tail", .duration(0.01...2, bareUnit: .milliseconds), default: "200ms", help: "echo length the filter covers"),
-            ParameterDescriptor("frame", .duration(0.0025...0.1, bareUnit: .milliseconds), default: "10ms", help: "speexdsp frame length"),
-            ParameterDescriptor("preprocess", .boolean, default: "1", help: "run speex's preprocessor (residual echo, noise, AGC)"),
-            ParameterDescriptor("suppress", .number(-100...0, unit: "dB"), default: "-40", help: "residual echo suppression while only the far end talks"),
-            ParameterDescriptor("suppress-active", .number(-100...0, unit: "dB"), default: "-15", help: "residual echo suppression while both talk"),
-            ParameterDescriptor("denoise", .number(-100...0, unit: "dB"), default: nil, help: "noise suppression (off unless given)"),
-            ParameterDescriptor("agc", .number(1...32768, unit: ""), default: nil, help: "automatic gain control to this level (speex's 16-bit units; off unless given)"),
-            ParameterDescriptor("vad", .boolean, default: "0", help: "voice activity detection"),
-            ParameterDescriptor("dereverb", .boolean, default: "0", help: "dereverberation"),
-        ],
-        primary: "ref",
+        parameters: [Keys.ref, Keys.refChannel, Keys.speakers, Keys.delay, Keys.maxDelay, Keys.tail, VoiceParameters.frame, Keys.preprocess,
+                     Keys.suppress, Keys.suppressActive, Keys.denoise, Keys.agc, Keys.vad, Keys.dereverb],
+        primary: Keys.ref.name,
         example: "arecord -t raw -f S16_LE -r 16000 -c 1 | aupipe --in-format s16le:16000:1 aec ref=played.wav delay=auto -t wav > clean.wav",
         make: { v in try EchoCancellerUnit(v) })
 
@@ -48,7 +34,9 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
     private let refChannel: Int?
     /// Loudspeakers: channels of the far end speex models separately (1...8).
     private let speakers: Int
-    private let delaySetting: StreamDuration?   // nil: auto
+    private let delay: Automatic<StreamDuration>
+    /// The fixed delay, or nil for `delay=auto`.
+    private var delaySetting: StreamDuration? { delay.fixedValue }
     private let maxDelay: StreamDuration
     private let tail: StreamDuration
     private let frameLength: StreamDuration
@@ -105,27 +93,27 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
     public var sideInputs: [(role: String, path: String)] { refSpec.map { [("aec's reference", $0.path)] } ?? [] }
 
     init(_ v: ParameterValues) throws {
-        refSpec = v.value("ref").flatMap { if case .bus(let b) = $0 { return b } else { return nil } }
-        refChannel = v.integer("ref-channel")
+        refSpec = v[Keys.ref]
+        refChannel = v[Keys.refChannel]
         guard (refSpec == nil) != (refChannel == nil) else {
             throw AUPipeError.usage("aec: give the far end as ref=PATH or as ref-channel=N (one of them)")
         }
-        speakers = v.integer("speakers")!
+        speakers = v[Keys.speakers]
         if refChannel != nil, speakers > 1 {
             throw AUPipeError.usage("aec: speakers=\(speakers) needs ref=PATH; ref-channel= gives one loudspeaker's channel")
         }
-        delaySetting = v.text("delay") == "auto" ? nil : v.duration("delay")!
-        maxDelay = v.duration("max-delay")!
-        tail = v.duration("tail")!
-        frameLength = v.duration("frame")!
-        if v.bool("preprocess")! {
+        delay = v[Keys.delay]
+        maxDelay = v[Keys.maxDelay]
+        tail = v[Keys.tail]
+        frameLength = v[VoiceParameters.frame]
+        if v[Keys.preprocess] {
             var p = PreprocessSettings()
-            p.echoSuppress = v.number("suppress")!
-            p.echoSuppressActive = v.number("suppress-active")!
-            p.denoise = v.number("denoise")
-            p.agcLevel = v.number("agc")
-            p.vad = v.bool("vad")!
-            p.dereverb = v.bool("dereverb")!
+            p.echoSuppress = v[Keys.suppress]
+            p.echoSuppressActive = v[Keys.suppressActive]
+            p.denoise = v[Keys.denoise]
+            p.agcLevel = v[Keys.agc]
+            p.vad = v[Keys.vad]
+            p.dereverb = v[Keys.dereverb]
             settings = p
         } else {
             settings = nil
@@ -143,10 +131,7 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
         rate = input.sampleRate
         inChannels = input.channels
         guard rate >= 8000 else { throw AUPipeError.usage("aec: the stream is \(rate) Hz; echo cancellation needs at least 8000 Hz (resample before aec)") }
-        frameFrames = frameLength.frames(atRate: rate)
-        guard (rate / 400...rate / 10).contains(frameFrames) else {
-            throw AUPipeError.usage("aec: frame=\(frameLength) is \(frameFrames) frames; 2.5...100 ms (\(rate / 400)...\(rate / 10) frames at \(rate) Hz) allowed")
-        }
+        frameFrames = try VoiceParameters.frameFrames(frameLength, rate: rate, unit: "aec")
         let tailFrames = tail.frames(atRate: rate)
         guard (frameFrames...2 * rate).contains(tailFrames), maxDelay.frames(atRate: rate) <= 2 * rate else {
             throw AUPipeError.usage("aec: tail= must be a frame to 2 s and max-delay= at most 2 s (\(2 * rate) frames at \(rate) Hz)")
@@ -394,7 +379,7 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
     public func parameterValue(_ name: String) -> String? {
         switch name {
         case "erle": return meter.erle.map(formatFixed) ?? "n/a"
-        case "delay": return formatFixed(Double(delayFrames) * 1000 / Double(rate)) + "ms"
+        case Keys.delay.name: return formatFixed(Double(delayFrames) * 1000 / Double(rate)) + "ms"
         default: return nil
         }
     }

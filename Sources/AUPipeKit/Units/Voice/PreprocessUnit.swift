@@ -7,32 +7,26 @@ public final class PreprocessUnit: AudioUnit, StatsReporting {
         name: "denoise",
         summary: "reduce stationary noise (speexdsp preprocessor)",
         details: "Suppresses stationary noise by up to db= (speex's spectral noise suppression; -15 is speex's default), per channel, in frames of frame= at 16-bit precision (samples beyond full scale are clipped on the way in, and counted in --stats). The output has exactly the input's length and no added delay (the preprocessor's one frame is removed).",
-        parameters: [
-            ParameterDescriptor("db", .number(-100...0, unit: "dB"), default: "-15", help: "largest noise attenuation"),
-            ParameterDescriptor("frame", .duration(0.0025...0.1, bareUnit: .milliseconds), default: "10ms", help: "speexdsp frame length"),
-        ],
-        primary: "db",
+        parameters: [Keys.db, VoiceParameters.frame],
+        primary: Keys.db.name,
         example: "aupipe denoise -20 < noisy.wav > clean.wav",
         make: { v in
             var s = PreprocessSettings()
-            s.denoise = v.number("db")!
-            return PreprocessUnit(name: "denoise", settings: s, frame: v.duration("frame")!)
+            s.denoise = v[Keys.db]
+            return PreprocessUnit(name: "denoise", settings: s, frame: v[VoiceParameters.frame])
         })
 
     public static let agcDescriptor = UnitDescriptor(
         name: "agc",
         summary: "automatic gain control (speexdsp preprocessor)",
         details: "Brings speech towards level= (speex's AGC target in 16-bit sample units, 1 to 32768; 8000 is speex's default, about -12 dBFS), per channel, in frames of frame= at 16-bit precision (samples beyond full scale are clipped on the way in, and counted in --stats). The output has exactly the input's length and no added delay (the preprocessor's one frame is removed).",
-        parameters: [
-            ParameterDescriptor("level", .number(1...32768, unit: ""), default: "8000", help: "target level in 16-bit units"),
-            ParameterDescriptor("frame", .duration(0.0025...0.1, bareUnit: .milliseconds), default: "10ms", help: "speexdsp frame length"),
-        ],
-        primary: "level",
+        parameters: [Keys.level, VoiceParameters.frame],
+        primary: Keys.level.name,
         example: "aupipe agc 12000 < quiet.wav > level.wav",
         make: { v in
             var s = PreprocessSettings()
-            s.agcLevel = v.number("level")!
-            return PreprocessUnit(name: "agc", settings: s, frame: v.duration("frame")!)
+            s.agcLevel = v[Keys.level]
+            return PreprocessUnit(name: "agc", settings: s, frame: v[VoiceParameters.frame])
         })
 
     private let name: String
@@ -57,7 +51,7 @@ public final class PreprocessUnit: AudioUnit, StatsReporting {
     public func prepare(_ context: PrepareContext) throws -> StreamFormat {
         let input = context.input
         channels = input.channels
-        frameFrames = max(16, frameLength.frames(atRate: input.sampleRate))
+        frameFrames = try VoiceParameters.frameFrames(frameLength, rate: input.sampleRate, unit: name)
         preprocessors = try (0..<channels).map { _ in
             try Preprocessor(frameFrames: frameFrames, sampleRate: input.sampleRate, settings: settings, echo: nil)
         }

@@ -1,0 +1,55 @@
+/// `mix`'s parameters; a bus's own options are `BusSpec.Options`.
+extension MixUnit {
+    /// Which input decides the mix's length (`duration=`).
+    public enum LengthPolicy: String, CaseIterable, Sendable {
+        /// The stream (bus 0).
+        case first
+        /// The last of the stream and the buses to end; looping buses are not waited for.
+        case longest
+        /// The first of the stream and the buses to end; looping buses never end.
+        case shortest
+    }
+
+    /// What happens to samples beyond full scale (`overload=`).
+    public enum Overload: String, CaseIterable, Sendable {
+        /// Limit to [−1, 1], counted.
+        case clip
+        /// A soft knee above −1 dBFS towards full scale.
+        case limit
+    }
+
+    /// Whether FIFO buses are read without blocking (`live=`).
+    public enum LiveMode: String, CaseIterable, Sendable {
+        /// When the stream is a pipe or a device.
+        case auto
+        /// Always, even when the stream is a file.
+        case on
+        /// Never: every bus is read blocking (the same bytes every run).
+        case off
+    }
+
+    public enum Keys {
+        /// A bus: `PATH[,gain=DB][,pan=P][,offset=MS][,loop][,mute][,format=SPEC]` (see `BusSpec.Options`).
+        public static let input = RepeatedParameter("input", .bus, help: "a bus: PATH[,gain=DB][,pan=P][,offset=MS][,loop][,mute][,format=SPEC]")
+        /// Which input decides the length; default `first`.
+        public static let duration = Parameter("duration", .choice(LengthPolicy.self), default: .first, help: "which input decides the length")
+        /// Gain of bus 0 in dB, −120...60; live.
+        public static let mainGain = Parameter("main-gain", .gainDB, default: 0, help: "gain of bus 0, the chain's own stream", live: true)
+        /// Silences bus 0; live.
+        public static let mainMute = Parameter("main-mute", .boolean, default: false, help: "silence bus 0", live: true)
+        /// Gain of the mix in dB, −120...60; live.
+        public static let outGain = Parameter("out-gain", .gainDB, default: 0, help: "gain of the mix", live: true)
+        /// Clip (counted) or limit; default `clip`.
+        public static let overload = Parameter("overload", .choice(Overload.self), default: .clip, help: "clip at full scale (counted), or a soft limiter")
+        /// The longest wait for a live FIFO bus per block, 0...1000 ms (a bare number in ms).
+        public static let wait = Parameter("wait", .duration(0...1, bareUnit: .milliseconds), default: .milliseconds(5), help: "longest wait for a live FIFO bus per block")
+        /// Whether FIFO buses are read without blocking; default `auto`.
+        public static let live = Parameter("live", .choice(LiveMode.self), default: .auto, help: "read FIFO buses without blocking: auto when the stream is a pipe or device; off for a piped file that is not real time (same bytes every run)")
+
+        /// Bus K's live parameters, addressed `busK.gain`, `busK.mute`, `busK.pan`.
+        static let busGain = OptionalParameter("gain", .gainDB, help: "bus gain", live: true)
+        static let busMute = OptionalParameter("mute", .boolean, help: "bus mute", live: true)
+        static let busPan = OptionalParameter("pan", .pan, help: "bus pan", live: true)
+        static let bus: [any AnyParameter] = [busGain, busMute, busPan]
+    }
+}
