@@ -26,10 +26,50 @@ public enum ExitStatus: Int32, Sendable {
 public struct AUPipeError: Error, Equatable, CustomStringConvertible, Sendable {
     public var status: ExitStatus
     public var message: String
+    /// What went wrong, for code that must tell errors apart without reading the message
+    /// (tests, programs built on AUPipeKit); nil where only the message says it.
+    public var cause: Cause?
 
-    public init(_ status: ExitStatus, _ message: String) {
+    public init(_ status: ExitStatus, _ message: String, cause: Cause? = nil) {
         self.status = status
         self.message = message
+        self.cause = cause
+    }
+
+    /// The failures code tells apart.
+    public enum Cause: Equatable, Sendable {
+        /// No unit of that name; `suggestion` is the did-you-mean, if any.
+        case unknownUnit(String, suggestion: String?)
+        /// A parameter of a unit (or a signal, or a side input's option) that is wrong.
+        case parameter(owner: String, name: String, ParameterProblem)
+        /// A channel change a unit cannot choose by itself (2 to 6 channels).
+        case channelChoice(from: Int, to: Int)
+        /// The input ended wrongly after all its complete frames were written.
+        case inputEnd(InputEnd)
+    }
+
+    /// What is wrong with a parameter.
+    public enum ParameterProblem: Equatable, Sendable {
+        /// Not the parameter's type (`db=loud`).
+        case malformed
+        /// The right type, outside the accepted range (`db=70`).
+        case outOfRange
+        /// No such parameter; `suggestion` is the did-you-mean, if any.
+        case unknown(suggestion: String?)
+        /// Given twice, or a second bare value.
+        case repeated
+        /// Required and not given, or given with no value.
+        case missing
+    }
+
+    /// How an input stream ended wrongly.
+    public enum InputEnd: Equatable, Sendable {
+        /// The stream ended `bytes` into a frame (those bytes were dropped).
+        case midFrame(bytes: Int)
+        /// The header declares a size that is not whole frames; `bytes` were dropped.
+        case declaredSizeNotWholeFrames(bytes: Int)
+        /// The stream ended `missing` bytes short of the `declared` bytes of its header.
+        case truncated(missing: UInt64, declared: UInt64)
     }
 
     public static func usage(_ message: String) -> AUPipeError { AUPipeError(.usage, message) }
@@ -40,7 +80,7 @@ public struct AUPipeError: Error, Equatable, CustomStringConvertible, Sendable {
 
     /// The same error with `context: ` put in front of its message (a unit's or a file's name).
     public func prefixed(_ context: String) -> AUPipeError {
-        AUPipeError(status, "\(context): \(message)")
+        AUPipeError(status, "\(context): \(message)", cause: cause)
     }
 
     public var description: String { message }

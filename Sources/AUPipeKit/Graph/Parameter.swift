@@ -101,15 +101,20 @@ public struct ParameterDescriptor: Sendable {
     /// Parses and range-checks `text`; `unit` names the unit for messages, `index` counts the
     /// values of a repeatable parameter from 1.
     func parse(_ text: String, unit: String, index: Int = 1) throws -> ParameterValue {
-        let fail = { (what: String) in AUPipeError.usage("\(unit): \(self.name)=\(text) \(what)") }
+        let fail = { (what: String) in
+            AUPipeError(.usage, "\(unit): \(self.name)=\(text) \(what)", cause: .parameter(owner: unit, name: self.name, .malformed))
+        }
+        let outOfRange = { (what: String) in
+            AUPipeError(.usage, "\(unit): \(self.name)=\(text) \(what)", cause: .parameter(owner: unit, name: self.name, .outOfRange))
+        }
         switch kind {
         case .number(let range, let u):
             guard let v = Self.number(text, unit: u) else { throw fail("is not a number; expected \(typeDescription)") }
-            guard range.contains(v) else { throw fail("is out of range \(formatNumber(range.lowerBound))...\(formatNumber(range.upperBound))\(u.isEmpty ? "" : " " + u)") }
+            guard range.contains(v) else { throw outOfRange("is out of range \(formatNumber(range.lowerBound))...\(formatNumber(range.upperBound))\(u.isEmpty ? "" : " " + u)") }
             return .number(v)
         case .integer(let range):
             guard let v = Int(text) else { throw fail("is not a whole number; expected \(typeDescription)") }
-            guard range.contains(v) else { throw fail("is out of range \(range.lowerBound)...\(range.upperBound)") }
+            guard range.contains(v) else { throw outOfRange("is out of range \(range.lowerBound)...\(range.upperBound)") }
             return .integer(v)
         case .rate:
             do { return .integer(try FormatSpec.parseRate(text, option: "")) } catch {
@@ -122,7 +127,7 @@ public struct ParameterDescriptor: Sendable {
             switch d {
             case .seconds(let s):
                 guard range.contains(s) else {
-                    throw fail("is out of range \(formatNumber(range.lowerBound * 1000))...\(formatNumber(range.upperBound * 1000)) ms")
+                    throw outOfRange("is out of range \(formatNumber(range.lowerBound * 1000))...\(formatNumber(range.upperBound * 1000)) ms")
                 }
             case .frames(let n):
                 guard n >= 0 || range.lowerBound < 0 else { throw fail("must not be negative") }
@@ -172,7 +177,7 @@ public struct ParameterDescriptor: Sendable {
             var list: [Double] = []
             for part in text.split(separator: ",", omittingEmptySubsequences: false) {
                 guard let v = Self.number(String(part), unit: u) else { throw fail("is not a comma-separated list of numbers") }
-                guard range.contains(v) else { throw fail("has \(part), out of range \(formatNumber(range.lowerBound))...\(formatNumber(range.upperBound)) \(u)") }
+                guard range.contains(v) else { throw outOfRange("has \(part), out of range \(formatNumber(range.lowerBound))...\(formatNumber(range.upperBound)) \(u)") }
                 list.append(v)
             }
             guard list.count <= 64 else { throw fail("lists \(list.count) values; at most 64") }
@@ -194,7 +199,7 @@ public struct ParameterDescriptor: Sendable {
             }
             let factors = Self.factorRange(range)
             guard let f = Double(text.dropLast()), f.isFinite, factors.contains(f) else {
-                throw fail("is not a linear factor in \(formatFactor(factors.lowerBound))x...\(formatFactor(factors.upperBound))x")
+                throw outOfRange("is not a linear factor in \(formatFactor(factors.lowerBound))x...\(formatFactor(factors.upperBound))x")
             }
             return .number(20 * log10(f))
         case .streamFormat:
@@ -283,14 +288,17 @@ extension ParameterDescriptor {
                 text = argument
             }
             guard let descriptor = parameters.first(where: { $0.name == key }) else {
-                let hint = suggestion(for: key, among: parameters.map(\.name)).map { "; did you mean '\($0)'?" } ?? "; \(owner)'s parameters are \(list)"
-                throw AUPipeError.usage("\(owner): unknown parameter '\(key)'\(hint)")
+                let suggested = suggestion(for: key, among: parameters.map(\.name))
+                let hint = suggested.map { "; did you mean '\($0)'?" } ?? "; \(owner)'s parameters are \(list)"
+                throw AUPipeError(.usage, "\(owner): unknown parameter '\(key)'\(hint)",
+                                  cause: .parameter(owner: owner, name: key, .unknown(suggestion: suggested)))
             }
             guard !explicit.contains(key) || descriptor.isRepeatable else {
-                throw AUPipeError.usage("\(owner): \(key) is given twice; give it once")
+                throw AUPipeError(.usage, "\(owner): \(key) is given twice; give it once", cause: .parameter(owner: owner, name: key, .repeated))
             }
             guard !text.isEmpty else {
-                throw AUPipeError.usage("\(owner): \(key)= has no value; expected \(descriptor.typeDescription)")
+                throw AUPipeError(.usage, "\(owner): \(key)= has no value; expected \(descriptor.typeDescription)",
+                                  cause: .parameter(owner: owner, name: key, .missing))
             }
             if descriptor.isRepeatable {
                 var list: [ParameterValue] = []

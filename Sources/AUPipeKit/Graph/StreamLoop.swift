@@ -230,13 +230,16 @@ final class StreamLoop {
         guard !StopSignal.received, toLimit != 0 else { return nil }
         let format = header.format, container = header.container.rawValue.uppercased()
         if carried > 0, remaining == 0, let declared = header.dataBytes {
-            return .data("\(source.name): the \(container) header declares \(declared) bytes of audio, not a whole number of \(inFrameBytes)-byte frames of \(format.spec); the last \(carried) bytes were dropped")
+            return AUPipeError(.dataError, "\(source.name): the \(container) header declares \(declared) bytes of audio, not a whole number of \(inFrameBytes)-byte frames of \(format.spec); the last \(carried) bytes were dropped",
+                               cause: .inputEnd(.declaredSizeNotWholeFrames(bytes: carried)))
         }
         if carried > 0 {
-            return .data("\(source.name): the stream ended mid-frame; \(carried) trailing bytes dropped (a frame is \(inFrameBytes) bytes of \(format.spec))")
+            return AUPipeError(.dataError, "\(source.name): the stream ended mid-frame; \(carried) trailing bytes dropped (a frame is \(inFrameBytes) bytes of \(format.spec))",
+                               cause: .inputEnd(.midFrame(bytes: carried)))
         }
         if let r = remaining, r > 0, let declared = header.dataBytes {
-            return .data("\(source.name): the stream ended \(r) bytes short of the \(declared) bytes its \(container) header declares; it is truncated")
+            return AUPipeError(.dataError, "\(source.name): the stream ended \(r) bytes short of the \(declared) bytes its \(container) header declares; it is truncated",
+                               cause: .inputEnd(.truncated(missing: r, declared: declared)))
         }
         return nil
     }

@@ -48,8 +48,10 @@ public struct UnitRegistry: Sendable {
         let all = self.all
         if let d = all.first(where: { $0.name == name.lowercased() }) { return d }
         let names = all.map(\.name)
-        let hint = suggestion(for: name, among: names).map { "; did you mean '\($0)'?" } ?? ""
-        throw AUPipeError.usage("unknown unit '\(name)'\(hint) (units: \(names.joined(separator: ", ")); see 'aupipe units')")
+        let suggested = suggestion(for: name, among: names)
+        let hint = suggested.map { "; did you mean '\($0)'?" } ?? ""
+        throw AUPipeError(.usage, "unknown unit '\(name)'\(hint) (units: \(names.joined(separator: ", ")); see 'aupipe units')",
+                          cause: .unknownUnit(name, suggestion: suggested))
     }
 
     /// Every unit of the standard registry.

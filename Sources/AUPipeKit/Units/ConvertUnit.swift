@@ -16,10 +16,13 @@ public final class ConvertUnit: AudioUnit, StatsReporting, EncodingChooser {
         let from: Int, to: Int
 
         func error(stage: String, origin: StageOrigin) -> AUPipeError {
+            let text: String
             if case .option(let option) = origin {
-                return .usage("\(option): cannot choose how to turn \(counted(from, "channel")) into \(to) (only 1 to N and N to 1 are automatic); put 'convert map=...' in the chain instead")
+                text = "\(option): cannot choose how to turn \(counted(from, "channel")) into \(to) (only 1 to N and N to 1 are automatic); put 'convert map=...' in the chain instead"
+            } else {
+                text = "\(stage): cannot choose how to turn \(counted(from, "channel")) into \(to); give map= (output channel i takes input channel map[i]), e.g. map=\((0..<to).map { String($0 % from) }.joined(separator: ","))"
             }
-            return .usage("\(stage): cannot choose how to turn \(counted(from, "channel")) into \(to); give map= (output channel i takes input channel map[i]), e.g. map=\((0..<to).map { String($0 % from) }.joined(separator: ","))")
+            return AUPipeError(.usage, text, cause: .channelChoice(from: from, to: to))
         }
     }
 
