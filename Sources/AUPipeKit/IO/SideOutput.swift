@@ -158,7 +158,7 @@ public final class SideOutput {
         if !live.everOpened {
             say("aupipe: \(name): warning: no reader opened it; its \(counted(Int(framesGiven), "frame")) were dropped")
         } else if live.droppedFrames > 0 {
-            say("aupipe: \(name): warning: \(live.droppedFrames) of \(framesGiven) frames were dropped (its reader was too slow)")
+            say("aupipe: \(name): warning: \(live.droppedFrames) of \(framesGiven) frames were dropped (its reader came late or was too slow)")
         }
     }
 

@@ -41,6 +41,7 @@ final class SideOutputFile {
     private let cPath: [CChar]
     /// The descriptor and the stop descriptor, for poll: allocated once, not per wait.
     private let pollSet = UnsafeMutablePointer<pollfd>.allocate(capacity: 2)
+    private let vectors = UnsafeMutablePointer<iovec>.allocate(capacity: 2)
     /// Whether SIGPIPE must be blocked around writes (it is not ignored in this process).
     private var guardsPipeSignal = false
     private var pipeSignal = sigset_t()
@@ -85,6 +86,7 @@ final class SideOutputFile {
     deinit {
         close()
         pollSet.deallocate()
+        vectors.deallocate()
     }
 
     private static func cannotCreate(_ name: String, _ code: Int32) -> AUPipeError {
@@ -117,11 +119,14 @@ final class SideOutputFile {
         return true
     }
 
-    /// Writes up to `count` bytes without blocking.
-    func write(_ bytes: UnsafeRawPointer, count: Int) throws -> WriteResult {
+    /// Writes up to `count` bytes from `first` then `second` (the two runs of a ring) without
+    /// blocking, with one call: a pipe takes up to PIPE_BUF bytes whole or not at all.
+    func write(_ first: UnsafeRawPointer, count: Int, then second: UnsafeRawPointer, count secondCount: Int) throws -> WriteResult {
+        vectors[0] = iovec(iov_base: UnsafeMutableRawPointer(mutating: first), iov_len: count)
+        vectors[1] = iovec(iov_base: UnsafeMutableRawPointer(mutating: second), iov_len: secondCount)
         while true {
             if guardsPipeSignal { pthread_sigmask(SIG_BLOCK, &pipeSignal, &savedMask) }
-            let n = Glibc.write(fd, bytes, count)
+            let n = writev(fd, vectors, secondCount > 0 ? 2 : 1)
             let code = errno
             if guardsPipeSignal {
                 if n < 0 && code == EPIPE {
