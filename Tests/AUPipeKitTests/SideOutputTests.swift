@@ -399,6 +399,18 @@ import Glibc
         #expect(waiting.framesWritten == 0 && waiting.droppedFrames == 1000)
     }
 
+    @Test func writingBeforePrepareOrAfterFinishIsAnErrorNotACrash() throws {
+        let side = try SideOutput(path: path("x.wav"), options: SideOutputOptions(label: "tee"))
+        let one: [Float] = [0, 0, 0]
+        #expect(throws: AUPipeError.self) { try side.write(samples: one, frames: 1) }
+        try side.prepare(format: Self.format, maxFrames: 1)
+        try side.write(samples: one, frames: 1)
+        try side.finish()
+        try side.finish() // once only: a second call does nothing
+        #expect(throws: AUPipeError.self) { try side.write(samples: one, frames: 1) }
+        #expect(side.framesWritten == 1)
+    }
+
     // MARK: refusals
 
     @Test func refusals() throws {
@@ -410,8 +422,10 @@ import Glibc
         #expect(directory?.status == .cannotCreate && directory?.message == "tee (\(dir.path)): cannot write: it is a directory")
         let missing = refusal(path("no/such/dir/x.wav"))
         #expect(missing?.status == .cannotCreate && missing?.message.hasSuffix("cannot create: No such file or directory") == true, "\(String(describing: missing))")
-        let stdout = refusal("-")
-        #expect(stdout?.status == .usage && stdout?.message.contains("stdout is the main output") == true)
+        for name in ["-", "/dev/stdout"] {
+            let stdout = refusal(name)
+            #expect(stdout?.status == .usage && stdout?.message == "tee (\(name)): stdout is the main output; give a file, a FIFO or >(command)")
+        }
         let wavBE = refusal(path("x.wav"), SideOutputOptions(label: "tee", encoding: try SampleEncoding(token: "s16be")))
         #expect(wavBE?.status == .usage)
         #expect(wavBE?.message == "tee (\(path("x.wav"))): the output is WAV and cannot hold s16be: WAV stores little-endian samples and unsigned 8-bit only; use format=s16le, or type=raw")

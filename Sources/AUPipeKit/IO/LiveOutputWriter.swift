@@ -57,6 +57,8 @@ final class LiveOutputWriter {
     private(set) var everOpened = false
     /// Whether the reader went away (EPIPE).
     private(set) var readerGone = false
+    /// Says a line to the user (`waiting for a reader`); stderr unless the owner says otherwise.
+    var announce: (String) -> Void = { warn($0) }
 
     var framesWritten: Int64 { Int64(audioBytesWritten / UInt64(frameBytes)) }
     /// Bytes each buffer handed to `write` must keep free in front of its audio.
@@ -154,7 +156,7 @@ final class LiveOutputWriter {
             guard waits else { return false }
             if waited >= 1000 && !announcedWait {
                 announcedWait = true
-                warn("aupipe: \(file.name): waiting for a reader to open the FIFO")
+                announce("aupipe: \(file.name): waiting for a reader to open the FIFO")
             }
             if file.pause(milliseconds: 20) == .stopped { stopped = true }
             waited += 20

@@ -34,7 +34,8 @@ public final class SideOutput {
     public private(set) var sizesPatched = false
     /// Whether `finish` has run.
     public private(set) var finished = false
-    /// Where the one-line warnings go (the reader went away, frames were dropped); nil: stderr.
+    /// Where the one-line warnings go (the reader went away, frames were dropped, waiting for a
+    /// reader); nil: stderr.
     public var onWarning: ((String) -> Void)?
 
     /// Starts every message: `tee (copy.wav)`.
@@ -77,7 +78,9 @@ public final class SideOutput {
     /// `maxFrames` frames (at least 1) encoded, and for a FIFO or pipe the queue. Called once,
     /// before the first `write`.
     public func prepare(format: StreamFormat, maxFrames: Int) throws {
-        precondition(fileWriter == nil && live == nil && !finished, "SideOutput.prepare after audio")
+        guard fileWriter == nil && live == nil && !finished else {
+            throw AUPipeError(.software, "\(name): prepare after audio")
+        }
         let plan: OutputPlan
         do {
             plan = try OutputPlan(format: format, container: container, explicitEncoding: options.encoding, fixes: options.fixes)
@@ -93,7 +96,9 @@ public final class SideOutput {
         if file.kind == .stream {
             let limit = max(1, (SideOutputOptions.maxQueueBytes - room) / frameBytes)
             queueFrames = min(limit, max(1, options.queue.frames(atRate: format.sampleRate)))
-            live = LiveOutputWriter(file: file, header: header, frameBytes: frameBytes, queueFrames: queueFrames, block: options.block)
+            let writer = LiveOutputWriter(file: file, header: header, frameBytes: frameBytes, queueFrames: queueFrames, block: options.block)
+            writer.announce = { [unowned self] in say($0) }
+            live = writer
         }
     }
 
@@ -195,7 +200,7 @@ public final class SideOutput {
 
     /// The figures of `statsNote` as numbers, for `--stats=json`.
     public var statsFigures: [StatsFigure] {
-        [StatsFigure("frames_written", Double(framesWritten)), StatsFigure("frames_dropped", Double(droppedFrames)),
-         StatsFigure("clipped", Double(clippedSamples))]
+        [StatsFigure("framesWritten", Double(framesWritten)), StatsFigure("framesDropped", Double(droppedFrames)),
+         StatsFigure("clippedSamples", Double(clippedSamples))]
     }
 }

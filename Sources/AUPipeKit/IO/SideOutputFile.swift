@@ -56,7 +56,7 @@ final class SideOutputFile {
         cPath = path.utf8CString.map { $0 }
         sigemptyset(&pipeSignal)
         sigaddset(&pipeSignal, SIGPIPE)
-        if path == "-" {
+        if ["-", "/dev/stdout", "/dev/fd/1", "/proc/self/fd/1"].contains(path) {
             throw AUPipeError.usage("\(name): stdout is the main output; give a file, a FIFO or >(command)")
         }
         var st = stat()
