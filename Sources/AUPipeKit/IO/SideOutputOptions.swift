@@ -22,7 +22,7 @@ public struct SideOutputOptions: Equatable, Sendable {
     /// The options a refusal names as fixes (`format=s16le, or type=raw`).
     public var fixes = OutputPlan.EncodingFixes(encoding: "format=", raw: "type=raw")
 
-    /// The queue's bound in bytes whatever `queue` says: 8 MiB, 2 s of 48 kHz f32 × 22 channels.
+    /// The queue's bound in bytes whatever `queue` says: 8 MiB (2 s of 48 kHz f32 in 21 channels).
     public static let maxQueueBytes = 8 << 20
 
     public init(label: String, container: ContainerKind? = nil, encoding: SampleEncoding? = nil, block: Bool = false) {
