@@ -211,13 +211,8 @@ final class StreamLoop {
 
     /// Writes the header of an empty stream, patches a file's header with the true sizes.
     private func finishOutput(into report: inout RunReport) throws {
-        try writer.finish()
         progress?.finish(bytes: UInt64(readBytesTotal), frames: framesIn)
-        let dataBytes = UInt64(framesOut) * UInt64(outFrameBytes)
-        if plan.container != .raw, try sink.rewriteHeader(plan.header(dataBytes: dataBytes)) {
-            try sink.write(plan.trailer(dataBytes: dataBytes))
-            report.sizesPatched = true
-        }
+        report.sizesPatched = try writer.finish(patching: plan, dataBytes: UInt64(framesOut) * UInt64(outFrameBytes))
         report.framesIn = framesIn
         report.framesOut = framesOut
         report.encoderClipped = clipped

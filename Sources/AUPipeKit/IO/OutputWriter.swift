@@ -37,4 +37,15 @@ final class OutputWriter {
             try sink.write(header)
         }
     }
+
+    /// Ends the stream of `plan` after `dataBytes` bytes of audio: writes the header if no audio
+    /// carried it, then, where the sink can be rewritten (a regular file), patches the header
+    /// with the true sizes and appends the container's trailer (RIFF's pad byte). Returns
+    /// whether the sizes were patched; raw output has none.
+    func finish(patching plan: OutputPlan, dataBytes: UInt64) throws -> Bool {
+        try finish()
+        guard plan.container != .raw, try sink.rewriteHeader(plan.header(dataBytes: dataBytes)) else { return false }
+        try sink.write(plan.trailer(dataBytes: dataBytes))
+        return true
+    }
 }
