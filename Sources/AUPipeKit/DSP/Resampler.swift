@@ -8,7 +8,8 @@
 /// The ratio may move while running (`setRatio`, for clock-drift tracking, within `maxDrift`
 /// of nominal): the output then has round(Σ frames × ratio) frames, the integral of the ratio
 /// over the input, within a frame or two (what the engine holds back when the ratio moves
-/// comes out at the new ratio).
+/// comes out at the new ratio, and an engine that cannot represent a ratio exactly
+/// approximates it, see `setRatio`).
 public final class Resampler {
     /// The largest ratio between input and output rate, either way.
     public static let maxRatio = 1024
@@ -25,12 +26,19 @@ public final class Resampler {
     /// Input frames consumed and output frames produced so far.
     public private(set) var framesIn: Int64 = 0
     public private(set) var framesOut: Int64 = 0
-    /// The ratio since `segmentStart` input frames, and the output the ratios before implied
-    /// up to there: `baseFrames` whole frames and `baseFraction` (0..<1) of one.
+    /// The ratio the engine applies, since `segmentStart` input frames, and the output the
+    /// ratios before implied up to there: `baseFrames` whole frames and `baseFraction` (0..<1)
+    /// of one.
     public private(set) var ratio: ResampleRatio
     private var segmentStart: Int64 = 0
     private var baseFrames: Int64 = 0
     private var baseFraction = 0.0
+    /// Once `setRatio` has been called: the output frames the target implied that the ratios
+    /// applied did not give (negative: gave beyond it), to make up in the next blocks.
+    private var tracking = false
+    private var owed = 0.0
+    /// The ratio asked for by `setRatio`, in output frames per input frame (nominal before).
+    public private(set) var target: Double
     /// Silence fed through the engine to flush its tail.
     private let zeros: UnsafeMutablePointer<Float>
     private let zeroFrames: Int
@@ -60,6 +68,7 @@ public final class Resampler {
         engine.skipLatency()
         latency = engine.inputLatency
         ratio = engine.ratio
+        target = ratio.value
         slack = maxDrift > 0 ? 4 + 2 * latency + 8 : 4
         zeroFrames = max(maxFrames, 64)
         zeros = .allocate(capacity: zeroFrames * channels)
@@ -95,12 +104,14 @@ public final class Resampler {
     /// Converts `frames` interleaved frames; writes to `output` (room for
     /// `maxOutputFrames(forInput: frames)` frames) and returns how many.
     public func process(_ input: UnsafePointer<Float>, frames: Int, into output: UnsafeMutablePointer<Float>) throws -> Int {
+        if tracking { try applyTarget(frames: frames) }
         let (consumed, produced) = try engine.process(input, frames: frames, into: output, capacity: maxOutputFrames(forInput: frames))
         guard consumed == frames else {
             throw AUPipeError(.software, "resample: \(engine.name) consumed \(consumed) of \(frames) frames")
         }
         framesIn += Int64(frames)
         framesOut += Int64(produced)
+        if tracking { owed += Double(frames) * (target - ratio.value) }
         return produced
     }
 
@@ -118,17 +129,27 @@ public final class Resampler {
         return (produced, framesOut >= expected)
     }
 
-    /// Moves the ratio to about `factor` times nominal (1 + drift: 1.0001 is 100 ppm more output
-    /// frames per input frame), within `maxDrift`. Takes effect from the next input frame, with
-    /// the filter's phase kept (no click); the output is then counted at the ratio the engine
-    /// applies, which this returns.
-    @discardableResult
-    public func setRatio(nominalTimes factor: Double) throws -> ResampleRatio {
+    /// Moves the ratio to `factor` times nominal (1 + drift: 1.0001 gives 100 ppm more output
+    /// frames per input frame), within `maxDrift`, from the next block on. The engine's filter
+    /// keeps its phase (no click). An engine that cannot represent the ratio exactly (speexdsp
+    /// near a ratio of small integers: 1/1 moves in steps of 15 ppm) is given, block by block,
+    /// the fraction that keeps its output nearest the ratio's integral: it alternates between
+    /// neighbouring fractions, which averages to the ratio asked for.
+    public func setRatio(nominalTimes factor: Double) throws {
         guard factor.isFinite, abs(factor - 1) <= maxDrift * (1 + 1e-9) else {
             throw AUPipeError(.software, "resample: ratio factor \(factor) is beyond the drift of \(maxDrift) allowed")
         }
-        let next = try engine.setRatio(Double(outputRate) / Double(inputRate) * factor)
-        guard next != ratio else { return ratio }
+        target = Double(outputRate) / Double(inputRate) * factor
+        tracking = true
+    }
+
+    /// Gives the engine the ratio that brings the output nearest the target's integral over
+    /// this block, and counts the output at the ratio it applies.
+    private func applyTarget(frames: Int) throws {
+        let nominal = Double(outputRate) / Double(inputRate)
+        let request = min(max(target + owed / Double(frames), nominal * (1 - maxDrift)), nominal * (1 + maxDrift))
+        let next = try engine.setRatio(request)
+        guard next != ratio else { return }
         // Fold what the old ratio implied for the input so far into the base.
         let product = (framesIn - segmentStart) * ratio.output
         baseFrames += product / ratio.input
@@ -139,6 +160,5 @@ public final class Resampler {
         }
         segmentStart = framesIn
         ratio = next
-        return next
     }
 }

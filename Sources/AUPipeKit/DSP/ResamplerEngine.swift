@@ -31,8 +31,9 @@ public protocol ResamplerEngine: AnyObject {
     var ratio: ResampleRatio { get }
 
     /// Changes the ratio while running (clock-drift tracking) to the fraction nearest
-    /// `outputPerInput` (output frames per input frame, > 0) that the library represents, and
-    /// returns that fraction. The change is smooth: the filter keeps its phase, so no click,
+    /// `outputPerInput` (output frames per input frame, > 0) among those the library moves
+    /// between, and returns that fraction (`Resampler` alternates between neighbours to
+    /// average finer ratios). The change is smooth: the filter keeps its phase, so no click,
     /// and no frame is lost or invented beyond what the ratio implies: from the next output
     /// frame on, each input frame gives `ratio` output frames on average.
     @discardableResult
