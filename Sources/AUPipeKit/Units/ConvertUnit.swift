@@ -17,7 +17,7 @@ public final class ConvertUnit: AudioUnit, StatsReporting, EncodingChooser {
 
         func error(stage: String, origin: StageOrigin) -> AUPipeError {
             if case .option(let option) = origin {
-                return .usage("\(option): cannot choose how to turn \(counted(from, "channel")) into \(to) (only 1 to N and N to 1 are automatic); put 'convert map=...' in the chain instead")
+                return .usage(FormatConversion.Requester.optionRefusal(option, from: from, to: to))
             }
             return .usage("\(stage): cannot choose how to turn \(counted(from, "channel")) into \(to); give map= (output channel i takes input channel map[i]), e.g. map=\((0..<to).map { String($0 % from) }.joined(separator: ","))")
         }
