@@ -147,4 +147,17 @@ import Glibc
         #expect(SpeexResamplerEngine.fraction(1).input == d + 1)
         #expect(SpeexResamplerEngine.fraction(1.0 / 3).input == 3 * d + 1)
     }
+
+    /// A `resample` to the stream's own rate that must run (no bypass, as under --control)
+    /// passes the frames through.
+    @Test func equalRatesRunAsACopy() throws {
+        let f = StreamFormat(encoding: .f32le, sampleRate: 48000, channels: 2)
+        let chain = try Chain(stages: [ChainStage("resample", ResampleUnit(rate: 48000, quality: 4))], input: f, maxFrames: 64,
+                              measurePeaks: false, allowBypass: false)
+        #expect(!chain.isEmpty)
+        let x = TestSignals.tones(frames: 64, rate: 48000, channels: 2)
+        let (y, n) = try x.withUnsafeBufferPointer { try chain.process($0.baseAddress!, frames: 64) }
+        #expect(n == 64)
+        #expect(Array(UnsafeBufferPointer(start: y, count: 128)) == x)
+    }
 }
