@@ -45,6 +45,8 @@ public final class Resampler {
     /// Output room beyond frames × ratio that `process` asks for: 4 frames, and with a moving
     /// ratio what the engine may give out besides when its filter shrinks.
     private let slack: Int
+    /// With a moving ratio, the highest the engine may apply (output frames per input frame).
+    private let highestRatio: Double
 
     /// A converter of `channels` interleaved channels (1...64) from `inputRate` to
     /// `outputRate` Hz (different, 1...768000, at most `maxRatio` apart) with `settings`, for
@@ -70,6 +72,7 @@ public final class Resampler {
         ratio = engine.ratio
         target = ratio.value
         slack = maxDrift > 0 ? 4 + 2 * latency + 8 : 4
+        highestRatio = max(nominal * (1 + maxDrift), engine.representable(nominal * (1 + maxDrift)).value)
         zeroFrames = max(maxFrames, 64)
         zeros = .allocate(capacity: zeroFrames * channels)
         zeros.initialize(repeating: 0, count: zeroFrames * channels)
@@ -98,7 +101,7 @@ public final class Resampler {
         if maxDrift == 0 {
             return Int((Int64(inputFrames) * Int64(outputRate) + Int64(inputRate) - 1) / Int64(inputRate)) + slack
         }
-        return Int((Double(inputFrames) * Double(outputRate) / Double(inputRate) * (1 + maxDrift)).rounded(.up)) + slack
+        return Int((Double(inputFrames) * highestRatio).rounded(.up)) + slack
     }
 
     /// Converts `frames` interleaved frames; writes to `output` (room for

@@ -38,6 +38,9 @@ public protocol ResamplerEngine: AnyObject {
     /// frame on, each input frame gives `ratio` output frames on average.
     @discardableResult
     func setRatio(_ outputPerInput: Double) throws -> ResampleRatio
+
+    /// The fraction `setRatio(outputPerInput)` would apply, without applying it.
+    func representable(_ outputPerInput: Double) -> ResampleRatio
 }
 
 /// A ratio of sample rates as an exact fraction: `output` frames for every `input` frames

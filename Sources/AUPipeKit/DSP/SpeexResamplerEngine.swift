@@ -63,7 +63,7 @@ final class SpeexResamplerEngine: ResamplerEngine {
         guard outputPerInput.isFinite, outputPerInput > 0 else {
             throw AUPipeError(.software, "resampling ratio \(outputPerInput) is not a positive number")
         }
-        let next = Self.fraction(outputPerInput)
+        let next = representable(outputPerInput)
         guard next != ratio else { return ratio }
         var num: UInt32 = 0, den: UInt32 = 0
         speex_resampler_get_ratio(state, &num, &den)
@@ -76,6 +76,8 @@ final class SpeexResamplerEngine: ResamplerEngine {
         ratio = next
         return next
     }
+
+    func representable(_ outputPerInput: Double) -> ResampleRatio { Self.fraction(outputPerInput) }
 
     /// The ratio nearest `outputPerInput` with output part `ratioDenominator`, whose input
     /// part is not a multiple of it (speex would reduce the fraction, and the phase with it).
