@@ -73,15 +73,18 @@ public final class Chain {
     /// Prepares `stages` for `input`, in order; each name labels the stage's figures in `stats`.
     /// `maxFrames` bounds every block; `isLive` says whether the stream arrives in real time.
     /// With `allowBypass` false, units that have nothing to do now still run (they may be
-    /// changed while running).
-    public init(stages entries: [ChainStage], input: StreamFormat, maxFrames: Int, measurePeaks: Bool,
-                allowBypass: Bool = true, isLive: Bool = false) throws {
+    /// changed while running). `then`, when given, adds stages after those, made from the
+    /// format those produce (`--out-format`'s conversions).
+    public init(stages entries: [ChainStage], then more: ((StreamFormat) throws -> [ChainStage])? = nil, input: StreamFormat,
+                maxFrames: Int, measurePeaks: Bool, allowBypass: Bool = true, isLive: Bool = false) throws {
         inputFormat = input
         self.maxFrames = maxFrames
         self.measurePeaks = measurePeaks
         var format = input
         var frames = maxFrames
-        for (index, entry) in entries.enumerated() {
+        var index = 0
+        var prepared: [Stage] = [], bypassed: [(index: Int, stats: StageStats)] = []
+        func prepare(_ entry: ChainStage) throws {
             let next: StreamFormat
             do { next = try entry.unit.prepare(PrepareContext(input: format, maxFrames: frames, isLive: isLive)) } catch let e as StageError {
                 throw e.error(stage: entry.name, origin: entry.origin)
@@ -89,15 +92,20 @@ public final class Chain {
             if allowBypass && entry.unit.isBypassed {
                 var s = StageStats(name: entry.name)
                 s.bypassed = true
-                bypassedStats.append((index, s))
+                bypassed.append((index, s))
             } else {
                 let outFrames = entry.unit.maxOutputFrames(forInput: frames)
-                stages.append(Stage(unit: entry.unit, output: AudioBuffer(channels: next.channels, capacity: max(outFrames, 1)),
-                                    stats: StageStats(name: entry.name)))
+                prepared.append(Stage(unit: entry.unit, output: AudioBuffer(channels: next.channels, capacity: max(outFrames, 1)),
+                                      stats: StageStats(name: entry.name)))
                 frames = outFrames
             }
             format = next
+            index += 1
         }
+        for entry in entries { try prepare(entry) }
+        if let more { for entry in try more(format) { try prepare(entry) } }
+        stages = prepared
+        bypassedStats = bypassed
         outputFormat = format
         maxOutputFrames = frames
     }

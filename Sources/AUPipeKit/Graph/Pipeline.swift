@@ -140,23 +140,17 @@ public final class Pipeline {
            options.outFormat?.channels == nil, options.outFormat?.rate == nil, (options.outFormat?.token ?? format) == format {
             last.leaveRoundingToOutput()
         }
-        var stages = units.map { ChainStage($0.label ?? $0.name, $0.unit) }
-        stages += try outputConversions()
+        let stages = units.map { ChainStage($0.label ?? $0.name, $0.unit) }
         // Under live control no unit is skipped: a gain at 0 dB may be turned down later.
-        return try Chain(stages: stages, input: inFormat, maxFrames: blockFrames, measurePeaks: options.stats != .off,
-                         allowBypass: !controlled, isLive: isLive)
+        return try Chain(stages: stages, then: outputConversions, input: inFormat, maxFrames: blockFrames,
+                         measurePeaks: options.stats != .off, allowBypass: !controlled, isLive: isLive)
     }
 
-    /// The conversions `--out-format` asks for beyond the encoding: channels, then rate.
-    private func outputConversions() throws -> [ChainStage] {
-        var stages: [ChainStage] = []
-        if let channels = options.outFormat?.channels {
-            stages.append(ChainStage("convert (--out-format)", try ConvertUnit(format: nil, channels: channels, map: nil), origin: .option("--out-format")))
-        }
-        if let rate = options.outFormat?.rate {
-            stages.append(ChainStage("resample (--out-format)", ResampleUnit(rate: rate, quality: 4), origin: .option("--out-format")))
-        }
-        return stages
+    /// The conversions `--out-format` asks for beyond the encoding (channels, then rate), from
+    /// the format the chain's units produce.
+    private func outputConversions(from format: StreamFormat) throws -> [ChainStage] {
+        guard let out = options.outFormat else { return [] }
+        return try FormatConversion(from: format, channels: out.channels, sampleRate: out.rate, for: .option("--out-format")).stages()
     }
 
     /// The output's container and encoding: `--out-format`'s encoding, or one a unit chose, is

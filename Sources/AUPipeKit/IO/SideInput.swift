@@ -127,19 +127,14 @@ final class SideInput {
         return true
     }
 
-    /// Channel and rate conversion from the bus's format to the stream's, as `convert` and
-    /// `resample` do them (same exact-length rule).
+    /// Channel and rate conversion from the bus's format to the stream's (`FormatConversion`:
+    /// 1 to N and N to 1 channels, then `resample`'s exact length).
     private func makeConverter(from format: StreamFormat) throws -> Chain {
-        var units: [ChainStage] = []
-        if format.channels != target.channels {
-            guard format.channels == 1 || target.channels == 1 else {
-                throw AUPipeError.usage(channelMismatch?(format.channels) ?? "\(name): has \(format.channels) channels and the stream \(target.channels); mix converts 1 to N and N to 1 only: convert the input first (e.g. <(aupipe -i \(spec.path) convert map=...))")
-            }
-            units.append(ChainStage("convert", try ConvertUnit(format: nil, channels: target.channels, map: nil)))
-        }
-        if format.sampleRate != target.sampleRate { units.append(ChainStage("resample", ResampleUnit(rate: target.sampleRate, quality: 4))) }
+        let requester: FormatConversion.Requester = channelMismatch.map { words in .sideInput { from, _ in words(from) } }
+            ?? .mixBus(name, path: spec.path)
+        let stages = try FormatConversion(from: format, to: target, for: requester).stages()
         do {
-            return try Chain(stages: units, input: format, maxFrames: chunkFrames, measurePeaks: false)
+            return try Chain(stages: stages, input: format, maxFrames: chunkFrames, measurePeaks: false)
         } catch let e as AUPipeError { throw e.prefixed(name) }
     }
 

@@ -18,7 +18,7 @@ public final class ConvertUnit: AudioUnit, StatsReporting, EncodingChooser {
         func error(stage: String, origin: StageOrigin) -> AUPipeError {
             let text: String
             if case .option(let option) = origin {
-                text = "\(option): cannot choose how to turn \(counted(from, "channel")) into \(to) (only 1 to N and N to 1 are automatic); put 'convert map=...' in the chain instead"
+                text = FormatConversion.Requester.optionRefusal(option, from: from, to: to)
             } else {
                 text = "\(stage): cannot choose how to turn \(counted(from, "channel")) into \(to); give map= (output channel i takes input channel map[i]), e.g. map=\((0..<to).map { String($0 % from) }.joined(separator: ","))"
             }

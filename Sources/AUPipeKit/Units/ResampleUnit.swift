@@ -1,11 +1,10 @@
-import CSpeexDSP
-
-/// `resample`: sample-rate conversion with speexdsp's resampler, exact in length and alignment.
+/// `resample`: sample-rate conversion, exact in length and alignment (`Resampler`'s
+/// bookkeeping around a `ResamplerEngine`: speexdsp's resampler).
 ///
 /// For N input frames at rate `in` it produces exactly round(N × out / in) frames (halves round
-/// up), with zero group delay: the filter's input latency is skipped at the start
-/// (`speex_resampler_skip_zeros`) and its tail flushed with zeros at the end, so input frame k
-/// lands at output time k × out / in. Equal rates bypass the unit.
+/// up), with zero group delay: the filter's input latency is skipped at the start and its tail
+/// flushed with zeros at the end, so input frame k lands at output time k × out / in. Equal
+/// rates bypass the unit (or, when it must run, copy the frames).
 public final class ResampleUnit: AudioUnit, StatsReporting {
     public static let descriptor = UnitDescriptor(
         name: "resample",
@@ -25,34 +24,34 @@ public final class ResampleUnit: AudioUnit, StatsReporting {
         })
 
     /// The largest ratio between input and output rate, either way.
-    public static let maxRatio = 1024
+    public static let maxRatio = Resampler.maxRatio
 
     /// Output rate in Hz.
     public let rate: Int
-    /// speexdsp quality, 0...10.
+    /// The engine's quality (speexdsp: 0...10).
     public let quality: Int
-    private var state: OpaquePointer?
+    /// The library that converts.
+    public private(set) var engine = ResamplerSettings.default.engine
+    private var resampler: Resampler?
     private var inRate = 0
     private var channels = 1
-    private var framesIn: Int64 = 0
-    private var framesOut: Int64 = 0
-    private var latency = 0
-    /// Silence fed through the filter to flush its tail.
-    private var zeros: UnsafeMutablePointer<Float>?
-    private var zeroFrames = 0
 
     public init(rate: Int, quality: Int) {
         self.rate = rate
         self.quality = quality
     }
 
-    deinit {
-        if let state { speex_resampler_destroy(state) }
-        zeros?.deallocate()
+    /// A resampler with `settings` (`ResamplerSettings.default` for a conversion nobody
+    /// asked to tune).
+    public convenience init(rate: Int, settings: ResamplerSettings) {
+        self.init(rate: rate, quality: settings.quality)
+        engine = settings.engine
     }
 
+    public var settings: ResamplerSettings { ResamplerSettings(engine: engine, quality: quality) }
+
     public func prepare(_ context: PrepareContext) throws -> StreamFormat {
-        let input = context.input, maxFrames = context.maxFrames
+        let input = context.input
         inRate = input.sampleRate
         channels = input.channels
         var output = input
@@ -62,16 +61,7 @@ public final class ResampleUnit: AudioUnit, StatsReporting {
         guard rate * Self.maxRatio >= inRate, inRate * Self.maxRatio >= rate else {
             throw AUPipeError.usage("resample: \(inRate) Hz to \(rate) Hz is a ratio beyond 1:\(Self.maxRatio); resample in two steps, or choose a rate between \((inRate + Self.maxRatio - 1) / Self.maxRatio) and \(min(768_000, inRate * Self.maxRatio)) Hz")
         }
-        var err: Int32 = 0
-        guard let st = speex_resampler_init(UInt32(channels), UInt32(inRate), UInt32(rate), Int32(quality), &err), err == 0 else {
-            throw AUPipeError.usage("resample: speexdsp cannot convert \(inRate) Hz to \(rate) Hz at quality \(quality) (its error \(err))")
-        }
-        state = st
-        speex_resampler_skip_zeros(st)
-        latency = Int(speex_resampler_get_input_latency(st))
-        zeroFrames = max(maxFrames, 64)
-        zeros = .allocate(capacity: zeroFrames * channels)
-        zeros!.initialize(repeating: 0, count: zeroFrames * channels)
+        resampler = try Resampler(channels: channels, from: inRate, to: rate, settings: settings, maxFrames: context.maxFrames)
         return output
     }
 
@@ -79,42 +69,27 @@ public final class ResampleUnit: AudioUnit, StatsReporting {
 
     /// Total output for `frames` input frames: round(frames × out / in), halves up.
     public static func expectedOutputFrames(_ frames: Int64, from inRate: Int, to outRate: Int) -> Int64 {
-        (frames * Int64(outRate) * 2 + Int64(inRate)) / (2 * Int64(inRate))
+        Resampler.expectedOutputFrames(frames, from: inRate, to: outRate)
     }
 
     public func maxOutputFrames(forInput inputFrames: Int) -> Int {
-        Int((Int64(inputFrames) * Int64(rate) + Int64(inRate) - 1) / Int64(inRate)) + 4
+        resampler?.maxOutputFrames(forInput: inputFrames) ?? inputFrames
     }
 
     public var statsNote: String? {
-        "\(inRate) Hz -> \(rate) Hz, quality \(quality), filter latency \(latency) input frames (compensated)"
+        "\(inRate) Hz -> \(rate) Hz, quality \(quality), filter latency \(resampler?.latency ?? 0) input frames (compensated)"
     }
 
     public func process(_ input: UnsafePointer<Float>, frames: Int, into output: UnsafeMutablePointer<Float>) throws -> Int {
-        guard let state else { return 0 }
-        var inLen = UInt32(frames)
-        var outLen = UInt32(maxOutputFrames(forInput: frames))
-        speex_resampler_process_interleaved_float(state, input, &inLen, output, &outLen)
-        guard inLen == UInt32(frames) else {
-            throw AUPipeError(.software, "resample: speexdsp consumed \(inLen) of \(frames) frames")
+        guard let resampler else {
+            // Equal rates, run rather than bypassed (under --control): the frames as they are.
+            output.update(from: input, count: frames * channels)
+            return frames
         }
-        framesIn += Int64(frames)
-        framesOut += Int64(outLen)
-        return Int(outLen)
+        return try resampler.process(input, frames: frames, into: output)
     }
 
     public func drain(into output: UnsafeMutablePointer<Float>, capacity: Int) throws -> (frames: Int, done: Bool) {
-        guard let state, let zeros else { return (0, true) }
-        let expected = Self.expectedOutputFrames(framesIn, from: inRate, to: rate)
-        let wanted = Int(min(Int64(capacity), expected - framesOut))
-        guard wanted > 0 else { return (0, true) }
-        var inLen = UInt32(zeroFrames)
-        var outLen = UInt32(wanted)
-        speex_resampler_process_interleaved_float(state, zeros, &inLen, output, &outLen)
-        guard inLen > 0 || outLen > 0 else {
-            throw AUPipeError(.software, "resample: speexdsp made no progress while flushing its tail")
-        }
-        framesOut += Int64(outLen)
-        return (Int(outLen), framesOut >= expected)
+        try resampler?.drain(into: output, capacity: capacity) ?? (0, true)
     }
 }

@@ -32,13 +32,11 @@ public final class PreprocessUnit: AudioUnit, StatsReporting {
     private let name: String
     private let settings: PreprocessSettings
     private let frameLength: StreamDuration
-    private var preprocessors: [Preprocessor] = []
+    /// One preprocessor per channel, run on each whole frame of `blocker`.
+    private var channels: PerChannel<PreprocessChannel>?
     private var blocker: FrameBlocker?
-    private var channels = 1, frameFrames = 160
-    private var frame16: UnsafeMutablePointer<Int16>?
     /// Samples clipped going into speex's 16-bit frames.
-    private var clipped = 0
-    public var clippedSamples: Int { clipped }
+    public var clippedSamples: Int { channels?.instances.reduce(0) { $0 + $1.clipped } ?? 0 }
 
     init(name: String, settings: PreprocessSettings, frame: StreamDuration) {
         self.name = name
@@ -46,38 +44,29 @@ public final class PreprocessUnit: AudioUnit, StatsReporting {
         frameLength = frame
     }
 
-    deinit { frame16?.deallocate() }
-
     public func prepare(_ context: PrepareContext) throws -> StreamFormat {
         let input = context.input
-        channels = input.channels
-        frameFrames = try VoiceParameters.frameFrames(frameLength, rate: input.sampleRate, unit: name)
-        preprocessors = try (0..<channels).map { _ in
-            try Preprocessor(frameFrames: frameFrames, sampleRate: input.sampleRate, settings: settings, echo: nil)
+        let frameFrames = try VoiceParameters.frameFrames(frameLength, rate: input.sampleRate, unit: name)
+        channels = try PerChannel(channels: input.channels, maxFrames: frameFrames) { [settings] _ in
+            try PreprocessChannel(frameFrames: frameFrames, sampleRate: input.sampleRate, settings: settings)
         }
-        blocker = FrameBlocker(frameFrames: frameFrames, channels: channels, outputChannels: channels, latency: frameFrames)
-        frame16 = .allocate(capacity: frameFrames)
+        blocker = FrameBlocker(frameFrames: frameFrames, channels: input.channels, outputChannels: input.channels, latency: frameFrames)
         return input
     }
 
     public func maxOutputFrames(forInput inputFrames: Int) -> Int { blocker?.maxOutput(forInput: inputFrames) ?? inputFrames }
 
     public func process(_ input: UnsafePointer<Float>, frames: Int, into output: UnsafeMutablePointer<Float>) throws -> Int {
-        blocker!.push(input, frames: frames, into: output) { runFrame() }
+        try blocker!.push(input, frames: frames, into: output) { try runFrame() }
     }
 
     public func drain(into output: UnsafeMutablePointer<Float>, capacity: Int) throws -> (frames: Int, done: Bool) {
-        (blocker!.finish(into: output) { runFrame() }, true)
+        (try blocker!.finish(into: output) { try runFrame() }, true)
     }
 
     /// Each channel of `blocker.frame` through its own preprocessor into `blocker.frameOut`.
-    private func runFrame() {
-        guard let blocker, let frame16 else { return }
-        let ch = channels
-        for c in 0..<ch {
-            for f in 0..<frameFrames { frame16[f] = SampleCodec.s16(blocker.frame[f * ch + c], clipped: &clipped) }
-            preprocessors[c].run(frame16)
-            for f in 0..<frameFrames { blocker.frameOut[f * ch + c] = Float(frame16[f]) * (1 / 32768) }
-        }
+    private func runFrame() throws {
+        guard let blocker, let channels else { return }
+        try channels.run(blocker.frame, frames: blocker.frameFrames, into: blocker.frameOut)
     }
 }
