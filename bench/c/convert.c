@@ -1,4 +1,5 @@
-/* convert: the floor for `aupipe convert format=f32le : convert format=s16le`. Reads a 16-bit
+/* convert: the floor for `aupipe convert format=s24le : convert format=s16le` (decode, one
+ * quantizing stage in float, encode). Reads a 16-bit
  * WAV from stdin in 64 KiB chunks, decodes every sample to float (x / 32768) into a float
  * buffer, encodes it back to s16 (x * 32768, round to nearest even, clipped) and writes the
  * same WAV to stdout; sizes are patched at the end when stdout is a regular file.
