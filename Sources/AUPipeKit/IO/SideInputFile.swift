@@ -24,9 +24,6 @@ final class SideInputFile {
         case end
     }
 
-    /// How a wait ended.
-    enum WaitResult { case ready, timedOut, stopped }
-
     let path: String
     let kind: Kind
     /// Starts every message: `mix: input 2 (bus.wav)`.
@@ -86,12 +83,7 @@ final class SideInputFile {
 
     /// Waits until there is something to read (data, or the writer's end), at most
     /// `milliseconds` (-1: no limit), or until SIGINT/SIGTERM arrives.
-    func wait(milliseconds: Int32) -> WaitResult {
-        if StopSignal.received { return .stopped }
-        pollSet[0] = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-        pollSet[1] = pollfd(fd: StopSignal.descriptor, events: Int16(POLLIN), revents: 0)
-        let n = poll(pollSet, StopSignal.descriptor >= 0 ? 2 : 1, milliseconds)
-        if StopSignal.received { return .stopped }
-        return n > 0 && pollSet[0].revents != 0 ? .ready : .timedOut
+    func wait(milliseconds: Int32) -> StopCondition.WaitResult {
+        StopCondition.signals.wait(for: fd, events: Int16(POLLIN), milliseconds: milliseconds, pollSet: pollSet)
     }
 }

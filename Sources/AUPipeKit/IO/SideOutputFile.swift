@@ -28,9 +28,6 @@ final class SideOutputFile {
         case readerGone
     }
 
-    /// How a wait ended.
-    enum WaitResult { case ready, timedOut, stopped }
-
     let path: String
     let kind: Kind
     /// Starts every message: `tee (copy.wav)`.
@@ -145,31 +142,13 @@ final class SideOutputFile {
 
     /// Waits until the descriptor takes bytes again (or its reader has gone), at most
     /// `milliseconds` (-1: no limit), or until the stop comes.
-    func waitWritable(milliseconds: Int32) -> WaitResult {
-        wait(for: fd, milliseconds: milliseconds)
+    func waitWritable(milliseconds: Int32) -> StopCondition.WaitResult {
+        stop.wait(for: fd, events: Int16(POLLOUT), milliseconds: milliseconds, pollSet: pollSet)
     }
 
     /// Waits `milliseconds`, or until the stop comes (between attempts to open a FIFO).
-    func pause(milliseconds: Int32) -> WaitResult {
-        wait(for: -1, milliseconds: milliseconds)
-    }
-
-    private func wait(for descriptor: Int32, milliseconds: Int32) -> WaitResult {
-        if stop.isSet() { return .stopped }
-        let stopFD = stop.descriptor()
-        // Without a stop descriptor, wait in slices so that the stop is seen.
-        let slice: Int32 = stopFD >= 0 ? milliseconds : (milliseconds < 0 ? 50 : min(milliseconds, 50))
-        var left = milliseconds
-        while true {
-            pollSet[0] = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
-            pollSet[1] = pollfd(fd: stopFD, events: Int16(POLLIN), revents: 0)
-            let n = poll(pollSet, 2, slice) // a negative fd is skipped by poll
-            if stop.isSet() { return .stopped }
-            if n > 0 && pollSet[0].revents != 0 { return .ready }
-            if n < 0 && errno == EINTR { continue }
-            if stopFD >= 0 || left >= 0 && left <= slice { return .timedOut }
-            if left > 0 { left -= slice }
-        }
+    func pause(milliseconds: Int32) -> StopCondition.WaitResult {
+        stop.wait(for: -1, events: 0, milliseconds: milliseconds, pollSet: pollSet)
     }
 
     func close() {

@@ -13,6 +13,12 @@ struct GainGlide {
     /// Frames a glide takes.
     var glideFrames = 1
 
+    /// How long a live change glides: 10 ms, for `gain` and every gain of `mix`.
+    static let seconds = 0.01
+
+    /// `seconds` in frames at `rate` Hz (at least 1).
+    static func frames(atRate rate: Int) -> Int { max(1, Int((seconds * Double(rate)).rounded())) }
+
     init(factor: Float) {
         self.factor = factor
         target = factor

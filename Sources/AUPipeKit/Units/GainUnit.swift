@@ -16,9 +16,6 @@ public final class GainUnit: AudioUnit, LiveControllable {
         example: "aupipe gain -6 < in.wav > out.wav",
         make: { GainUnit(db: $0[Keys.db]) })
 
-    /// A change of `db` while running glides over this long.
-    public static let glideSeconds = 0.01
-
     /// Gain in dB, -120...60: the value set last.
     public private(set) var db: Double
     private var glide: GainGlide
@@ -31,7 +28,7 @@ public final class GainUnit: AudioUnit, LiveControllable {
 
     public func prepare(_ context: PrepareContext) throws -> StreamFormat {
         channels = context.input.channels
-        glide.glideFrames = max(1, Int((Self.glideSeconds * Double(context.input.sampleRate)).rounded()))
+        glide.glideFrames = GainGlide.frames(atRate: context.input.sampleRate)
         return context.input
     }
 

@@ -80,7 +80,7 @@ public final class MixUnit: AudioUnit, LiveControllable, StatsReporting, SideInp
     public func prepare(_ context: PrepareContext) throws -> StreamFormat {
         let input = context.input, maxFrames = context.maxFrames
         channels = input.channels
-        let glideFrames = max(1, Int((GainUnit.glideSeconds * Double(input.sampleRate)).rounded()))
+        let glideFrames = GainGlide.frames(atRate: input.sampleRate)
         main = GainGlide(factor: mainMute ? 0 : GainGlide.factor(dB: mainDB))
         out = GainGlide(factor: GainGlide.factor(dB: outDB))
         main.glideFrames = glideFrames
