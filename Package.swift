@@ -14,11 +14,17 @@ let package = Package(
             pkgConfig: "speexdsp",
             providers: [.apt(["libspeexdsp-dev"])]
         ),
+        // libebur128 from the system (Debian: libebur128-dev): meter's loudness, range and true peak.
+        .systemLibrary(
+            name: "CEbur128",
+            pkgConfig: "libebur128",
+            providers: [.apt(["libebur128-dev"])]
+        ),
         // Signal handling that must be async-signal-safe, in C.
         .target(name: "CAUPipeSupport"),
         .target(
             name: "AUPipeKit",
-            dependencies: ["CSpeexDSP", "CAUPipeSupport"]
+            dependencies: ["CSpeexDSP", "CEbur128", "CAUPipeSupport"]
         ),
         // Release builds link the Swift runtime statically: start-up drops from ~3 ms to under
         // 2 ms (12 shared libraries fewer to load) and resident memory by ~3 MB.

@@ -22,9 +22,13 @@ import Testing
         return path
     }()
 
+    /// Where the tee case writes its copy (a regular file, rewritten by each run).
+    static let teeFile = FileManager.default.temporaryDirectory.appendingPathComponent("aupipe-alloc-tee-\(getpid()).wav").path
+
     @Test(arguments: ["", "gain -3", "convert format=mulaw", "resample 16000 quality=3 : convert channels=1 : mute at=0.2-0.5",
                       "mix input=\(busFile),gain=-6,pan=0.2 : gain -1",
-                      "convert channels=1 : aec ref=\(busFile) : denoise : agc"])
+                      "convert channels=1 : aec ref=\(busFile) : denoise : agc",
+                      "gain -1 : tee \(teeFile) : tee \(teeFile).caf format=s16le"])
     func allocationsDoNotGrowWithTheStream(chain: String) throws {
         let short = try allocations(chain, seconds: 1)
         let long = try allocations(chain, seconds: 30)

@@ -43,6 +43,8 @@ public struct ParameterDescriptor: Sendable {
         case gainOrFactor(ClosedRange<Double>)
         /// A raw stream's format, `TOKEN:RATE:CHANNELS` (`s16le:16000:1`), given as `.format`.
         case streamFormat
+        /// A path to write to (a file, a FIFO or `>(command)`), kept as written; given as `.text`.
+        case path
     }
 
     public let name: String
@@ -93,6 +95,7 @@ public struct ParameterDescriptor: Sendable {
             let f = Self.factorRange(r)
             return "dB, \(formatNumber(r.lowerBound))...\(formatNumber(r.upperBound)), or a linear factor \(formatFactor(f.lowerBound))x...\(formatFactor(f.upperBound))x"
         case .streamFormat: return "TOKEN:RATE:CHANNELS, e.g. s16le:48000:2"
+        case .path: return "PATH (a file, a FIFO or >(command))"
         case .durationOrAuto(let r, let bare):
             return "auto, or a duration (ms, s or frames like 480f; bare number in \(bare.rawValue)), \(formatNumber(r.lowerBound * 1000))...\(formatNumber(r.upperBound * 1000)) ms"
         }
@@ -204,6 +207,8 @@ public struct ParameterDescriptor: Sendable {
             return .number(20 * log10(f))
         case .streamFormat:
             return .format(try FormatSpec.parse(text, option: "\(unit): \(name)"))
+        case .path:
+            return .text(text)
         case .durationOrAuto(let range, let bare):
             if text.lowercased() == Automatic<StreamDuration>.word { return .auto }
             return try ParameterDescriptor(name, .duration(range, bareUnit: bare), default: nil, help: help).parse(text, unit: unit)

@@ -99,6 +99,13 @@ extension ParameterType where Value == String {
     }
 }
 
+extension ParameterType where Value == String {
+    /// A path to write to, kept as written (a file, a FIFO or `>(command)`'s `/dev/fd/N`).
+    public static var path: Self {
+        Self(.path, read: { if case .text(let v) = $0 { v } else { nil } }, text: { $0 })
+    }
+}
+
 extension ParameterType where Value == SampleEncoding {
     /// A sample format token (`s16le`, `f32le`, `mulaw`, or an alias).
     public static var encoding: Self {

@@ -29,6 +29,7 @@ public final class Pipeline {
         }
         units = list
         try Self.checkOutputSparesSideInputs(list.map(\.unit), options: options)
+        try Self.checkSideOutputsSpareStreams(list.map(\.unit), options: options)
         if let play = options.play, RunDevices.referencePlayers(list.map(\.unit)).count != 1 {
             throw AUPipeError.usage("--play \(play) plays aec's far end: the chain needs one aec with ref=PATH (the far end to play)")
         }
@@ -46,6 +47,41 @@ public final class Pipeline {
                     : "-o \(options.output) is \(role); aupipe streams, so write to another file and rename it")
             }
         }
+    }
+
+    /// A side output (`tee PATH`) written onto the input, the output or a side input would
+    /// truncate or feed back what is read: refused (64) before anything is opened. Paths are
+    /// the same when they name the same regular file or FIFO (through links), or are the same
+    /// text; two side outputs onto one path are refused too.
+    static func checkSideOutputsSpareStreams(_ units: [any AudioUnit], options: PipelineOptions) throws {
+        var streams: [(what: String, path: String)] = []
+        if options.capture == nil {
+            streams.append(options.input == "-" ? ("stdin, the input", "/dev/stdin") : ("-i \(options.input), the input", options.input))
+        }
+        streams.append(options.output == "-" ? ("stdout, the output", "/dev/stdout") : ("-o \(options.output), the output", options.output))
+        for case let reader as any SideInputReader in units {
+            for (role, path) in reader.sideInputs { streams.append(("\(path), \(role)", path)) }
+        }
+        for case let writer as any SideOutputWriter in units {
+            for (role, path) in writer.sideOutputs {
+                if let hit = streams.first(where: { sameDestination($0.path, path) }) {
+                    throw AUPipeError.usage("\(role) \(path): it is \(hit.what); write the copy to another file, a FIFO or >(command)")
+                }
+                streams.append(("\(path), \(role)'s output", path))
+            }
+        }
+    }
+
+    /// Whether two paths name the same regular file or FIFO (device and inode), or are the same
+    /// text. Character devices (/dev/null) and anonymous pipes that are only known by their
+    /// `/dev/fd/N` name are compared by identity only when they are files or FIFOs.
+    static func sameDestination(_ a: String, _ b: String) -> Bool {
+        if a == b && a != "/dev/null" { return true }
+        var sa = stat(), sb = stat()
+        guard stat(a, &sa) == 0, stat(b, &sb) == 0 else { return false }
+        let type = sa.st_mode & S_IFMT
+        guard type == S_IFREG || type == S_IFIFO, (sb.st_mode & S_IFMT) == type else { return false }
+        return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino
     }
 
     static func checkLabel(_ label: String, unit: String, taken: [String]) throws {

@@ -21,6 +21,7 @@ public struct BuiltInUnits: UnitProvider {
             MixUnit.descriptor,
             MuteUnit.descriptor,
             ResampleUnit.descriptor,
+            TeeUnit.descriptor,
         ]
     }
 }
