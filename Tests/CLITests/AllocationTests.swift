@@ -28,7 +28,8 @@ import Testing
     @Test(arguments: ["", "gain -3", "convert format=mulaw", "resample 16000 quality=3 : convert channels=1 : mute at=0.2-0.5",
                       "mix input=\(busFile),gain=-6,pan=0.2 : gain -1",
                       "convert channels=1 : aec ref=\(busFile) : denoise : agc",
-                      "gain -1 : tee \(teeFile) : tee \(teeFile).caf format=s16le"])
+                      "gain -1 : tee \(teeFile) : tee \(teeFile).caf format=s16le",
+                      "meter every=100ms to=/dev/null : gain -1 : meter"])
     func allocationsDoNotGrowWithTheStream(chain: String) throws {
         let short = try allocations(chain, seconds: 1)
         let long = try allocations(chain, seconds: 30)
