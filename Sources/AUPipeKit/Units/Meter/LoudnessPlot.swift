@@ -57,11 +57,13 @@ struct LoudnessPlot {
         // Time ticks: about 10, at a round step.
         let steps = [0.1, 0.2, 0.5, 1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 14400, 28800, 86400]
         let step = steps.first { duration / $0 <= 12 } ?? 86400
-        var t = 0.0
-        while t <= duration + 1e-9 {
+        // Tick k is at k × step, labelled rounded to the step's tenths (0.6, not 0.6000000000000001).
+        var k = 0
+        while Double(k) * step <= duration + 1e-9 {
+            let t = Double(k) * step
             out += "<line x1=\"\(f(x(t)))\" y1=\"\(f(top))\" x2=\"\(f(x(t)))\" y2=\"\(f(top + plotH))\" stroke=\"#eee\"/>"
-            out += "<text x=\"\(f(x(t)))\" y=\"\(f(top + plotH + 16))\" text-anchor=\"middle\">\(formatNumber(t))</text>\n"
-            t += step
+            out += "<text x=\"\(f(x(t)))\" y=\"\(f(top + plotH + 16))\" text-anchor=\"middle\">\(formatNumber((t * 10).rounded() / 10))</text>\n"
+            k += 1
         }
         out += "<rect x=\"\(f(left))\" y=\"\(f(top))\" width=\"\(f(plotW))\" height=\"\(f(plotH))\" fill=\"none\" stroke=\"black\"/>\n"
         out += "<text x=\"\(f(left + plotW / 2))\" y=\"\(f(height - 14))\" text-anchor=\"middle\">stream time (s)</text>\n"
