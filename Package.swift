@@ -14,11 +14,17 @@ let package = Package(
             pkgConfig: "speexdsp",
             providers: [.apt(["libspeexdsp-dev"])]
         ),
+        // libsoxr from the system, found with pkg-config (Debian: libsoxr-dev).
+        .systemLibrary(
+            name: "CSoxr",
+            pkgConfig: "soxr",
+            providers: [.apt(["libsoxr-dev"])]
+        ),
         // Signal handling that must be async-signal-safe, in C.
         .target(name: "CAUPipeSupport"),
         .target(
             name: "AUPipeKit",
-            dependencies: ["CSpeexDSP", "CAUPipeSupport"]
+            dependencies: ["CSpeexDSP", "CSoxr", "CAUPipeSupport"]
         ),
         // Release builds link the Swift runtime statically: start-up drops from ~3 ms to under
         // 2 ms (12 shared libraries fewer to load) and resident memory by ~3 MB.
@@ -27,7 +33,7 @@ let package = Package(
             dependencies: ["AUPipeKit"],
             linkerSettings: [.unsafeFlags(["-static-stdlib"], .when(configuration: .release))]
         ),
-        .testTarget(name: "AUPipeKitTests", dependencies: ["AUPipeKit", "CSpeexDSP"]),
+        .testTarget(name: "AUPipeKitTests", dependencies: ["AUPipeKit", "CSpeexDSP", "CSoxr"]),
         // Runs the built binary through real pipes and real peers (sox, ffmpeg, flac, ...).
         .testTarget(name: "CLITests", dependencies: ["aupipe", "AUPipeKit"], exclude: ["Golden", "Support"]),
     ]
