@@ -20,11 +20,17 @@ let package = Package(
             pkgConfig: "libebur128",
             providers: [.apt(["libebur128-dev"])]
         ),
+        // libsoxr from the system, found with pkg-config (Debian: libsoxr-dev).
+        .systemLibrary(
+            name: "CSoxr",
+            pkgConfig: "soxr",
+            providers: [.apt(["libsoxr-dev"])]
+        ),
         // Signal handling that must be async-signal-safe, in C.
         .target(name: "CAUPipeSupport"),
         .target(
             name: "AUPipeKit",
-            dependencies: ["CSpeexDSP", "CEbur128", "CAUPipeSupport"]
+            dependencies: ["CSpeexDSP", "CSoxr", "CEbur128", "CAUPipeSupport"]
         ),
         // Release builds link the Swift runtime statically: start-up drops from ~3 ms to under
         // 2 ms (12 shared libraries fewer to load) and resident memory by ~3 MB.
@@ -33,7 +39,7 @@ let package = Package(
             dependencies: ["AUPipeKit"],
             linkerSettings: [.unsafeFlags(["-static-stdlib"], .when(configuration: .release))]
         ),
-        .testTarget(name: "AUPipeKitTests", dependencies: ["AUPipeKit", "CSpeexDSP"]),
+        .testTarget(name: "AUPipeKitTests", dependencies: ["AUPipeKit", "CSpeexDSP", "CSoxr"]),
         // Runs the built binary through real pipes and real peers (sox, ffmpeg, flac, ...).
         .testTarget(name: "CLITests", dependencies: ["aupipe", "AUPipeKit"], exclude: ["Golden", "Support"]),
     ]

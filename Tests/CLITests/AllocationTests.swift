@@ -26,6 +26,7 @@ import Testing
     static let teeFile = FileManager.default.temporaryDirectory.appendingPathComponent("aupipe-alloc-tee-\(getpid()).wav").path
 
     @Test(arguments: ["", "gain -3", "convert format=mulaw", "resample 16000 quality=3 : convert channels=1 : mute at=0.2-0.5",
+                      "resample 44.1k engine=soxr quality=very-high : resample 16000 engine=soxr",
                       "mix input=\(busFile),gain=-6,pan=0.2 : gain -1",
                       "convert channels=1 : aec ref=\(busFile) : denoise : agc",
                       "gain -1 : tee \(teeFile) : tee \(teeFile).caf format=s16le",

@@ -1,5 +1,5 @@
-/// A sample-rate converter library behind `resample`: speexdsp today (`SpeexResamplerEngine`),
-/// libsoxr next, each one file conforming to this protocol and one case of
+/// A sample-rate converter library behind `resample`: speexdsp (`SpeexResamplerEngine`) and
+/// libsoxr (`SoxrResamplerEngine`), each one file conforming to this protocol and one case of
 /// `ResamplerEngineKind`.
 ///
 /// An engine converts interleaved 32-bit float frames and nothing else. What `resample`
@@ -66,13 +66,41 @@ public struct ResampleRatio: Hashable, Sendable, CustomStringConvertible {
 
 /// The sample-rate converter libraries aupipe can use; `make` builds one.
 public enum ResamplerEngineKind: String, Sendable, CaseIterable {
+    /// libsoxr; quality 0...4 are its recipes quick, low, medium, high, very-high (`SoxrRecipe`).
+    case soxr
     /// speexdsp's polyphase resampler; quality 0 (fastest) ... 10 (best).
     case speex
 
     /// The qualities this engine takes.
     public var qualities: ClosedRange<Int> {
         switch self {
+        case .soxr: 0...(SoxrRecipe.allCases.count - 1)
         case .speex: 0...10
+        }
+    }
+
+    /// The engine's quality when none is given: soxr's high, speex's own default 4.
+    public var defaultQuality: Int {
+        switch self {
+        case .soxr: SoxrRecipe.high.index
+        case .speex: 4
+        }
+    }
+
+    /// How `resample quality=` writes `quality` for this engine: `4` (speex), `high` (soxr).
+    public func qualityName(_ quality: Int) -> String {
+        switch self {
+        case .soxr: SoxrRecipe.allCases.indices.contains(quality) ? SoxrRecipe.allCases[quality].rawValue : String(quality)
+        case .speex: String(quality)
+        }
+    }
+
+    /// The qualities as `resample quality=` takes them, for messages: `0...10`,
+    /// `quick, low, medium, high, very-high`.
+    public var qualityWords: String {
+        switch self {
+        case .soxr: SoxrRecipe.allCases.map(\.rawValue).joined(separator: ", ")
+        case .speex: "an integer 0...10"
         }
     }
 
@@ -83,6 +111,9 @@ public enum ResamplerEngineKind: String, Sendable, CaseIterable {
     public func make(channels: Int, inputRate: Int, outputRate: Int, quality: Int,
                      ratios: ClosedRange<Double>? = nil) throws -> any ResamplerEngine {
         switch self {
+        case .soxr:
+            try SoxrResamplerEngine(channels: channels, inputRate: inputRate, outputRate: outputRate,
+                                    recipe: SoxrRecipe.allCases[quality], ratios: ratios)
         case .speex:
             try SpeexResamplerEngine(channels: channels, inputRate: inputRate, outputRate: outputRate, quality: quality, ratios: ratios)
         }
@@ -92,13 +123,20 @@ public enum ResamplerEngineKind: String, Sendable, CaseIterable {
 /// Which engine converts sample rates, and at what quality.
 public struct ResamplerSettings: Hashable, Sendable {
     public var engine: ResamplerEngineKind
-    /// The engine's quality (speex: 0...10).
+    /// The engine's quality (speex: 0...10; soxr: 0...4, `SoxrRecipe.index`).
     public var quality: Int
 
     public init(engine: ResamplerEngineKind, quality: Int) {
+        precondition(engine.qualities.contains(quality), "\(engine) takes qualities \(engine.qualities)")
         self.engine = engine
         self.quality = quality
     }
+
+    /// libsoxr with `recipe`.
+    public static func soxr(_ recipe: SoxrRecipe) -> Self { Self(engine: .soxr, quality: recipe.index) }
+
+    /// The quality as `resample quality=` writes it for the engine (`4`, `high`).
+    public var qualityName: String { engine.qualityName(quality) }
 
     /// What converts a rate that the user did not ask to resample (`--out-format`'s rate, a
     /// `mix` bus, `aec`'s reference): speexdsp at quality 4, speex's own default, as `resample`

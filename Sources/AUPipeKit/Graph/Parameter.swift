@@ -12,6 +12,9 @@ public struct ParameterDescriptor: Sendable {
         case number(ClosedRange<Double>, unit: String)
         /// A whole number in `range`.
         case integer(ClosedRange<Int>)
+        /// A whole number in `range` (given as `.integer`), or one of `words` (given as
+        /// `.text`): `resample quality=`, whose values depend on the engine.
+        case integerOrChoice(ClosedRange<Int>, [String])
         /// A sample rate in Hz (`16000`, `44.1k`), 1...768000.
         case rate
         /// A stream duration within `range` seconds; a bare number is in `bareUnit`. With a
@@ -78,6 +81,7 @@ public struct ParameterDescriptor: Sendable {
         case .number(let r, let unit):
             return (unit.isEmpty ? "" : "\(unit), ") + "\(formatNumber(r.lowerBound))...\(formatNumber(r.upperBound))" + (unit == "Hz" ? " (1k allowed)" : "")
         case .integer(let r): return "integer, \(r.lowerBound)...\(r.upperBound)"
+        case .integerOrChoice(let r, let words): return "integer, \(r.lowerBound)...\(r.upperBound), or one of \(words.joined(separator: ", "))"
         case .rate: return "Hz, 1...768000 (44.1k allowed)"
         case .duration(let r, let bare):
             return "duration (ms, s or frames like 480f; bare number in \(bare.rawValue)), \(formatNumber(r.lowerBound * 1000))...\(formatNumber(r.upperBound * 1000)) ms"
@@ -117,6 +121,11 @@ public struct ParameterDescriptor: Sendable {
             return .number(v)
         case .integer(let range):
             guard let v = Int(text) else { throw fail("is not a whole number; expected \(typeDescription)") }
+            guard range.contains(v) else { throw outOfRange("is out of range \(range.lowerBound)...\(range.upperBound)") }
+            return .integer(v)
+        case .integerOrChoice(let range, let words):
+            if let word = words.first(where: { $0 == text.lowercased() }) { return .text(word) }
+            guard let v = Int(text) else { throw fail("is neither a whole number nor one of \(words.joined(separator: ", ")); expected \(typeDescription)") }
             guard range.contains(v) else { throw outOfRange("is out of range \(range.lowerBound)...\(range.upperBound)") }
             return .integer(v)
         case .rate:

@@ -170,3 +170,32 @@ public enum Automatic<Value: Equatable & Sendable>: Equatable, Sendable {
         return nil
     }
 }
+
+/// A whole number or a word: a parameter whose values are numbers for one choice and words for
+/// another (`resample quality=`: 0...10 for speex, `high` for soxr).
+public enum IntegerOrWord: Hashable, Sendable, CustomStringConvertible {
+    case integer(Int)
+    case word(String)
+
+    public var description: String {
+        switch self {
+        case .integer(let v): String(v)
+        case .word(let w): w
+        }
+    }
+}
+
+extension ParameterType where Value == IntegerOrWord {
+    /// A whole number in `range`, or one of `words` (lower case).
+    public static func integerOrChoice(_ range: ClosedRange<Int>, _ words: [String]) -> Self {
+        Self(.integerOrChoice(range, words),
+             read: {
+                 switch $0 {
+                 case .integer(let v): .integer(v)
+                 case .text(let w): .word(w)
+                 default: nil
+                 }
+             },
+             text: \.description)
+    }
+}

@@ -1,5 +1,5 @@
 /// `resample`: sample-rate conversion, exact in length and alignment (`Resampler`'s
-/// bookkeeping around a `ResamplerEngine`: speexdsp's resampler).
+/// bookkeeping around a `ResamplerEngine`: libsoxr's or speexdsp's resampler).
 ///
 /// For N input frames at rate `in` it produces exactly round(N × out / in) frames (halves round
 /// up), with zero group delay: the filter's input latency is skipped at the start and its tail
@@ -8,19 +8,19 @@
 public final class ResampleUnit: AudioUnit, StatsReporting {
     public static let descriptor = UnitDescriptor(
         name: "resample",
-        summary: "change the sample rate (speexdsp resampler)",
+        summary: "change the sample rate (libsoxr or speexdsp resampler)",
         details: """
-            Converts to rate= with speexdsp's polyphase resampler at quality= (0 fastest ... 10 best; 3 is speex's VoIP setting, 4 its default). The two rates may differ by a factor of up to 1024 either way.
+            Converts to rate= with engine= at quality=. engine=soxr is libsoxr, quality= one of its recipes quick, low, medium, high (its default) or very-high; engine=speex is speexdsp's polyphase resampler, quality= 0 fastest ... 10 best (3 is speex's VoIP setting, 4 its default). The default engine is speex at quality 4 (see the manual: the outputs of earlier versions stay byte for byte). The two rates may differ by a factor of up to 1024 either way.
             Length is exact: N input frames give round(N x out / in) output frames. Delay is zero: the filter latency is compensated at the start and its tail is flushed at the end of the stream, so an impulse lands on its ideal output sample. Equal rates pass the stream through untouched.
             """,
-        parameters: [Keys.rate, Keys.quality],
+        parameters: [Keys.rate, Keys.engine, Keys.quality],
         primary: Keys.rate.name,
         example: "aupipe resample 16000 quality=6 < in48k.wav > out16k.wav",
         make: { v in
             guard let rate = v[Keys.rate] else {
                 throw AUPipeError.usage("resample: needs an output rate, e.g. 'resample 16000' or 'resample rate=44.1k'")
             }
-            return ResampleUnit(rate: rate, quality: v[Keys.quality])
+            return ResampleUnit(rate: rate, settings: try settings(engine: v[Keys.engine], quality: v[Keys.quality]))
         })
 
     /// The largest ratio between input and output rate, either way.
@@ -28,7 +28,7 @@ public final class ResampleUnit: AudioUnit, StatsReporting {
 
     /// Output rate in Hz.
     public let rate: Int
-    /// The engine's quality (speexdsp: 0...10).
+    /// The engine's quality (speexdsp: 0...10; libsoxr: 0...4, `SoxrRecipe.index`).
     public let quality: Int
     /// The library that converts.
     public private(set) var engine = ResamplerSettings.default.engine
@@ -36,6 +36,7 @@ public final class ResampleUnit: AudioUnit, StatsReporting {
     private var inRate = 0
     private var channels = 1
 
+    /// A speexdsp resampler at `quality` (0...10).
     public init(rate: Int, quality: Int) {
         self.rate = rate
         self.quality = quality
@@ -77,7 +78,7 @@ public final class ResampleUnit: AudioUnit, StatsReporting {
     }
 
     public var statsNote: String? {
-        "\(inRate) Hz -> \(rate) Hz, quality \(quality), filter latency \(resampler?.latency ?? 0) input frames (compensated)"
+        "\(inRate) Hz -> \(rate) Hz, \(engine.rawValue) quality \(settings.qualityName), filter latency \(resampler?.latency ?? 0) input frames (compensated)"
     }
 
     public func process(_ input: UnsafePointer<Float>, frames: Int, into output: UnsafeMutablePointer<Float>) throws -> Int {

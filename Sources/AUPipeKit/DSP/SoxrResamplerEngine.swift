@@ -1,0 +1,146 @@
+import CSoxr
+
+/// libsoxr's resampler (`soxr.h`, 0.1.3) as a `ResamplerEngine`: 32-bit float interleaved in
+/// and out (`SOXR_FLOAT32_I`), no dither, one thread (the same bytes every run).
+///
+/// At a fixed ratio it runs one of soxr's recipes (`SoxrRecipe`: quick ... very-high), which
+/// compensate their own filter delay: the first output frame is already aligned with the first
+/// input frame, so `skipLatency` has nothing to do, and zeros fed at the end push out the tail.
+///
+/// Allowed to drift (`ratios` wider than the nominal ratio), it runs soxr's variable-rate mode
+/// instead (`SOXR_VR`, the ratio changed with `soxr_set_io_ratio`). soxr 0.1.3 has one
+/// variable-rate filter whatever the recipe (the recipe is ignored in that mode), of about
+/// high's quality; its own delay compensation leaves an impulse within 2 output frames of its
+/// ideal sample (upsampling: within 1).
+final class SoxrResamplerEngine: ResamplerEngine {
+    /// The input part of every ratio `setRatio` applies: ratios move in steps of 2^-24 input
+    /// frames per output frame (0.06 ppm at equal rates).
+    static let ratioInputPart: Int64 = 1 << 24
+
+    let name = "libsoxr"
+    private let state: soxr_t
+    private let recipe: SoxrRecipe
+    private let variable: Bool
+    private(set) var ratio: ResampleRatio
+    let inputLatency: Int
+
+    /// See `ResamplerEngineKind.make`; `recipe` is ignored when `ratios` is wider than the
+    /// nominal ratio (soxr's variable-rate mode has one filter).
+    init(channels: Int, inputRate: Int, outputRate: Int, recipe: SoxrRecipe, ratios: ClosedRange<Double>?) throws {
+        self.recipe = recipe
+        let nominal = ResampleRatio(output: Int64(outputRate), input: Int64(inputRate))
+        ratio = nominal
+        variable = ratios.map { $0.lowerBound != $0.upperBound } ?? false
+        if variable, let ratios {
+            // In variable-rate mode soxr is created with the largest input/output ratio it will see.
+            state = try Self.create(channels: channels, inputRate: 1 / ratios.lowerBound, outputRate: 1,
+                                    recipe: UInt(SOXR_20_BITQ), flags: UInt(SOXR_VR))
+            let err = soxr_set_io_ratio(state, Double(inputRate) / Double(outputRate), 0)
+            if let err { soxr_delete(state); throw AUPipeError.usage("libsoxr cannot vary its ratio around \(inputRate) Hz to \(outputRate) Hz: \(String(cString: err))") }
+        } else {
+            state = try Self.create(channels: channels, inputRate: Double(inputRate), outputRate: Double(outputRate),
+                                    recipe: recipe.soxrRecipe, flags: 0)
+        }
+        inputLatency = Self.measureLatency(inputRate: inputRate, outputRate: outputRate, recipe: recipe, variable: variable, ratios: ratios)
+    }
+
+    deinit { soxr_delete(state) }
+
+    private static func create(channels: Int, inputRate: Double, outputRate: Double, recipe: UInt, flags: UInt) throws -> soxr_t {
+        var io = soxr_io_spec(SOXR_FLOAT32_I, SOXR_FLOAT32_I)
+        var quality = soxr_quality_spec(recipe, flags)
+        var runtime = soxr_runtime_spec(1)
+        var err: soxr_error_t? = nil
+        guard let s = soxr_create(inputRate, outputRate, UInt32(channels), &err, &io, &quality, &runtime), err == nil else {
+            let why = err.map { String(cString: $0) } ?? "no resampler"
+            throw AUPipeError.usage("libsoxr cannot convert \(inputRate) Hz to \(outputRate) Hz: \(why)")
+        }
+        return s
+    }
+
+    /// The input frames soxr takes before its first output frame, measured once on a mono
+    /// resampler of the same kind fed one zero frame at a time (at most 2^16).
+    private static func measureLatency(inputRate: Int, outputRate: Int, recipe: SoxrRecipe, variable: Bool,
+                                       ratios: ClosedRange<Double>?) -> Int {
+        guard let probe = try? create(channels: 1, inputRate: variable ? 1 / (ratios?.lowerBound ?? 1) : Double(inputRate),
+                                      outputRate: variable ? 1 : Double(outputRate),
+                                      recipe: variable ? UInt(SOXR_20_BITQ) : recipe.soxrRecipe, flags: variable ? UInt(SOXR_VR) : 0) else { return 0 }
+        defer { soxr_delete(probe) }
+        if variable { soxr_set_io_ratio(probe, Double(inputRate) / Double(outputRate), 0) }
+        var zero: Float = 0
+        var out = [Float](repeating: 0, count: 2048)
+        var fed = 0
+        while fed < 1 << 16 {
+            var done = 0, made = 0
+            soxr_process(probe, &zero, 1, &done, &out, out.count, &made)
+            fed += done
+            if made > 0 { return fed - 1 }
+        }
+        return fed
+    }
+
+    /// soxr compensates its filter delay itself.
+    func skipLatency() {}
+
+    func process(_ input: UnsafePointer<Float>, frames: Int, into output: UnsafeMutablePointer<Float>,
+                 capacity: Int) throws -> (consumed: Int, produced: Int) {
+        var consumed = 0, produced = 0
+        if let err = soxr_process(state, input, frames, &consumed, output, capacity, &produced) {
+            throw AUPipeError(.software, "libsoxr's resampler failed: \(String(cString: err))")
+        }
+        return (consumed, produced)
+    }
+
+    @discardableResult
+    func setRatio(_ outputPerInput: Double) throws -> ResampleRatio {
+        guard outputPerInput.isFinite, outputPerInput > 0 else {
+            throw AUPipeError(.software, "resampling ratio \(outputPerInput) is not a positive number")
+        }
+        let next = representable(outputPerInput)
+        guard next != ratio else { return ratio }
+        guard variable else {
+            throw AUPipeError(.software, "libsoxr was made for a fixed ratio; it cannot move to \(next)")
+        }
+        if let err = soxr_set_io_ratio(state, Double(next.input) / Double(next.output), 0) {
+            throw AUPipeError(.software, "libsoxr could not change its ratio to \(next): \(String(cString: err))")
+        }
+        ratio = next
+        return next
+    }
+
+    /// The nominal ratio when `outputPerInput` is it, else the fraction nearest it over
+    /// `ratioInputPart` input frames.
+    func representable(_ outputPerInput: Double) -> ResampleRatio {
+        if outputPerInput == ratio.value { return ratio }
+        let output = max(1, Int64((outputPerInput * Double(Self.ratioInputPart)).rounded()))
+        return ResampleRatio(output: output, input: Self.ratioInputPart)
+    }
+}
+
+/// soxr's quality recipes, as `resample engine=soxr quality=` names them.
+public enum SoxrRecipe: String, CaseIterable, Sendable {
+    /// Cubic interpolation (`SOXR_QQ`).
+    case quick
+    /// 16-bit precision, large roll-off (`SOXR_LQ`).
+    case low
+    /// 16-bit precision, medium roll-off (`SOXR_MQ`).
+    case medium
+    /// 20-bit precision (`SOXR_HQ`).
+    case high
+    /// 28-bit precision (`SOXR_VHQ`).
+    case veryHigh = "very-high"
+
+    /// The recipe's index, 0 (quick) ... 4 (very-high): `ResamplerSettings.quality` for soxr.
+    public var index: Int { Self.allCases.firstIndex(of: self)! }
+
+    /// soxr's recipe number.
+    var soxrRecipe: UInt {
+        switch self {
+        case .quick: UInt(SOXR_QQ)
+        case .low: UInt(SOXR_LQ)
+        case .medium: UInt(SOXR_MQ)
+        case .high: UInt(SOXR_20_BITQ)
+        case .veryHigh: UInt(SOXR_28_BITQ)
+        }
+    }
+}

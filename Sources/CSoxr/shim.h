@@ -1,0 +1,2 @@
+// libsoxr from the system (Debian: libsoxr-dev), found with pkg-config.
+#include <soxr.h>
