@@ -30,7 +30,8 @@ import Testing
                       "mix input=\(busFile),gain=-6,pan=0.2 : gain -1",
                       "convert channels=1 : aec ref=\(busFile) : denoise : agc",
                       "gain -1 : tee \(teeFile) : tee \(teeFile).caf format=s16le",
-                      "meter every=100ms to=/dev/null : gain -1 : meter"])
+                      "meter every=100ms to=/dev/null : gain -1 : meter",
+                      "loudnorm target=-16 true-peak=-1.5 : loudnorm -23 range=20"])
     func allocationsDoNotGrowWithTheStream(chain: String) throws {
         let short = try allocations(chain, seconds: 1)
         let long = try allocations(chain, seconds: 30)

@@ -18,6 +18,7 @@ public struct BuiltInUnits: UnitProvider {
             ConvertUnit.descriptor,
             PreprocessUnit.denoiseDescriptor,
             GainUnit.descriptor,
+            LoudnormUnit.descriptor,
             MeterUnit.descriptor,
             MixUnit.descriptor,
             MuteUnit.descriptor,
