@@ -142,7 +142,7 @@ import Glibc
 
     /// A quality of the other engine's kind is refused, naming the engine's own.
     @Test func aQualityOfTheOtherEngineIsAUsageError() throws {
-        for args in [["16000", "engine=soxr", "quality=4"], ["16000", "engine=speex", "quality=high"], ["16000", "quality=very-high"]] {
+        for args in [["16000", "engine=soxr", "quality=4"], ["16000", "engine=speex", "quality=high"], ["16000", "engine=speex", "quality=very-high"]] {
             do {
                 _ = try ResampleUnit.descriptor.instantiate(args)
                 Issue.record("\(args) accepted")
@@ -156,5 +156,20 @@ import Glibc
         #expect(soxr.settings == .soxr(.high))
         let vhq = try #require(try ResampleUnit.descriptor.instantiate(["16000", "engine=soxr", "quality=very-high"]) as? ResampleUnit)
         #expect(vhq.settings == .soxr(.veryHigh))
+    }
+
+    /// Without `engine=`: the default (soxr high); a quality names its engine, an integer
+    /// speex's (as when speex was the default: `resample 16000 quality=3` keeps its bytes), a
+    /// recipe soxr's.
+    @Test func withoutEngineTheQualityNamesIt() throws {
+        for (args, settings) in [(["16000"], ResamplerSettings.soxr(.high)),
+                                 (["16000", "quality=3"], ResamplerSettings(engine: .speex, quality: 3)),
+                                 (["16000", "quality=10"], ResamplerSettings(engine: .speex, quality: 10)),
+                                 (["16000", "quality=very-high"], .soxr(.veryHigh)),
+                                 (["16000", "engine=speex"], ResamplerSettings(engine: .speex, quality: 4))] {
+            let unit = try #require(try ResampleUnit.descriptor.instantiate(args) as? ResampleUnit)
+            #expect(unit.settings == settings, "\(args)")
+        }
+        #expect(ResamplerSettings.default == .soxr(.high))
     }
 }
