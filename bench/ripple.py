@@ -3,7 +3,7 @@
 
 `make` writes 4 s of a multi-tone at RATE (mono f32): 60 tones at whole Hz, spaced evenly
 from 100 Hz to 7200 Hz (0.9 x the Nyquist of 16 kHz), each at -40 dBFS with its own fixed
-phase (peaks stay below -6 dBFS). Measuring, the resampled file (at RATE) is cut to whole
+phase (seed 14; the sum peaks at -14.6 dBFS). Measuring, the resampled file (at RATE) is cut to whole
 seconds from 1 s on (whole periods of every tone: rectangular window, each tone on its own
 bin), and each tone's level is compared with its input level: the ripple printed is the
 largest minus the smallest gain in dB over 0...0.9 x Nyquist of the lower rate (16 kHz)."""
