@@ -30,7 +30,7 @@ import AUPipeKit
         let resample = try #require(stages[1].unit as? ResampleUnit)
         #expect(resample.rate == 16000)
         #expect(resample.settings == .default)
-        #expect(ResamplerSettings.default == ResamplerSettings(engine: .speex, quality: 4))
+        #expect(ResamplerSettings.default == .soxr(.high))
         // Prepared, they give the target's channels and rate, at exact length.
         let chain = try Chain(stages: stages, input: Self.mono48k, maxFrames: 480, measurePeaks: false)
         #expect(chain.outputFormat.channels == 2 && chain.outputFormat.sampleRate == 16000)

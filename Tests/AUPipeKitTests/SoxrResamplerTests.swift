@@ -115,7 +115,8 @@ import Glibc
     }
 
     /// Clock-drift tracking with soxr's variable-rate mode: the ratio ramped up and back, no
-    /// click, as many frames as the ratio's integral; and the impulse within 2 frames.
+    /// click, as many frames as the ratio's integral; and the impulse on its ideal sample at a
+    /// held ratio (upsampling: on one of the two frames nearest it, see the residual below).
     @Test(arguments: [(48000, 48000, 1.0001), (44100, 48000, 1.0001), (48000, 16000, 0.9999), (16000, 48000, 1.0001)])
     func aRampedRatioNeitherClicksNorLosesFrames(from: Int, to: Int, peak: Double) throws {
         let block = from / 100
@@ -137,12 +138,25 @@ import Glibc
         let fixedRatio = try Resampler(channels: 1, from: from, to: to, settings: .soxr(.high), maxFrames: 480, maxDrift: 0.001)
         let z = try ResamplerTests.run(fixedRatio, impulse, block: 480).output
         let at = z.indices.max { abs(z[$0]) < abs(z[$1]) }!
-        #expect(abs(at - Int((3000 * Double(to) / Double(from)).rounded())) <= 2)
+        let ideal = 3000 * Double(to) / Double(from)
+        // The engine moves soxr's variable-rate filter by whole frames (see SoxrResamplerEngine).
+        // Its centre of gravity is then 0.39 frame early downsampling (the filter rings after its
+        // peak), within half a frame upsampling (16k->48k: exactly half, two equal frames).
+        var moment = 0.0, mass = 0.0
+        for i in max(0, at - 2048)..<min(z.count, at + 2049) { moment += Double(i) * Double(z[i]); mass += Double(z[i]) }
+        let residual = moment / mass - ideal
+        if to > from {
+            #expect(abs(residual) <= 0.5001, "centre \(moment / mass), ideal \(ideal)")
+            #expect(abs(Double(at) - (ideal + residual)) <= 0.5001, "the peak at \(at) is not a frame next to the centre \(moment / mass)")
+        } else {
+            #expect(at == Int(ideal.rounded()), "the impulse at 3000 came out at \(at), not \(ideal)")
+            #expect(abs(residual + 0.39) <= 0.02, "centre \(moment / mass), ideal \(ideal): residual \(residual)")
+        }
     }
 
     /// A quality of the other engine's kind is refused, naming the engine's own.
     @Test func aQualityOfTheOtherEngineIsAUsageError() throws {
-        for args in [["16000", "engine=soxr", "quality=4"], ["16000", "engine=speex", "quality=high"], ["16000", "quality=very-high"]] {
+        for args in [["16000", "engine=soxr", "quality=4"], ["16000", "engine=speex", "quality=high"], ["16000", "engine=speex", "quality=very-high"]] {
             do {
                 _ = try ResampleUnit.descriptor.instantiate(args)
                 Issue.record("\(args) accepted")
@@ -156,5 +170,20 @@ import Glibc
         #expect(soxr.settings == .soxr(.high))
         let vhq = try #require(try ResampleUnit.descriptor.instantiate(["16000", "engine=soxr", "quality=very-high"]) as? ResampleUnit)
         #expect(vhq.settings == .soxr(.veryHigh))
+    }
+
+    /// Without `engine=`: the default (soxr high); a quality names its engine, an integer
+    /// speex's (as when speex was the default: `resample 16000 quality=3` keeps its bytes), a
+    /// recipe soxr's.
+    @Test func withoutEngineTheQualityNamesIt() throws {
+        for (args, settings) in [(["16000"], ResamplerSettings.soxr(.high)),
+                                 (["16000", "quality=3"], ResamplerSettings(engine: .speex, quality: 3)),
+                                 (["16000", "quality=10"], ResamplerSettings(engine: .speex, quality: 10)),
+                                 (["16000", "quality=very-high"], .soxr(.veryHigh)),
+                                 (["16000", "engine=speex"], ResamplerSettings(engine: .speex, quality: 4))] {
+            let unit = try #require(try ResampleUnit.descriptor.instantiate(args) as? ResampleUnit)
+            #expect(unit.settings == settings, "\(args)")
+        }
+        #expect(ResamplerSettings.default == .soxr(.high))
     }
 }

@@ -139,7 +139,9 @@ public struct ResamplerSettings: Hashable, Sendable {
     public var qualityName: String { engine.qualityName(quality) }
 
     /// What converts a rate that the user did not ask to resample (`--out-format`'s rate, a
-    /// `mix` bus, `aec`'s reference): speexdsp at quality 4, speex's own default, as `resample`
-    /// without `quality=`.
-    public static let `default` = ResamplerSettings(engine: .speex, quality: 4)
+    /// `mix` bus, `aec`'s reference), as `resample` without `engine=` and `quality=`: libsoxr's
+    /// high recipe. bench/run job 7 chose it: it rejects a 48k->16k alias by 147-150 dB (speex
+    /// quality 4, the default before: 88 dB) in 0.40-0.44x sox's default time, where the target
+    /// is >= 140 dB at <= 0.5x.
+    public static let `default` = ResamplerSettings.soxr(.high)
 }

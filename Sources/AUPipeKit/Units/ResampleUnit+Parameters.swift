@@ -5,24 +5,28 @@ extension ResampleUnit {
         public static let rate = OptionalParameter("rate", .rate, help: "output sample rate in Hz (16000, 44.1k)")
         /// The library that converts: soxr or speex.
         public static let engine = Parameter("engine", .choice(ResamplerEngineKind.self), default: ResamplerSettings.default.engine,
-                                             help: "the resampler library: soxr (libsoxr) or speex (speexdsp)")
+                                             help: "the resampler library: soxr (libsoxr) or speex (speexdsp); unset, quality= names it")
         /// The engine's quality: speex 0 (fastest) ... 10 (best); soxr quick, low, medium, high,
         /// very-high. Unset: the engine's default (speex 4, soxr high).
         public static let quality = OptionalParameter("quality", .integerOrChoice(ResamplerEngineKind.speex.qualities, SoxrRecipe.allCases.map(\.rawValue)),
-                                                      help: "filter quality: speex 0 fastest ... 10 best (default 4); soxr quick, low, medium, high (default), very-high")
+                                                      help: "filter quality: speex 0 fastest ... 10 best (default 4); soxr quick, low, medium, high (default), very-high; an integer alone means engine=speex")
     }
 
-    /// The settings `engine=` and `quality=` ask for; a quality of the other engine's kind is a
-    /// usage error naming the engine's own.
-    static func settings(engine: ResamplerEngineKind, quality: IntegerOrWord?) throws -> ResamplerSettings {
+    /// The settings `engine=` and `quality=` ask for. Without `engine=` the quality's kind names
+    /// the engine (an integer speex's, as in versions whose default was speex; a recipe soxr's),
+    /// and without either it is `ResamplerSettings.default`. A quality of the other kind than
+    /// the `engine=` given is a usage error naming the engine's own.
+    static func settings(engine: ResamplerEngineKind?, quality: IntegerOrWord?) throws -> ResamplerSettings {
         switch (engine, quality) {
-        case (_, nil):
+        case (nil, nil):
+            return .default
+        case (let engine?, nil):
             return ResamplerSettings(engine: engine, quality: engine.defaultQuality)
-        case (.speex, .integer(let q)):
+        case (.speex?, .integer(let q)), (nil, .integer(let q)):
             return ResamplerSettings(engine: .speex, quality: q)
-        case (.soxr, .word(let w)):
+        case (.soxr?, .word(let w)), (nil, .word(let w)):
             return .soxr(SoxrRecipe(rawValue: w)!)
-        case (_, .some(let q)):
+        case (let engine?, .some(let q)):
             throw AUPipeError.usage("resample: quality=\(q) is not a quality of engine=\(engine.rawValue), which takes \(engine.qualityWords)")
         }
     }

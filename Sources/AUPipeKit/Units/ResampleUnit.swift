@@ -10,7 +10,7 @@ public final class ResampleUnit: AudioUnit, StatsReporting {
         name: "resample",
         summary: "change the sample rate (libsoxr or speexdsp resampler)",
         details: """
-            Converts to rate= with engine= at quality=. engine=soxr is libsoxr, quality= one of its recipes quick, low, medium, high (its default) or very-high; engine=speex is speexdsp's polyphase resampler, quality= 0 fastest ... 10 best (3 is speex's VoIP setting, 4 its default). The default engine is speex at quality 4 (see the manual: the outputs of earlier versions stay byte for byte). The two rates may differ by a factor of up to 1024 either way.
+            Converts to rate= with engine= at quality=. engine=soxr is libsoxr, quality= one of its recipes quick, low, medium, high (its default) or very-high; engine=speex is speexdsp's polyphase resampler, quality= 0 fastest ... 10 best (3 is speex's VoIP setting, 4 its default). Without engine= and quality=: soxr at high, the default, also for the implicit conversions (--out-format with a rate, mix buses, aec's reference); it rejects aliases by about 147 dB in half of sox's time (see the manual). A quality= without engine= names its engine: an integer is speex's (quality=3 gives the bytes of earlier versions), a recipe soxr's. The two rates may differ by a factor of up to 1024 either way.
             Length is exact: N input frames give round(N x out / in) output frames. Delay is zero: the filter latency is compensated at the start and its tail is flushed at the end of the stream, so an impulse lands on its ideal output sample. Equal rates pass the stream through untouched.
             """,
         parameters: [Keys.rate, Keys.engine, Keys.quality],
@@ -20,7 +20,8 @@ public final class ResampleUnit: AudioUnit, StatsReporting {
             guard let rate = v[Keys.rate] else {
                 throw AUPipeError.usage("resample: needs an output rate, e.g. 'resample 16000' or 'resample rate=44.1k'")
             }
-            return ResampleUnit(rate: rate, settings: try settings(engine: v[Keys.engine], quality: v[Keys.quality]))
+            return ResampleUnit(rate: rate, settings: try settings(engine: v.explicit.contains(Keys.engine.name) ? v[Keys.engine] : nil,
+                                                                  quality: v[Keys.quality]))
         })
 
     /// The largest ratio between input and output rate, either way.
@@ -31,7 +32,7 @@ public final class ResampleUnit: AudioUnit, StatsReporting {
     /// The engine's quality (speexdsp: 0...10; libsoxr: 0...4, `SoxrRecipe.index`).
     public let quality: Int
     /// The library that converts.
-    public private(set) var engine = ResamplerSettings.default.engine
+    public private(set) var engine: ResamplerEngineKind
     private var resampler: Resampler?
     private var inRate = 0
     private var channels = 1
@@ -40,6 +41,7 @@ public final class ResampleUnit: AudioUnit, StatsReporting {
     public init(rate: Int, quality: Int) {
         self.rate = rate
         self.quality = quality
+        engine = .speex
     }
 
     /// A resampler with `settings` (`ResamplerSettings.default` for a conversion nobody
