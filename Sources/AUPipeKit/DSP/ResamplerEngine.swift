@@ -43,6 +43,18 @@ public protocol ResamplerEngine: AnyObject {
     func representable(_ outputPerInput: Double) -> ResampleRatio
 }
 
+extension ResamplerEngine {
+    /// The ratio `setRatio(outputPerInput)` moves to, or nil when it is the current one (nothing
+    /// to do). Throws for a ratio that is not a positive finite number.
+    func nextRatio(_ outputPerInput: Double) throws -> ResampleRatio? {
+        guard outputPerInput.isFinite, outputPerInput > 0 else {
+            throw AUPipeError(.software, "resampling ratio \(outputPerInput) is not a positive number")
+        }
+        let next = representable(outputPerInput)
+        return next == ratio ? nil : next
+    }
+}
+
 /// A ratio of sample rates as an exact fraction: `output` frames for every `input` frames
 /// (both ≥ 1; 16000 Hz from 48000 Hz is 1/3).
 public struct ResampleRatio: Hashable, Sendable, CustomStringConvertible {

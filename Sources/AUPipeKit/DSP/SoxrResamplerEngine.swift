@@ -175,11 +175,7 @@ final class SoxrResamplerEngine: ResamplerEngine {
 
     @discardableResult
     func setRatio(_ outputPerInput: Double) throws -> ResampleRatio {
-        guard outputPerInput.isFinite, outputPerInput > 0 else {
-            throw AUPipeError(.software, "resampling ratio \(outputPerInput) is not a positive number")
-        }
-        let next = representable(outputPerInput)
-        guard next != ratio else { return ratio }
+        guard let next = try nextRatio(outputPerInput) else { return ratio }
         guard variable else {
             throw AUPipeError(.software, "libsoxr was made for a fixed ratio; it cannot move to \(next)")
         }

@@ -60,11 +60,7 @@ final class SpeexResamplerEngine: ResamplerEngine {
 
     @discardableResult
     func setRatio(_ outputPerInput: Double) throws -> ResampleRatio {
-        guard outputPerInput.isFinite, outputPerInput > 0 else {
-            throw AUPipeError(.software, "resampling ratio \(outputPerInput) is not a positive number")
-        }
-        let next = representable(outputPerInput)
-        guard next != ratio else { return ratio }
+        guard let next = try nextRatio(outputPerInput) else { return ratio }
         var num: UInt32 = 0, den: UInt32 = 0
         speex_resampler_get_ratio(state, &num, &den)
         // The first change from a nominal ratio carries the phase from its denominator over.
