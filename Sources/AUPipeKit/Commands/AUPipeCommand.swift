@@ -44,6 +44,8 @@ public enum AUPipeCommand {
             console.out(HelpText.unit(try registry.descriptor(named: name)))
         case .units:
             console.out(HelpText.units(registry))
+        case .completions(let shell):
+            console.out(try CompletionModel(registry: registry).script(for: shell))
         case .info(let path, let inFormat):
             try InfoCommand.run(path: path, inFormat: inFormat.map { try FormatSpec.parse($0, option: "--in-format") }, console: console)
         case .demo(let output):

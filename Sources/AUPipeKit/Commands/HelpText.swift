@@ -16,6 +16,7 @@ public enum HelpText {
           aupipe gen SIGNAL [ARG]... [-o PATH] [-t TYPE] [--out-format SPEC] [--stats]
           aupipe compare A B [--in-format SPEC] [--max-lsb N] [--max-diff-db DB] [--min-snr DB]
                              [--allow-length] [--ignore-format] [--json]
+          aupipe completions bash|zsh|fish
 
         Reads PCM with a CAF, WAV or AU header (or raw PCM described by --in-format) from stdin,
         runs it through the units in order and writes it to stdout. An ARG is key=value, or a
@@ -73,7 +74,8 @@ public enum HelpText {
           aupipe help resample
           aupipe gen sine 1000 duration=0.5 | aupipe resample 16000 -o a.wav && aupipe compare a.wav golden.wav --max-lsb 1
 
-        'aupipe help gen' lists the test signals; 'aupipe help compare' the comparison options.
+        'aupipe help gen' lists the test signals; 'aupipe help compare' the comparison options;
+        'aupipe completions bash' prints a bash completion script (zsh, fish: the same for them).
         """
     }
 

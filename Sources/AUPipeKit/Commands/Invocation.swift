@@ -14,6 +14,8 @@ public enum Invocation: Equatable, Sendable {
     case gen(signal: String, arguments: [String], options: PipelineOptionsText)
     /// `aupipe compare A B [OPTIONS]`
     case compare(CompareOptions)
+    /// `aupipe completions SHELL`
+    case completions(shell: String)
     /// `--version`
     case version
 }
@@ -154,6 +156,9 @@ public enum CommandLineParser {
         case "info": return try parseInfo(Array(args.dropFirst()))
         case "demo": return try parseDemo(Array(args.dropFirst()))
         case "gen": return try parseGen(Array(args.dropFirst()))
+        case "completions":
+            guard args.count == 2 else { throw AUPipeError.usage("usage: aupipe completions bash|zsh|fish") }
+            return .completions(shell: args[1])
         case "compare": return try CompareOptions.parse(Array(args.dropFirst())).map { .compare($0) } ?? .help(unit: "compare")
         default: break
         }
