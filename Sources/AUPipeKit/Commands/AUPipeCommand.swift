@@ -118,7 +118,7 @@ public enum AUPipeCommand {
 
     /// Prints the figures and the data error of a finished run; its exit status.
     static func finish(_ report: RunReport, options: PipelineOptions, console: any Console) -> ExitStatus {
-        if options.stats != .off { StatsPrinter.print(report, mode: options.stats, console: console) }
+        if options.stats != .off { StatsPrinter.print(report, mode: options.stats, paths: (options.capture == nil ? options.input : nil, options.output), console: console) }
         if let e = report.dataError {
             console.err("aupipe: \(e.message)")
             return e.status

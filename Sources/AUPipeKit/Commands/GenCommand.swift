@@ -11,7 +11,7 @@ public enum GenCommand {
             try AUPipeCommand.refuseTerminalOutput(options)
             return try FileDescriptorSink.create(options.output)
         })
-        if options.stats != .off { StatsPrinter.print(report, mode: options.stats, console: console) }
+        if options.stats != .off { StatsPrinter.print(report, mode: options.stats, paths: (nil, options.output), console: console) }
         return .ok
     }
 

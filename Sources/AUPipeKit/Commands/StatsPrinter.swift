@@ -1,6 +1,8 @@
 /// `--stats`: per-unit figures on stderr after the run, as text or JSON.
 enum StatsPrinter {
-    static func print(_ r: RunReport, mode: StatsMode, console: any Console) {
+    /// `paths` are the input and output as given (`-` for stdin and stdout; no input path for
+    /// `--capture` and `gen`), which tell the runs of a batch apart in JSON.
+    static func print(_ r: RunReport, mode: StatsMode, paths: (input: String?, output: String?) = (nil, nil), console: any Console) {
         switch mode {
         case .off: return
         case .text:
@@ -19,13 +21,14 @@ enum StatsPrinter {
                         (r.sizesPatched ? ", header sizes patched" : ""))
             for d in r.devices where d.role != "capture" { console.err("aupipe: stats: \(d.text)") }
         case .json:
-            console.err(json(r).text)
+            console.err(json(r, paths: paths).text)
         }
     }
 
-    /// The report as one JSON object (see the manual's STATISTICS).
-    static func json(_ r: RunReport) -> JSONObject {
+    /// The report as one JSON object on one line (see the manual's STATISTICS).
+    static func json(_ r: RunReport, paths: (input: String?, output: String?) = (nil, nil)) -> JSONObject {
         var input = JSONObject()
+        if let path = paths.input { input.add("path", path) }
         input.add("container", r.input.container.rawValue)
         input.add("format", r.input.format.spec)
         input.add("frames", r.framesIn)
@@ -46,6 +49,7 @@ enum StatsPrinter {
             return u
         }
         var output = JSONObject()
+        if let path = paths.output { output.add("path", path) }
         output.add("container", r.output.container.rawValue)
         output.add("format", r.output.format.spec)
         output.add("frames", r.framesOut)
