@@ -86,11 +86,12 @@ struct ControlTargets {
         }
         let unit = String(address[..<dot]), name = String(address[address.index(after: dot)...]).lowercased()
         if let position = Int(unit) {
-            guard (1...entries.count).contains(position) else { throw AUPipeError.usage("there is no unit \(position); the chain has \(entries.count)") }
+            guard position >= 1, position <= entries.count else { throw AUPipeError.usage("there is no unit \(position); the chain has \(entries.count)") }
             return (entries[position - 1], name)
         }
         if let e = entries.first(where: { $0.label == unit }) { return (e, name) }
-        let parts = unit.split(separator: "#", maxSplits: 1).map(String.init)
+        let parts = unit.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+        guard !parts[0].isEmpty else { throw AUPipeError.usage("'\(address)' names no unit before '#' (e.g. gain#2.db)") }
         let same = entries.filter { $0.name == parts[0].lowercased() }
         if parts.count == 2 {
             guard let k = Int(parts[1]), (1...max(1, same.count)).contains(k), !same.isEmpty else {

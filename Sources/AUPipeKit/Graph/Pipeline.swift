@@ -35,6 +35,13 @@ public final class Pipeline {
         }
     }
 
+    /// Runs one `--control` command line (`set gain.db -6`, `get 2.db`, `list`) on this
+    /// pipeline's units and returns the reply the control channel would write (`ok ...` or
+    /// `error: ...`), without a stream running. Used by the fuzz targets under `Fuzz/`.
+    public func control(_ line: String) -> String {
+        ControlTargets(entries: units).execute(line)
+    }
+
     /// Writing the output onto a file a unit reads beside the stream (`-o bed.wav` with
     /// `mix input=bed.wav`) would truncate it while it is read: refused, as `-o` onto `-i` is.
     static func checkOutputSparesSideInputs(_ units: [any AudioUnit], options: PipelineOptions) throws {

@@ -37,8 +37,8 @@ final class SideOutputFile {
     /// The path as C text, made once: reopening a FIFO on every block allocates nothing.
     private let cPath: [CChar]
     /// The descriptor and the stop descriptor, for poll: allocated once, not per wait.
-    private let pollSet = UnsafeMutablePointer<pollfd>.allocate(capacity: 2)
-    private let vectors = UnsafeMutablePointer<iovec>.allocate(capacity: 2)
+    private let pollSet: UnsafeMutablePointer<pollfd>
+    private let vectors: UnsafeMutablePointer<iovec>
     /// Whether SIGPIPE must be blocked around writes (it is not ignored in this process).
     private var guardsPipeSignal = false
     private var pipeSignal = sigset_t()
@@ -53,6 +53,14 @@ final class SideOutputFile {
         cPath = path.utf8CString.map { $0 }
         sigemptyset(&pipeSignal)
         sigaddset(&pipeSignal, SIGPIPE)
+        kind = try Self.check(path, name: name)
+        // Allocated once the checks pass: a throwing init runs no deinit to free them.
+        pollSet = .allocate(capacity: 2)
+        vectors = .allocate(capacity: 2)
+    }
+
+    /// The checks `init` describes; returns what the path is.
+    private static func check(_ path: String, name: String) throws -> Kind {
         if ["-", "/dev/stdout", "/dev/fd/1", "/proc/self/fd/1"].contains(path) {
             throw AUPipeError.usage("\(name): stdout is the main output; give a file, a FIFO or >(command)")
         }
@@ -64,9 +72,9 @@ final class SideOutputFile {
             let slash = path.lastIndex(of: "/")
             let directory = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
             guard access(directory, W_OK | X_OK) == 0 else { throw Self.cannotCreate(name, errno) }
-            kind = .regular
-            return
+            return .regular
         }
+        let kind: Kind
         switch st.st_mode & S_IFMT {
         case S_IFDIR: throw AUPipeError.cannotCreate("\(name): cannot write: it is a directory")
         case S_IFSOCK: throw AUPipeError.cannotCreate("\(name): cannot write: it is a socket; give a file, a FIFO or >(command)")
@@ -78,6 +86,7 @@ final class SideOutputFile {
             throw AUPipeError.usage("\(name): it is stdout, the main output; give another file, a FIFO or >(command)")
         }
         guard access(path, W_OK) == 0 else { throw Self.cannotCreate(name, errno) }
+        return kind
     }
 
     deinit {

@@ -50,8 +50,10 @@ public struct BusSpec: Equatable, Sendable {
         var arguments: [String] = []
         var seen: Set<String> = []
         for option in parts.dropFirst() {
-            let kv = option.split(separator: "=", maxSplits: 1).map(String.init)
+            guard !option.isEmpty else { throw fail("an empty option: two ',' in a row, or a ',' at the end") }
+            let kv = option.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
             let key = kv[0].lowercased()
+            guard !key.isEmpty else { throw fail("'\(option)' has no option name before '='") }
             guard seen.insert(key).inserted else { throw fail("\(key) is given twice") }
             if let allowed, !allowed.contains(key) {
                 throw fail("takes only \(allowed.sorted().map { $0 + "=" }.joined(separator: ", ")) after the path, not '\(key)'")
