@@ -148,18 +148,27 @@ public final class Chain {
 
     /// Flushes every stage after the end of the stream, handing each resulting block to `sink`.
     public func drain(_ sink: (UnsafePointer<Float>, Int) throws -> Void) throws {
-        for i in stages.indices {
-            while true {
-                let buffer = stages[i].output
-                let (frames, done) = try stages[i].unit.drain(into: buffer.samples, capacity: buffer.capacity)
-                if frames > 0 {
-                    record(i, framesIn: 0, framesOut: frames)
-                    let (pointer, count) = try run(from: i + 1, UnsafePointer(buffer.samples), frames: frames)
-                    if count > 0 { try sink(pointer, count) }
-                }
-                if done { break }
-            }
+        while try !drainStep(sink) {}
+    }
+
+    /// The stage `drainStep` flushes next (stages before it are done).
+    private var drainingStage = 0
+
+    /// One step of `drain`: one `drain` call of the stage being flushed, pushed through the
+    /// stages after it; at most `maxOutputFrames` frames reach `sink`. True once every stage is
+    /// flushed. For a caller with bounded room (a side input's ring): it steps while it has room.
+    public func drainStep(_ sink: (UnsafePointer<Float>, Int) throws -> Void) throws -> Bool {
+        guard drainingStage < stages.count else { return true }
+        let i = drainingStage
+        let buffer = stages[i].output
+        let (frames, done) = try stages[i].unit.drain(into: buffer.samples, capacity: buffer.capacity)
+        if frames > 0 {
+            record(i, framesIn: 0, framesOut: frames)
+            let (pointer, count) = try run(from: i + 1, UnsafePointer(buffer.samples), frames: frames)
+            if count > 0 { try sink(pointer, count) }
         }
+        if done { drainingStage += 1 }
+        return drainingStage == stages.count
     }
 
     /// Per-stage figures in chain order, bypassed stages included.

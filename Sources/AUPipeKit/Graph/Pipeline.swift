@@ -66,6 +66,8 @@ public final class Pipeline {
             streams.append(options.input == "-" ? ("stdin, the input", "/dev/stdin") : ("-i \(options.input), the input", options.input))
         }
         streams.append(options.output == "-" ? ("stdout, the output", "/dev/stdout") : ("-o \(options.output), the output", options.output))
+        if let control = options.control { streams.append(("--control \(control)", control)) }
+        if let reply = options.controlReply { streams.append(("--control-reply \(reply)", reply)) }
         for case let reader as any SideInputReader in units {
             for (role, path) in reader.sideInputs { streams.append(("\(path), \(role)", path)) }
         }

@@ -35,6 +35,8 @@ final class SideInput {
     /// Audio bytes the header declares that are not decoded yet (nil: to the end of the stream).
     private var remaining: UInt64?
     private var sourceEnded = false
+    /// The input's bytes are all decoded and the converter's tail is being flushed.
+    private var flushing = false
     private var drained = false
     private var gotData = false
     /// Whether the input ended as a FIFO that no writer ever opened.
@@ -175,10 +177,14 @@ final class SideInput {
         }
         // The end: all declared bytes decoded, or end of file with less than a frame left
         // (a torn last frame is dropped, and counted for --stats). Flush the converter once.
-        if !drained && (remaining == 0 || (sourceEnded && pendingCount < frameBytes)) {
+        if !drained && !flushing && (remaining == 0 || (sourceEnded && pendingCount < frameBytes)) {
             tornBytes += remaining == 0 ? 0 : pendingCount
-            try chain.drain { samples, n in push(samples, n) }
-            drained = true
+            flushing = true
+        }
+        // The converter's tail (a resampler's can be a thousand frames) goes in step by step,
+        // while the ring has room for a step; the rest comes as the ring is read.
+        while flushing && !drained && ringCount + chain.maxOutputFrames <= capacity {
+            if try chain.drainStep({ samples, n in push(samples, n) }) { drained = true }
         }
     }
 
@@ -238,8 +244,8 @@ final class SideInput {
             if header == nil {
                 if sourceEnded && pendingCount == 0 { endWithoutAudio(); return }
                 // A header is parsed when bytes come (or the end does, which makes a partial one an error).
-                if case .bytes? = outcome, try !parseHeader(), room == 0 {
-                    throw AUPipeError.data("\(name): its header is over \(pending.count) bytes; aupipe reads headers up to that")
+                if case .bytes? = outcome, try !parseHeader(), pendingCount == pending.count {
+                    throw AUPipeError.data("\(name): its header is over \(pending.count) bytes; aupipe reads side inputs' headers up to that: convert it first, e.g. <(aupipe -i \(spec.path) -t caf)")
                 } else if sourceEnded { _ = try parseHeader() }
             }
             try pump()
@@ -285,6 +291,7 @@ final class SideInput {
         remaining = nil
         pendingCount = 0
         sourceEnded = false
+        flushing = false
         drained = false
         framesThisPass = 0
         loops += 1

@@ -10,7 +10,9 @@ import Glibc
 /// writer has come and gone (for a pipe, as soon as it has no writer): end of file with POLLHUP
 /// is the end of the input; without it, a FIFO that no writer has opened yet.
 final class SideInputFile {
-    enum Kind { case regular, fifo }
+    /// A regular file; a FIFO or pipe (no writer yet vs writer gone); anything else that reads
+    /// (a character device such as /dev/null, a socket), whose end of file is the end.
+    enum Kind { case regular, fifo, other }
 
     /// What one read found.
     enum ReadResult: Equatable {
@@ -41,7 +43,11 @@ final class SideInputFile {
             throw AUPipeError.noInput("\(name): cannot open: \(String(cString: strerror(errno)))")
         }
         if (st.st_mode & S_IFMT) == S_IFDIR { throw AUPipeError.noInput("\(name): cannot read: it is a directory") }
-        kind = (st.st_mode & S_IFMT) == S_IFREG ? .regular : .fifo
+        switch st.st_mode & S_IFMT {
+        case S_IFREG: kind = .regular
+        case S_IFIFO: kind = .fifo
+        default: kind = .other
+        }
         try open()
     }
 
@@ -58,7 +64,7 @@ final class SideInputFile {
     }
 
     private func open() throws {
-        fd = Glibc.open(path, O_RDONLY | O_CLOEXEC | (kind == .fifo ? O_NONBLOCK : 0))
+        fd = Glibc.open(path, O_RDONLY | O_CLOEXEC | (kind == .regular ? 0 : O_NONBLOCK))
         guard fd >= 0 else { throw AUPipeError.noInput("\(name): cannot open: \(String(cString: strerror(errno)))") }
     }
 
@@ -67,7 +73,7 @@ final class SideInputFile {
         while true {
             let n = Glibc.read(fd, buffer, count)
             if n > 0 { return .bytes(n) }
-            if n == 0 { return kind == .regular || writerHasGone ? .end : .noWriterYet }
+            if n == 0 { return kind != .fifo || writerHasGone ? .end : .noWriterYet }
             if errno == EINTR { continue }
             if errno == EAGAIN { return .wouldBlock }
             throw AUPipeError.io("\(name): reading: \(String(cString: strerror(errno)))")

@@ -72,7 +72,12 @@ public final class SideOutput {
         file = try SideOutputFile(path: path, name: name, stop: stop)
     }
 
-    deinit { scratch?.deallocate() }
+    /// A run that ends before the chain drains (the main output's reader went away, an error)
+    /// still leaves a finished copy: a regular file that got audio has its sizes patched.
+    deinit {
+        if !finished, live == nil, framesGiven > 0 { try? finish() }
+        scratch?.deallocate()
+    }
 
     /// Learns the stream's format (the unit's input) and allocates everything: a block of
     /// `maxFrames` frames (at least 1) encoded, and for a FIFO or pipe the queue. Called once,

@@ -49,7 +49,13 @@ public final class MeterUnit: AudioUnit, StatsReporting, LiveControllable, SideO
         self.every = every
         plotPath = plot
         lines = every == nil ? nil : try LineOutput(path: to, label: "meter to=")
-        if let plot { _ = try SideOutputFile(path: plot, name: "meter plot= (\(plot))", stop: .signals) }
+        if let plot {
+            let file = try SideOutputFile(path: plot, name: "meter plot= (\(plot))", stop: .signals)
+            // Written whole at the end with a blocking open: a FIFO would hang there without a reader.
+            guard file.kind == .regular else {
+                throw AUPipeError.usage("meter: plot=\(plot) is not a regular file; the plot is written at the end, to a file (e.g. plot=levels.svg)")
+            }
+        }
     }
 
     deinit { line.deallocate() }
