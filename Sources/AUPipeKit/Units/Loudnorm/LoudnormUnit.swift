@@ -70,7 +70,7 @@ public final class LoudnormUnit: AudioUnit, StatsReporting, LiveControllable {
         channels = context.input.channels
         rate = context.input.sampleRate
         guard let i = LoudnessMeter(channels: channels, sampleRate: rate), let o = LoudnessMeter(channels: channels, sampleRate: rate) else {
-            throw AUPipeError.usage("loudnorm: cannot measure a stream at \(rate) Hz with \(channels) channels (libebur128 takes 16 Hz to 2822400 Hz)")
+            throw AUPipeError.usage("loudnorm: cannot measure a stream at \(rate) Hz with \(counted(channels, "channel")) (libebur128 takes 16 Hz to 2822400 Hz)")
         }
         inputMeter = i
         outputMeter = o

@@ -68,7 +68,7 @@ public final class MeterUnit: AudioUnit, StatsReporting, LiveControllable, SideO
         channels = context.input.channels
         rate = context.input.sampleRate
         guard let m = LoudnessMeter(channels: channels, sampleRate: rate) else {
-            throw AUPipeError.usage("meter: cannot measure a stream at \(rate) Hz with \(channels) channels (libebur128 takes 16 Hz to 2822400 Hz)")
+            throw AUPipeError.usage("meter: cannot measure a stream at \(rate) Hz with \(counted(channels, "channel")) (libebur128 takes 16 Hz to 2822400 Hz)")
         }
         meter = m
         if let every {

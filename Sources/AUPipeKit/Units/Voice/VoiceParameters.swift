@@ -25,7 +25,7 @@ public enum VoiceParameters {
         let low = max(minimumFrames, Int((frameRange.lowerBound * Double(rate) + 1e-9).rounded(.down)))
         let high = Int((frameRange.upperBound * Double(rate) + 1e-9).rounded(.down))
         guard (low...max(low, high)).contains(n), low <= high else {
-            throw AUPipeError.usage("\(unit): frame=\(frame) is \(n) frames; \(formatNumber(frameRange.lowerBound * 1000))...\(formatNumber(frameRange.upperBound * 1000)) ms (\(low)...\(high) frames at \(rate) Hz) allowed")
+            throw AUPipeError.usage("\(unit): frame=\(frame) is \(counted(n, "frame")); \(formatNumber(frameRange.lowerBound * 1000))...\(formatNumber(frameRange.upperBound * 1000)) ms (\(low)...\(high) frames at \(rate) Hz) allowed")
         }
         return n
     }
