@@ -71,4 +71,16 @@ import Testing
         #expect(r.text.contains("status=64"), "\(r.text) \(r.err)")
         #expect(r.err.contains("plot=p is not a regular file"), "\(r.err)")
     }
+
+    @Test func aRunThatFailsMidStreamLeavesAPatchedOutput() throws {
+        // A tee onto /dev/full fails at its first write (74); the main output was opened by then
+        // and used to stay empty, not even a header.
+        let r = try run("""
+            "$AUPIPE" gen sine duration=1 -o main.wav
+            timeout -s KILL 20 "$AUPIPE" -i main.wav tee /dev/full -o out.wav; echo "status=$?"
+            bytes=$(stat -c %s out.wav); frames=$("$AUPIPE" info out.wav | sed -n 's/^frames: //p')
+            [ -n "$frames" ] && [ $((44 + frames * 2)) = "$bytes" ] && echo patched
+            """)
+        #expect(r.text.contains("status=74") && r.text.contains("patched"), "\(r.text) \(r.err)")
+    }
 }

@@ -114,6 +114,20 @@ final class StreamLoop {
     /// Streams the whole input; fills in the report's frame counts, clips, patching and any
     /// error in the input's end.
     func run(into report: inout RunReport) throws {
+        do {
+            try stream()
+        } catch {
+            // A unit or a write failed: what was written still gets its header and true sizes
+            // (best effort: the output itself may be what failed), then the error ends the run.
+            try? finishOutput(into: &report)
+            throw error
+        }
+        try finishOutput(into: &report)
+        report.dataError = inputEndError()
+    }
+
+    /// Every read through to the chain's drain.
+    private func stream() throws {
         while remaining != 0 && toLimit != 0 {
             let n = try source.read(into: UnsafeMutableRawBufferPointer(rebasing: readBuffer[carried..<(carried + readSize())]))
             if n == 0 { break }
@@ -132,8 +146,6 @@ final class StreamLoop {
             keepPartialFrame(after: frames, of: carried + n)
         }
         if case .chain = path { try drainChain() }
-        try finishOutput(into: &report)
-        report.dataError = inputEndError()
     }
 
     /// How many bytes the next read asks for.
