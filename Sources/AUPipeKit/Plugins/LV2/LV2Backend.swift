@@ -1,0 +1,91 @@
+import CAUPipeSupport
+
+/// LV2 plugins through lilv, loaded at run time: discovery (`lilv_world_load_all`, which honours
+/// `LV2_PATH`), instances with the host features aupipe provides (`providedFeatures`), presets.
+///
+/// Nothing is loaded until `discover`, `instantiate` or `presetValues` is called; then the world
+/// is kept for the process.
+public struct LV2Backend: PluginBackend {
+    public let standard = PluginStandard.lv2
+    /// The directories to search, `:`-separated as `LV2_PATH`; nil: `LV2_PATH` from the
+    /// environment, or lilv's default directories.
+    public let searchPath: String?
+
+    public init() {
+        searchPath = nil
+    }
+
+    /// A backend that searches only `searchPath` (`:`-separated directories), whatever `LV2_PATH` says.
+    public init(searchPath: String) {
+        self.searchPath = searchPath
+    }
+
+    /// The feature URIs aupipe gives a plugin: urid:map and unmap, options:options (sample rate,
+    /// block lengths, sequence size), bufsz:boundedBlockLength, fixedBlockLength and
+    /// powerOf2BlockLength (the host unit keeps them for a plugin that names them), log:log and
+    /// worker:schedule. `missingFeatures` is a plugin's required features not in this list
+    /// (nor lv2:isLive, lv2:hardRTCapable or lv2:inPlaceBroken, properties some plugins list as
+    /// features, which need nothing from a host).
+    public static var providedFeatures: [String] {
+        var features: [String] = []
+        var cursor = aupipe_lv2_provided_features()
+        while let feature = cursor?.pointee {
+            features.append(String(cString: feature))
+            cursor = cursor?.advanced(by: 1)
+        }
+        return features
+    }
+
+    public func discover() throws -> [PluginInfo] {
+        try LV2World.world(searchPath: searchPath).plugins
+    }
+
+    public func instantiate(_ plugin: PluginInfo, settings: PluginHostSettings) throws -> any PluginInstance {
+        let world = try LV2World.world(searchPath: searchPath)
+        if !plugin.missingFeatures.isEmpty {
+            let names = plugin.missingFeatures.joined(separator: ", ")
+            throw AUPipeError(.unavailable, "lv2 \(plugin.identifier) needs \(names) which aupipe does not provide")
+        }
+        if let port = plugin.ports.first(where: { if case .unsupported = $0.kind { return !$0.isConnectionOptional } else { return false } }),
+           case .unsupported(let what) = port.kind {
+            throw AUPipeError(.unavailable, "lv2 \(plugin.identifier) has a \(what) port (\(port.symbol)) that aupipe cannot connect")
+        }
+        var error = [CChar](repeating: 0, count: 512)
+        let instance = error.withUnsafeMutableBufferPointer { buffer in
+            aupipe_lv2_instantiate(world.pointer, plugin.identifier, settings.sampleRate,
+                                   Int32(clamping: settings.minBlockLength), Int32(clamping: settings.maxBlockLength),
+                                   Int32(clamping: settings.nominalBlockLength), buffer.baseAddress, buffer.count)
+        }
+        guard let instance else {
+            let why = String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            throw AUPipeError(.software, "lv2 \(plugin.identifier): \(why)")
+        }
+        return LV2Instance(instance)
+    }
+
+    public func presetValues(of plugin: PluginInfo, preset: String) throws -> [String: Float] {
+        let world = try LV2World.world(searchPath: searchPath)
+        let wanted = preset.lowercased()
+        guard let found = plugin.presets.first(where: { $0.name.lowercased() == wanted || $0.uri.lowercased() == wanted }) else {
+            let names = plugin.presets.map { "'\($0.name)'" }.joined(separator: ", ")
+            let known = plugin.presets.isEmpty ? "it has no presets" : "its presets: \(names)"
+            throw AUPipeError(.usage, "lv2 \(plugin.identifier): no preset '\(preset)'; \(known)")
+        }
+        let values = PresetValues()
+        let status = withExtendedLifetime(values) {
+            aupipe_lv2_preset_values(world.pointer, found.uri, { context, symbol, value in
+                guard let context, let symbol else { return }
+                Unmanaged<PresetValues>.fromOpaque(context).takeUnretainedValue().values[String(cString: symbol)] = value
+            }, Unmanaged.passUnretained(values).toOpaque())
+        }
+        guard status == 0 else {
+            throw AUPipeError(.dataError, "lv2 \(plugin.identifier): preset '\(found.name)' (\(found.uri)) cannot be loaded")
+        }
+        return values.values
+    }
+}
+
+/// The port values a preset sets, gathered from lilv's callback.
+private final class PresetValues {
+    var values: [String: Float] = [:]
+}

@@ -1,0 +1,99 @@
+import Glibc
+import Synchronization
+
+import CAUPipeSupport
+
+/// A loaded lilv world and the plugins it found, made once per search path for the process:
+/// loading every bundle's Turtle is the expensive part of discovery.
+final class LV2World: @unchecked Sendable {
+    /// The C world (`aupipe_lv2_world`); its calls serialise on one lock in C.
+    let pointer: OpaquePointer
+    /// Every plugin, sorted by URI.
+    let plugins: [PluginInfo]
+
+    private init(pointer: OpaquePointer) {
+        self.pointer = pointer
+        var plugins: [PluginInfo] = []
+        for index in 0..<aupipe_lv2_world_plugin_count(pointer) {
+            guard let info = aupipe_lv2_describe(pointer, index) else { continue }
+            plugins.append(Self.pluginInfo(info.pointee))
+            aupipe_lv2_plugin_info_free(info)
+        }
+        self.plugins = plugins.sorted { $0.identifier < $1.identifier }
+    }
+
+    private static let worlds = Mutex<[String?: LV2World]>([:])
+
+    /// The world for `searchPath` (nil: `LV2_PATH` from the environment, or lilv's default
+    /// directories), loading lilv and the world on first use.
+    static func world(searchPath: String?) throws -> LV2World {
+        try LV2Library.load()
+        let path = searchPath ?? getenv("LV2_PATH").map { String(cString: $0) }
+        return try worlds.withLock { worlds in
+            if let world = worlds[path] { return world }
+            guard let pointer = aupipe_lv2_world_open(path) else {
+                throw AUPipeError(.software, "lv2: lilv could not load its world of plugins")
+            }
+            let world = LV2World(pointer: pointer)
+            worlds[path] = world
+            return world
+        }
+    }
+
+    /// The plugin with this URI.
+    func plugin(_ uri: String) -> PluginInfo? {
+        plugins.first { $0.identifier == uri }
+    }
+
+    private static func string(_ text: UnsafeMutablePointer<CChar>?) -> String? {
+        text.map { String(cString: $0) }
+    }
+
+    private static func strings(_ texts: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, _ count: UInt32) -> [String] {
+        guard let texts else { return [] }
+        return (0..<Int(count)).compactMap { string(texts[$0]) }
+    }
+
+    private static func pluginInfo(_ info: aupipe_lv2_plugin_info) -> PluginInfo {
+        let uri = string(info.uri) ?? ""
+        let ports = (0..<Int(info.port_count)).map { port(info.ports[$0]) }
+        let required = strings(info.required_features, info.required_feature_count)
+        let labels = strings(info.preset_labels, info.preset_count)
+        let presetURIs = strings(info.preset_uris, info.preset_count)
+        let presets = zip(labels, presetURIs).map { PluginPreset(name: $0, uri: $1) }
+            .sorted { ($0.name, $0.uri) < ($1.name, $1.uri) }
+        return PluginInfo(
+            standard: .lv2, identifier: uri, name: string(info.name) ?? uri,
+            libraryPath: string(info.library_path) ?? "", ports: ports,
+            requiredFeatures: required, missingFeatures: required.filter { aupipe_lv2_feature_is_provided($0) == 0 },
+            needsFixedBlockLength: info.fixed_block_length != 0, needsPowerOf2BlockLength: info.power_of_2_block_length != 0,
+            isInPlaceBroken: info.in_place_broken != 0, presets: presets)
+    }
+
+    private static func port(_ port: aupipe_lv2_port_info) -> PluginPort {
+        let kind: PluginPortKind
+        switch Int(port.kind) {
+        case Int(AUPIPE_LV2_PORT_AUDIO_IN): kind = .audioInput
+        case Int(AUPIPE_LV2_PORT_AUDIO_OUT): kind = .audioOutput
+        case Int(AUPIPE_LV2_PORT_CONTROL_IN): kind = .controlInput
+        case Int(AUPIPE_LV2_PORT_CONTROL_OUT): kind = .controlOutput
+        case Int(AUPIPE_LV2_PORT_ATOM_IN): kind = .atomInput
+        case Int(AUPIPE_LV2_PORT_ATOM_OUT): kind = .atomOutput
+        default: kind = .unsupported(string(port.unsupported) ?? "unknown port")
+        }
+        var points: [PluginScalePoint] = []
+        for i in 0..<Int(port.scale_point_count) {
+            guard let label = string(port.scale_point_labels[i]) else { continue }
+            points.append(PluginScalePoint(label: label, value: port.scale_point_values[i]))
+        }
+        let symbol = string(port.symbol) ?? "port\(port.index)"
+        return PluginPort(
+            index: port.index, symbol: symbol, name: string(port.name) ?? symbol, kind: kind,
+            minimum: port.has_minimum != 0 ? port.minimum : nil,
+            maximum: port.has_maximum != 0 ? port.maximum : nil,
+            defaultValue: port.has_default != 0 ? port.default_value : nil,
+            unit: string(port.unit), scalePoints: points.sorted { ($0.value, $0.label) < ($1.value, $1.label) },
+            isInteger: port.is_integer != 0, isToggled: port.is_toggled != 0, isLogarithmic: port.is_logarithmic != 0,
+            isLatency: port.is_latency != 0, isConnectionOptional: port.is_optional != 0)
+    }
+}

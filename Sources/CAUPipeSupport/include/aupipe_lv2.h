@@ -1,0 +1,101 @@
+#ifndef AUPIPE_LV2_H
+#define AUPIPE_LV2_H
+/* LV2 plugins through lilv, with liblilv loaded at run time (dlopen), so that aupipe builds and
+   runs where lilv is absent. Only the calls aupipe makes are bound; lilv's types are opaque and
+   the LV2 structures are declared from the LV2 specification's stable ABI in lv2.c, so no lilv
+   or LV2 headers are needed to build.
+
+   The host side lives here in C: the features aupipe gives a plugin (urid:map/unmap, options,
+   log, worker, block-length promises), the atom buffers, and `run`, which must not allocate.
+   Strings returned are owned by the structure that holds them. */
+#include <stddef.h>
+#include <stdint.h>
+
+/* Loads `library` (NULL: "liblilv-0.so.0") and binds every call. 0 on success; -1 when the
+   library or a symbol is missing, with the reason in aupipe_lv2_load_error(). The first library
+   loaded serves the process: a later call with another name only checks that it loads. */
+int aupipe_lv2_load(const char *library);
+const char *aupipe_lv2_load_error(void);
+
+/* The feature URIs aupipe provides to every instance (a NULL-terminated list), and whether
+   `uri` is one of them or one of the properties some plugins list as features (lv2:isLive,
+   lv2:hardRTCapable, lv2:inPlaceBroken), which need nothing from a host. */
+const char *const *aupipe_lv2_provided_features(void);
+int aupipe_lv2_feature_is_provided(const char *uri);
+
+/* A loaded lilv world with every plugin found (lilv_world_load_all, or only the bundles under
+   `lv2_path` when it is not NULL). Functions taking a world serialise on one process-wide lock. */
+typedef struct aupipe_lv2_world aupipe_lv2_world;
+aupipe_lv2_world *aupipe_lv2_world_open(const char *lv2_path);
+uint32_t aupipe_lv2_world_plugin_count(aupipe_lv2_world *world);
+
+/* What a port carries. */
+enum {
+    AUPIPE_LV2_PORT_AUDIO_IN = 0,
+    AUPIPE_LV2_PORT_AUDIO_OUT = 1,
+    AUPIPE_LV2_PORT_CONTROL_IN = 2,
+    AUPIPE_LV2_PORT_CONTROL_OUT = 3,
+    AUPIPE_LV2_PORT_ATOM_IN = 4,
+    AUPIPE_LV2_PORT_ATOM_OUT = 5,
+    AUPIPE_LV2_PORT_UNSUPPORTED = 6
+};
+
+typedef struct {
+    uint32_t index;
+    int kind;                   /* AUPIPE_LV2_PORT_* */
+    char *symbol;
+    char *name;
+    char *unsupported;          /* for AUPIPE_LV2_PORT_UNSUPPORTED: "CV input", "Event output", ... */
+    int has_minimum, has_maximum, has_default;
+    float minimum, maximum, default_value;
+    char *unit;                 /* "dB", "Hz", ...; NULL if unstated */
+    uint32_t scale_point_count;
+    char **scale_point_labels;
+    float *scale_point_values;
+    int is_integer, is_toggled, is_logarithmic, is_latency, is_optional;
+    uint32_t minimum_size;      /* rsz:minimumSize of an atom port, 0 if unstated */
+} aupipe_lv2_port_info;
+
+typedef struct {
+    char *uri;
+    char *name;
+    char *library_path;
+    uint32_t port_count;
+    aupipe_lv2_port_info *ports;
+    uint32_t required_feature_count;
+    char **required_features;
+    int fixed_block_length, power_of_2_block_length, in_place_broken;
+    uint32_t preset_count;
+    char **preset_uris;
+    char **preset_labels;       /* rdfs:label, or the URI when the preset has none */
+} aupipe_lv2_plugin_info;
+
+/* Describes plugin `i` (0..<count, lilv's order). NULL if out of range or out of memory. */
+aupipe_lv2_plugin_info *aupipe_lv2_describe(aupipe_lv2_world *world, uint32_t i);
+void aupipe_lv2_plugin_info_free(aupipe_lv2_plugin_info *info);
+
+/* The port values preset `preset_uri` sets, reported one by one through `emit` (symbol, value).
+   0 on success, -1 if the preset cannot be loaded. */
+int aupipe_lv2_preset_values(aupipe_lv2_world *world, const char *preset_uri,
+                             void (*emit)(void *context, const char *symbol, float value), void *context);
+
+/* A running plugin instance with its features and atom buffers. */
+typedef struct aupipe_lv2_instance aupipe_lv2_instance;
+
+/* Instantiates plugin `uri` for `rate` Hz and blocks of min...max frames (nominal usually).
+   Connects its atom ports to buffers of its own and connection-optional ports of other types
+   to NULL. On failure returns NULL with a reason in `error` (its required features, a missing
+   plugin, or lilv's refusal). */
+aupipe_lv2_instance *aupipe_lv2_instantiate(aupipe_lv2_world *world, const char *uri, double rate,
+                                            int32_t min_block, int32_t max_block, int32_t nominal_block,
+                                            char *error, size_t error_size);
+void aupipe_lv2_connect(aupipe_lv2_instance *instance, uint32_t port, void *data);
+void aupipe_lv2_activate(aupipe_lv2_instance *instance);
+/* Resets the atom buffers, runs the plugin for `frames` frames, then delivers the worker's
+   responses. Allocates nothing. */
+void aupipe_lv2_run(aupipe_lv2_instance *instance, uint32_t frames);
+void aupipe_lv2_deactivate(aupipe_lv2_instance *instance);
+/* Deactivates if active, cleans up the plugin and frees everything. */
+void aupipe_lv2_instance_free(aupipe_lv2_instance *instance);
+
+#endif
