@@ -272,6 +272,7 @@ int aupipe_lv2_feature_is_provided(const char *uri) {
     X(toggled, LV2_CORE "toggled") \
     X(logarithmic, "http://lv2plug.in/ns/ext/port-props#logarithmic") \
     X(connection_optional, LV2_CORE "connectionOptional") \
+    X(sample_rate, LV2_CORE "sampleRate") \
     X(designation, LV2_CORE "designation") \
     X(latency, LV2_CORE "latency") \
     X(reports_latency, LV2_CORE "reportsLatency") \
@@ -447,6 +448,7 @@ static void describe_port(aupipe_lv2_world *w, const LilvPlugin *p, uint32_t ind
     info->is_toggled = p_lilv_port_has_property(p, port, w->toggled);
     info->is_logarithmic = p_lilv_port_has_property(p, port, w->logarithmic);
     info->is_optional = p_lilv_port_has_property(p, port, w->connection_optional);
+    info->is_sample_rate = p_lilv_port_has_property(p, port, w->sample_rate);
     info->is_latency = p_lilv_port_has_property(p, port, w->reports_latency);
     if (!info->is_latency) {
         LilvNodes *designations = p_lilv_port_get_value(p, port, w->designation);

@@ -53,6 +53,7 @@ typedef struct {
     char **scale_point_labels;
     float *scale_point_values;
     int is_integer, is_toggled, is_logarithmic, is_latency, is_optional;
+    int is_sample_rate;         /* lv2:sampleRate: range and default are fractions of the sample rate */
     uint32_t minimum_size;      /* rsz:minimumSize of an atom port, 0 if unstated */
 } aupipe_lv2_port_info;
 

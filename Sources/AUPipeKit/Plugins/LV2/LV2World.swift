@@ -10,16 +10,24 @@ final class LV2World: @unchecked Sendable {
     let pointer: OpaquePointer
     /// Every plugin, sorted by URI.
     let plugins: [PluginInfo]
+    /// By plugin URI, the indices of its control ports marked `lv2:sampleRate`: their range and
+    /// default are fractions of the sample rate (swh's filters: cutoff 0.0001...0.45).
+    let sampleRateRelativePorts: [String: Set<UInt32>]
 
     private init(pointer: OpaquePointer) {
         self.pointer = pointer
         var plugins: [PluginInfo] = []
+        var relative: [String: Set<UInt32>] = [:]
         for index in 0..<aupipe_lv2_world_plugin_count(pointer) {
             guard let info = aupipe_lv2_describe(pointer, index) else { continue }
-            plugins.append(Self.pluginInfo(info.pointee))
+            let plugin = Self.pluginInfo(info.pointee)
+            plugins.append(plugin)
+            let ports = (0..<Int(info.pointee.port_count)).map { info.pointee.ports[$0] }.filter { $0.is_sample_rate != 0 }
+            if !ports.isEmpty { relative[plugin.identifier] = Set(ports.map(\.index)) }
             aupipe_lv2_plugin_info_free(info)
         }
         self.plugins = plugins.sorted { $0.identifier < $1.identifier }
+        sampleRateRelativePorts = relative
     }
 
     private static let worlds = Mutex<[String?: LV2World]>([:])
