@@ -670,11 +670,13 @@ static void set_option(LV2_Options_Option *option, const char *key, uint32_t siz
 
 aupipe_lv2_instance *aupipe_lv2_instantiate(aupipe_lv2_world *w, const char *uri, double rate,
                                             int32_t min_block, int32_t max_block, int32_t nominal_block,
-                                            char *error, size_t error_size) {
+                                            int *failure, char *error, size_t error_size) {
+    *failure = AUPIPE_LV2_REFUSED;
     if (!w) { snprintf(error, error_size, "lilv is not loaded"); return NULL; }
     aupipe_lv2_instance *instance = calloc(1, sizeof *instance);
     if (!instance || !(instance->uri = strdup(uri)) || !(instance->responses = malloc(RESPONSE_CAPACITY))) {
         if (instance) { free(instance->uri); free(instance); }
+        *failure = AUPIPE_LV2_NO_MEMORY;
         snprintf(error, error_size, "out of memory");
         return NULL;
     }
@@ -739,7 +741,33 @@ aupipe_lv2_instance *aupipe_lv2_instantiate(aupipe_lv2_world *w, const char *uri
     add_feature(instance, &count, LV2_LOG "log", &instance->log);
     add_feature(instance, &count, LV2_WORKER "schedule", &instance->schedule);
 
-    instance->lilv = instance->atoms ? p_lilv_plugin_instantiate(p, rate, instance->feature_list) : NULL;
+    if (!instance->atoms) {
+        pthread_mutex_unlock(&lilv_lock);
+        *failure = AUPIPE_LV2_NO_MEMORY;
+        snprintf(error, error_size, "out of memory");
+        aupipe_lv2_instance_free(instance);
+        return NULL;
+    }
+    /* Open the library first: where it does not load (a missing dependency), say why here
+       instead of letting lilv print it. lilv's own dlopen then finds it loaded. */
+    void *library = NULL;
+    const LilvNode *library_uri = p_lilv_plugin_get_library_uri(p);
+    char *library_path = library_uri ? p_lilv_file_uri_parse(p_lilv_node_as_uri(library_uri), NULL) : NULL;
+    if (library_path) {
+        library = dlopen(library_path, RTLD_NOW | RTLD_LOCAL);
+        if (!library) {
+            const char *why = dlerror();
+            pthread_mutex_unlock(&lilv_lock);
+            *failure = AUPIPE_LV2_NO_LIBRARY;
+            snprintf(error, error_size, "%s", why ? why : library_path);
+            p_lilv_free(library_path);
+            aupipe_lv2_instance_free(instance);
+            return NULL;
+        }
+        p_lilv_free(library_path);
+    }
+    instance->lilv = p_lilv_plugin_instantiate(p, rate, instance->feature_list);
+    if (library) dlclose(library);
     if (!instance->lilv) {
         pthread_mutex_unlock(&lilv_lock);
         snprintf(error, error_size, "the plugin refused to instantiate at %g Hz", rate);
@@ -759,6 +787,7 @@ aupipe_lv2_instance *aupipe_lv2_instantiate(aupipe_lv2_world *w, const char *uri
             LV2_Atom_Sequence *buffer = aligned_alloc(8, capacity);
             if (!buffer) {
                 pthread_mutex_unlock(&lilv_lock);
+                *failure = AUPIPE_LV2_NO_MEMORY;
                 snprintf(error, error_size, "out of memory");
                 aupipe_lv2_instance_free(instance);
                 return NULL;

@@ -83,13 +83,21 @@ int aupipe_lv2_preset_values(aupipe_lv2_world *world, const char *preset_uri,
 /* A running plugin instance with its features and atom buffers. */
 typedef struct aupipe_lv2_instance aupipe_lv2_instance;
 
+/* Why aupipe_lv2_instantiate failed. */
+enum {
+    AUPIPE_LV2_REFUSED = 1,     /* the plugin's instantiate returned NULL, or no such plugin */
+    AUPIPE_LV2_NO_LIBRARY = 2,  /* its shared object does not load (dlerror in `error`) */
+    AUPIPE_LV2_NO_MEMORY = 3
+};
+
 /* Instantiates plugin `uri` for `rate` Hz and blocks of min...max frames (nominal usually).
    Connects its atom ports to buffers of its own and connection-optional ports of other types
-   to NULL. On failure returns NULL with a reason in `error` (its required features, a missing
-   plugin, or lilv's refusal). */
+   to NULL. On failure returns NULL with AUPIPE_LV2_* in `failure` and the reason in `error`.
+   The plugin's library is opened here first, so that a library that does not load is told in
+   `error` rather than by lilv on stderr. */
 aupipe_lv2_instance *aupipe_lv2_instantiate(aupipe_lv2_world *world, const char *uri, double rate,
                                             int32_t min_block, int32_t max_block, int32_t nominal_block,
-                                            char *error, size_t error_size);
+                                            int *failure, char *error, size_t error_size);
 void aupipe_lv2_connect(aupipe_lv2_instance *instance, uint32_t port, void *data);
 void aupipe_lv2_activate(aupipe_lv2_instance *instance);
 /* Resets the atom buffers, runs the plugin for `frames` frames, then delivers the worker's

@@ -58,14 +58,19 @@ public struct LV2Backend: PluginBackend {
            case .unsupported(let what) = port.kind {
             throw AUPipeError(.unavailable, "lv2 \(plugin.identifier) has a \(what) port (\(port.symbol)) that aupipe cannot connect")
         }
-        var error = [CChar](repeating: 0, count: 512)
+        var error = [CChar](repeating: 0, count: 1024)
+        var failure: Int32 = 0
         let instance = error.withUnsafeMutableBufferPointer { buffer in
             aupipe_lv2_instantiate(world.pointer, plugin.identifier, settings.sampleRate,
                                    Int32(clamping: settings.minBlockLength), Int32(clamping: settings.maxBlockLength),
-                                   Int32(clamping: settings.nominalBlockLength), buffer.baseAddress, buffer.count)
+                                   Int32(clamping: settings.nominalBlockLength), &failure, buffer.baseAddress, buffer.count)
         }
         guard let instance else {
             let why = String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+                .split(whereSeparator: \.isNewline).joined(separator: " ")
+            if failure == AUPIPE_LV2_NO_LIBRARY {
+                throw AUPipeError(.unavailable, "lv2 \(plugin.identifier): its library does not load (\(why)); the plugin's package is broken or lacks a dependency")
+            }
             throw AUPipeError(.software, "lv2 \(plugin.identifier): \(why)")
         }
         return LV2Instance(instance)
