@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import AUPipeKit
+import AUPipeKit
 
 /// The host features the LV2 backend gives a plugin, read back from the probe
 /// (`Support/lv2probe`: a test plugin whose output control ports report what its host gave

@@ -4,7 +4,16 @@ import CAUPipeSupport
 /// `LV2_PATH`), instances with the host features aupipe provides (`providedFeatures`), presets.
 ///
 /// Nothing is loaded until `discover`, `instantiate` or `presetValues` is called; then the world
-/// is kept for the process.
+/// is kept for the process (discovering the 231 plugins of lv2-examples, x42-plugins and
+/// swh-lv2 takes about 0.1 s: lilv parses every plugin's Turtle).
+///
+/// The environment: `LV2_PATH` (lilv's search path), `AUPIPE_LILV_LIBRARY` (the library to
+/// load instead of `liblilv-0.so.0`), `AUPIPE_LV2_LOG=1` (show a plugin's log:Note and
+/// log:Trace messages too; errors and warnings always reach stderr, prefixed
+/// `aupipe: lv2 URI:`).
+///
+/// A host connects every audio and control port of an instance (LV2 requires it); the
+/// instance connects its atom ports and leaves other connection-optional ports unconnected.
 public struct LV2Backend: PluginBackend {
     public let standard = PluginStandard.lv2
     /// The directories to search, `:`-separated as `LV2_PATH`; nil: `LV2_PATH` from the
