@@ -91,7 +91,8 @@ static int flaky_stop(snd_pcm_ioplug_t *io) {
    the device is gone. Playback: it runs on the clock until the limit. */
 static snd_pcm_sframes_t flaky_pointer(snd_pcm_ioplug_t *io) {
     flaky_t *p = io->private_data;
-    if (io->state != SND_PCM_STATE_RUNNING) return 0;
+    /* A playback stream plays on while draining. */
+    if (io->state != SND_PCM_STATE_RUNNING && io->state != SND_PCM_STATE_DRAINING) return 0;
     uint64_t now = frames_since(p);
     if (p->lose_after >= 0) {
         uint64_t limit = (uint64_t)p->lose_after * io->period_size;

@@ -1,0 +1,154 @@
+import Foundation
+import Testing
+
+/// Sound devices that go away mid-run (unplugged: -ENODEV), without hardware: the devices are
+/// an ALSA plugin built from Support/alsa_flaky_device.c that runs on the clock as a card does,
+/// captures a counter that is never 0 (1, 2, 3, …: silence written for a gap is told apart),
+/// is unplugged after `lose_after` periods, and then refuses `fail_opens` opens (-1: all)
+/// before it opens again. Every aupipe runs under `timeout -s KILL`.
+@Suite(.serialized) struct DeviceLossTests {
+    static let plugin = CLI.sharedLibrary("alsa_flaky_device.c", named: "libasound_module_pcm_flaky.so", flags: "-DPIC", libraries: "-lasound")
+
+    /// `gone` (capture) is unplugged after 30 periods and back on the 5th open; `never` does not
+    /// come back; `steady` never goes; `spk` (playback) is unplugged after 20 periods and back
+    /// on the 3rd open. Periods are 10 ms (aupipe's default).
+    static func directory() throws -> URL {
+        let plugin = try #require(Self.plugin, "could not build Support/alsa_flaky_device.c (needs gcc and libasound2-dev)")
+        let dir = try CLI.temporaryDirectory()
+        let conf = """
+            pcm_type.flaky { lib "\(plugin)" }
+            pcm.gone { type flaky lose_after 30 fail_opens 4 state "\(dir.path)/gone.state" }
+            pcm.never { type flaky lose_after 30 fail_opens -1 state "\(dir.path)/never.state" }
+            pcm.steady { type flaky state "\(dir.path)/steady.state" }
+            pcm.spk { type flaky lose_after 20 fail_opens 2 state "\(dir.path)/spk.state" }
+
+            """
+        try conf.write(to: dir.appendingPathComponent("asound.conf"), atomically: true, encoding: .utf8)
+        return dir
+    }
+
+    static func run(_ script: String, in dir: URL) throws -> CLI.Result {
+        try CLI.shell(script, cwd: dir, environment: ["ALSA_CONFIG_PATH": dir.appendingPathComponent("asound.conf").path])
+    }
+
+    /// The samples of a 16-bit WAV, after checking that its header's data size was patched.
+    static func wavSamples(_ url: URL) throws -> [Int16] {
+        let wav = try Data(contentsOf: url)
+        #expect(wav.count >= 44)
+        let dataSize = Int(wav[40]) | Int(wav[41]) << 8 | Int(wav[42]) << 16 | Int(wav[43]) << 24
+        #expect(dataSize == wav.count - 44, "the header's data size was not patched")
+        return CaptureTests.samples(Data(wav.dropFirst(44)))
+    }
+
+    static func lines(_ text: String) -> [Substring] { text.split(separator: "\n") }
+
+    /// By default a lost capture device ends the run: what was captured before (30 periods,
+    /// exactly) went through the chain, the WAV's header is patched, one line says which device
+    /// went and how, and the status is 74.
+    @Test func captureLossEndsTheRunCleanly() throws {
+        let dir = try Self.directory()
+        let r = try Self.run("timeout -s KILL 30 \"$AUPIPE\" --capture gone --capture-format s16le:16000:1 -o out.wav gain 0.0001", in: dir)
+        #expect(r.status == 74, "\(r.stderr)")
+        let lines = Self.lines(r.stderr)
+        #expect(lines.count == 1 && lines[0].hasPrefix("aupipe: --capture gone: ") && lines[0].contains("unplugged or disappeared (ENODEV) at 0.300 s"), "\(r.stderr)")
+        let x = try Self.wavSamples(dir.appendingPathComponent("out.wav"))
+        #expect(x.count == 30 * 160)
+        #expect(x == (0..<x.count).map { Int16($0 + 1) }, "not the device's counter")
+    }
+
+    /// `--reconnect`: the run waits for the device, and the time it was away is silence, so the
+    /// output is as long as the run (`--duration 3s`): the 30 periods, then exactly the gap's
+    /// frames of zeros, then the device's counter again. Announced on stderr; --stats=json
+    /// reports the one gap, whose frames are the zeros. Five waits of 250 ms at least passed
+    /// (four refused opens and the one that worked).
+    @Test func reconnectFillsTheGapWithSilence() throws {
+        let dir = try Self.directory()
+        let r = try Self.run("timeout -s KILL 30 \"$AUPIPE\" --capture gone --capture-format s16le:16000:1 --reconnect=20s --duration 3s --stats=json -o out.wav", in: dir)
+        #expect(r.status == 0, "\(r.stderr)")
+        let x = try Self.wavSamples(dir.appendingPathComponent("out.wav"))
+        #expect(x.count == 48000)
+        #expect(Array(x.prefix(4800)) == (0..<4800).map { Int16($0 + 1) })
+        let zeros = x.dropFirst(4800).prefix { $0 == 0 }.count
+        #expect(zeros >= 5 * 4000 - 16, "a gap of \(zeros) frames is shorter than the five 250 ms waits")
+        #expect(x.dropFirst(4800 + zeros).allSatisfy { $0 != 0 }, "the signal did not resume after the gap")
+        #expect(4800 + zeros < x.count)
+        #expect(r.stderr.contains("aupipe: --capture gone: lost (ENODEV) at 0.300 s; reconnecting (every 250 ms, up to 20s)"), "\(r.stderr)")
+        #expect(r.stderr.contains("aupipe: --capture gone: back after ") && r.stderr.contains("; \(zeros) frames of silence written"), "\(r.stderr)")
+        #expect(r.stderr.contains(#""deviceGaps":[{"option":"--capture","device":"gone","startSeconds":0.3,"#), "\(r.stderr)")
+        #expect(r.stderr.contains(#","frames":\#(zeros)}],"deviceGapCount":1,"deviceGapSeconds":"#), "\(r.stderr)")
+        let seconds = r.stderr.firstMatch(of: /"lengthSeconds":([0-9.]+)/).map { Double($0.1)! }
+        #expect(seconds.map { abs($0 * 16000 - Double(zeros)) <= 16 } == true, "length \(String(describing: seconds)) s for \(zeros) frames")
+    }
+
+    /// The text statistics list the gap.
+    @Test func statsListTheGaps() throws {
+        let dir = try Self.directory()
+        let r = try Self.run("timeout -s KILL 30 \"$AUPIPE\" --capture gone --capture-format s16le:16000:1 --reconnect --duration 2s --stats -o out.wav", in: dir)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stderr.contains("reconnecting (every 250 ms, for ever)"), "\(r.stderr)")
+        #expect(r.stderr.firstMatch(of: /aupipe: stats: device gaps: 1, \d+\.\d{3} s in all\n/) != nil, "\(r.stderr)")
+        #expect(r.stderr.firstMatch(of: /aupipe: stats: gap 1: --capture gone at 0\.300 s for \d+\.\d{3} s, \d+ frames\n/) != nil, "\(r.stderr)")
+    }
+
+    /// A device that does not come back within `--reconnect=TIMEOUT` ends the run as a loss
+    /// does by default: 74, what was captured before, patched, and a line saying so.
+    @Test func reconnectGivesUpAfterTheTimeout() throws {
+        let dir = try Self.directory()
+        let r = try Self.run("timeout -s KILL 30 \"$AUPIPE\" --capture never --capture-format s16le:16000:1 --reconnect=300ms --duration 3s -o out.wav", in: dir)
+        #expect(r.status == 74, "\(r.stderr)")
+        let lines = Self.lines(r.stderr)
+        #expect(lines.count == 2, "\(r.stderr)")
+        #expect(lines.last == "aupipe: --capture never: lost (ENODEV) at 0.300 s and did not come back within 300ms; the output ends there", "\(r.stderr)")
+        #expect(try Self.wavSamples(dir.appendingPathComponent("out.wav")).count == 4800)
+    }
+
+    /// Losing `--monitor`'s device never stops the stream: the output is complete (what a run
+    /// without the monitor writes), the status 0, and one line warns.
+    @Test func monitorLossLeavesTheStreamWhole() throws {
+        let dir = try Self.directory()
+        let r = try Self.run("""
+            "$AUPIPE" gen noise duration=1 seed=3 --out-format s16le:16000:1 -o in.wav
+            "$AUPIPE" -i in.wav -t raw gain -3 > expected.raw
+            timeout -s KILL 30 "$AUPIPE" -i in.wav --monitor spk -t raw gain -3 > out.raw
+            """, in: dir)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(try Data(contentsOf: dir.appendingPathComponent("out.raw")) == Data(contentsOf: dir.appendingPathComponent("expected.raw")))
+        let lines = Self.lines(r.stderr)
+        #expect(lines.count == 1 && lines[0].hasPrefix("aupipe: --monitor spk: the playback device was unplugged or disappeared (ENODEV) at ")
+                && lines[0].hasSuffix("; the stream goes on without it"), "\(r.stderr)")
+    }
+
+    /// Under `--reconnect` the monitor comes back while the stream goes on (a live capture, so
+    /// the monitor is written period by period): the output is whole, and the gap is counted.
+    @Test func monitorComesBackUnderReconnect() throws {
+        let dir = try Self.directory()
+        let r = try Self.run("timeout -s KILL 30 \"$AUPIPE\" --capture steady --capture-format s16le:16000:1 --duration 1.5s --monitor spk --reconnect=10s --stats=json -o out.wav", in: dir)
+        #expect(r.status == 0, "\(r.stderr)")
+        let x = try Self.wavSamples(dir.appendingPathComponent("out.wav"))
+        #expect(x.count == 24000 && !x.contains(0), "the capture has a hole: \(x.count) frames")
+        #expect(r.stderr.contains("aupipe: --monitor spk: lost (ENODEV) at ") && r.stderr.contains("the stream goes on, reconnecting"), "\(r.stderr)")
+        #expect(r.stderr.contains("aupipe: --monitor spk: back after "), "\(r.stderr)")
+        #expect(r.stderr.contains(#""deviceGaps":[{"option":"--monitor","device":"spk","#) && r.stderr.contains(#""deviceGapCount":1,"#), "\(r.stderr)")
+    }
+
+    /// `--play`: losing the device that plays aec's far end ends the run by default (74, the
+    /// output patched); under `--reconnect` the run goes on to its end and the gap is counted.
+    @Test func playLossEndsTheRunOrIsWaitedFor() throws {
+        let dir = try Self.directory()
+        let gen = try Self.run("\"$AUPIPE\" gen noise duration=3 seed=5 --out-format s16le:16000:1 -o far.wav", in: dir)
+        #expect(gen.status == 0, "\(gen.stderr)")
+        let r = try Self.run("timeout -s KILL 30 \"$AUPIPE\" --capture steady --capture-format s16le:16000:1 --duration 1.5s --play spk -o out.wav aec ref=far.wav", in: dir)
+        #expect(r.status == 74, "\(r.stderr)")
+        let lines = Self.lines(r.stderr)
+        #expect(lines.count == 1 && lines[0].hasPrefix("aupipe: --play spk: the playback device was unplugged or disappeared (ENODEV) at "), "\(r.stderr)")
+        let x = try Self.wavSamples(dir.appendingPathComponent("out.wav"))
+        #expect(x.count > 0 && x.count < 24000)
+
+        try FileManager.default.removeItem(at: dir.appendingPathComponent("spk.state"))
+        let again = try Self.run("timeout -s KILL 30 \"$AUPIPE\" --capture steady --capture-format s16le:16000:1 --duration 1.5s --play spk --reconnect --stats=json -o out.wav aec ref=far.wav", in: dir)
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(try Self.wavSamples(dir.appendingPathComponent("out.wav")).count == 24000)
+        #expect(again.stderr.contains("aupipe: --play spk: lost (ENODEV) at ") && again.stderr.contains("aupipe: --play spk: back after "), "\(again.stderr)")
+        #expect(again.stderr.contains(#""deviceGaps":[{"option":"--play","device":"spk","#), "\(again.stderr)")
+    }
+}
