@@ -11,7 +11,8 @@ import Testing
 
     /// `gone` (capture) is unplugged after 30 periods and back on the 5th open; `never` does not
     /// come back; `steady` never goes; `spk` (playback) is unplugged after 20 periods and back
-    /// on the 3rd open. Periods are 10 ms (aupipe's default).
+    /// on the 3rd open; `stuck` hangs after 30 periods (nothing more, no error) and is back on
+    /// the 2nd open. Periods are 10 ms (aupipe's default).
     static func directory() throws -> URL {
         let plugin = try #require(Self.plugin, "could not build Support/alsa_flaky_device.c (needs gcc and libasound2-dev)")
         let dir = try CLI.temporaryDirectory()
@@ -21,6 +22,7 @@ import Testing
             pcm.never { type flaky lose_after 30 fail_opens -1 state "\(dir.path)/never.state" }
             pcm.steady { type flaky state "\(dir.path)/steady.state" }
             pcm.spk { type flaky lose_after 20 fail_opens 2 state "\(dir.path)/spk.state" }
+            pcm.stuck { type flaky lose_after 30 stall 1 fail_opens 1 state "\(dir.path)/stuck.state" }
 
             """
         try conf.write(to: dir.appendingPathComponent("asound.conf"), atomically: true, encoding: .utf8)
@@ -100,6 +102,27 @@ import Testing
         #expect(lines.count == 2, "\(r.stderr)")
         #expect(lines.last == "aupipe: --capture never: lost (ENODEV) at 0.300 s and did not come back within 300ms; the output ends there", "\(r.stderr)")
         #expect(try Self.wavSamples(dir.appendingPathComponent("out.wav")).count == 4800)
+    }
+
+    /// A device that hangs is lost after the stall limit (5 s): by default the run ends as for
+    /// an unplugged one; under `--reconnect` the gap counts from the last frames it delivered,
+    /// so it holds the 5 s of the stall too and the output keeps the run's time.
+    @Test func stalledDeviceIsLostAfterTheStallLimit() throws {
+        let dir = try Self.directory()
+        let r = try Self.run("timeout -s KILL 30 \"$AUPIPE\" --capture stuck --capture-format s16le:16000:1 -o out.wav", in: dir)
+        #expect(r.status == 74, "\(r.stderr)")
+        #expect(r.stderr == "aupipe: --capture stuck: the capture device delivered nothing for 5 s (stuck, or taken away) at 0.300 s; the output ends there (--reconnect waits for it to come back)\n")
+        #expect(try Self.wavSamples(dir.appendingPathComponent("out.wav")).count == 4800)
+
+        try FileManager.default.removeItem(at: dir.appendingPathComponent("stuck.state"))
+        let again = try Self.run("timeout -s KILL 30 \"$AUPIPE\" --capture stuck --capture-format s16le:16000:1 --reconnect --duration 6.5s -o out.wav", in: dir)
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(again.stderr.contains("aupipe: --capture stuck: lost (stalled) at 0.300 s; reconnecting"), "\(again.stderr)")
+        let x = try Self.wavSamples(dir.appendingPathComponent("out.wav"))
+        #expect(x.count == 104000)
+        let zeros = x.dropFirst(4800).prefix { $0 == 0 }.count
+        #expect(zeros >= 5 * 16000, "a gap of \(zeros) frames does not hold the 5 s stall")
+        #expect(4800 + zeros < x.count && x.dropFirst(4800 + zeros).allSatisfy { $0 != 0 })
     }
 
     /// Losing `--monitor`'s device never stops the stream: the output is complete (what a run

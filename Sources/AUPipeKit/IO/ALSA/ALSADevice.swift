@@ -33,6 +33,9 @@ final class ALSADevice {
     private(set) var xruns = 0
     /// Frames read or written so far, over every open (where a loss struck mid-write).
     private(set) var framesTransferred: Int64 = 0
+    /// When frames last moved (CLOCK_MONOTONIC seconds; the open at first): where a loss's
+    /// gap starts, since a stalled device is only known lost `stallLimit` seconds later.
+    private(set) var lastTransfer = DeviceLosses.now()
 
     /// The open PCM; nil once closed after a loss, until `reopen` succeeds.
     private var pcm: OpaquePointer?
@@ -157,6 +160,7 @@ final class ALSADevice {
         bufferFrames = Int(config.buffer_frames)
         fillPollDescriptors()
         idleWaits = 0
+        lastTransfer = DeviceLosses.now()
         started = false
         if direction == .capture {
             started = true
@@ -205,7 +209,7 @@ final class ALSADevice {
         while true {
             if StopSignal.received { return 0 }
             let n = aupipe_pcm_readi(pcm, buffer, UInt(frames))
-            if n > 0 { idleWaits = 0; framesTransferred += Int64(n); return n }
+            if n > 0 { idleWaits = 0; framesTransferred += Int64(n); lastTransfer = DeviceLosses.now(); return n }
             if n == 0 || n == -Int(EAGAIN) {
                 try wait()
                 continue
@@ -227,7 +231,7 @@ final class ALSADevice {
         while done < frames {
             if StopSignal.received { return }
             let n = aupipe_pcm_writei(pcm, buffer + done * frameBytes, UInt(min(frames - done, bufferFrames)))
-            if n > 0 { done += n; idleWaits = 0; framesTransferred += Int64(n); continue }
+            if n > 0 { done += n; idleWaits = 0; framesTransferred += Int64(n); lastTransfer = DeviceLosses.now(); continue }
             if n == 0 || n == -Int(EAGAIN) {
                 try wait()
                 continue

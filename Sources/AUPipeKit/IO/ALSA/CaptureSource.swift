@@ -9,8 +9,8 @@ import Glibc
 /// went away (the loss is then in `DeviceLosses.ending`).
 ///
 /// Under `--reconnect` a lost device is waited for (`reconnect`): the read blocks, trying to
-/// open it again every `Reconnect.interval`, and once it is back the time it was away is read
-/// as silence (frames at the stream's rate, in reads of the usual size, so the chain sees the
+/// open it again every `Reconnect.interval`, and once it is back the time it was away (from
+/// the last frames it delivered to its reopening, CLOCK_MONOTONIC) is read as silence (frames at the stream's rate, in reads of the usual size, so the chain sees the
 /// time pass) before the device's frames again.
 final class CaptureSource: ByteSource {
     let deviceName: String
@@ -79,9 +79,11 @@ final class CaptureSource: ByteSource {
             return false
         }
         warn("aupipe: \(loss.subject): lost (\(loss.code)) at \(DeviceLoss.seconds(at)) s; reconnecting (\(policy.text))")
+        // The gap starts with the last frames read (a stall is known only seconds later); the
+        // wait is counted from now.
+        let start = device.lastTransfer
         device.close()
-        let start = DeviceLosses.now()
-        let deadline = policy.timeout.map { start + Double($0.frames(atRate: format.sampleRate)) / Double(format.sampleRate) }
+        let deadline = policy.timeout.map { DeviceLosses.now() + Double($0.frames(atRate: format.sampleRate)) / Double(format.sampleRate) }
         while true {
             let now = DeviceLosses.now()
             if let deadline, now >= deadline {

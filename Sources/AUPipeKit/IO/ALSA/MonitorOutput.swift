@@ -10,7 +10,7 @@ final class MonitorOutput {
     private var frames: Int64 = 0
     /// Since the loss: when and where in the stream it happened, and when to try next.
     private var lost: DeviceLoss?
-    private var lostAt = 0.0, lostFrames: Int64 = 0, nextTry = 0.0
+    private var lostAt = 0.0, detectedAt = 0.0, lostFrames: Int64 = 0, nextTry = 0.0
     /// Whether the device is gone for the rest of the run.
     private var gaveUp = false
 
@@ -38,9 +38,10 @@ final class MonitorOutput {
     private func lose(_ loss: DeviceLoss, at position: Int64) {
         let at = DeviceLoss.seconds(Double(position) / rate)
         lost = loss
-        lostAt = DeviceLosses.now()
+        lostAt = device.lastTransfer   // a stall is known only seconds after it began
         lostFrames = position
-        nextTry = lostAt + Reconnect.interval
+        detectedAt = DeviceLosses.now()
+        nextTry = detectedAt + Reconnect.interval
         device.close()
         if let policy = losses.reconnect {
             warn("aupipe: \(loss.subject): lost (\(loss.code)) at \(at) s; the stream goes on, reconnecting (\(policy.text))")
@@ -54,7 +55,7 @@ final class MonitorOutput {
     private func tryReopen() -> Bool {
         guard !gaveUp, let loss = lost, let policy = losses.reconnect else { return false }
         let now = DeviceLosses.now()
-        if let timeout = policy.timeout, now - lostAt >= Double(timeout.frames(atRate: device.format.sampleRate)) / rate {
+        if let timeout = policy.timeout, now - detectedAt >= Double(timeout.frames(atRate: device.format.sampleRate)) / rate {
             gaveUp = true
             warn("aupipe: \(loss.subject): lost (\(loss.code)) at \(DeviceLoss.seconds(Double(lostFrames) / rate)) s and did not come back within \(timeout); the stream goes on without it")
             return false

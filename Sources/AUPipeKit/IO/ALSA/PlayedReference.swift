@@ -43,7 +43,7 @@ final class PlayedReference {
     private var framesGiven: Int64 = 0
     /// Since a loss: what happened, when and where in the stream, when to try next.
     private var lost: DeviceLoss?
-    private var lostAt = 0.0, lostFrames: Int64 = 0, nextTry = 0.0
+    private var lostAt = 0.0, detectedAt = 0.0, lostFrames: Int64 = 0, nextTry = 0.0
 
     /// - Parameters:
     ///   - device: the playback device, opened s16le at the stream's rate, one channel per
@@ -111,9 +111,10 @@ final class PlayedReference {
     /// `position`: the far end's frames the device took before it went.
     private func lose(_ loss: DeviceLoss, at position: Int64) {
         lost = loss
-        lostAt = DeviceLosses.now()
+        lostAt = device.lastTransfer   // a stall is known only seconds after it began
         lostFrames = position
-        nextTry = lostAt + Reconnect.interval
+        detectedAt = DeviceLosses.now()
+        nextTry = detectedAt + Reconnect.interval
         device.close()
         let at = Double(position) / rate
         guard let policy = losses.reconnect else {
@@ -127,7 +128,7 @@ final class PlayedReference {
     private func tryReopen() -> Bool {
         guard let loss = lost, let policy = losses.reconnect, losses.ending == nil else { return false }
         let now = DeviceLosses.now()
-        if let timeout = policy.timeout, now - lostAt >= Double(timeout.frames(atRate: device.format.sampleRate)) / rate {
+        if let timeout = policy.timeout, now - detectedAt >= Double(timeout.frames(atRate: device.format.sampleRate)) / rate {
             losses.end(loss.notBack(at: Double(lostFrames) / rate, within: timeout))
             return false
         }
