@@ -12,7 +12,8 @@ import Testing
     /// `gone` (capture) is unplugged after 30 periods and back on the 5th open; `never` does not
     /// come back; `steady` never goes; `spk` (playback) is unplugged after 20 periods and back
     /// on the 3rd open; `stuck` hangs after 30 periods (nothing more, no error) and is back on
-    /// the 2nd open. Periods are 10 ms (aupipe's default).
+    /// the 2nd open; `asleep` is suspended after 30 periods and never resumes. Periods are 10 ms
+    /// (aupipe's default).
     static func directory() throws -> URL {
         let plugin = try #require(Self.plugin, "could not build Support/alsa_flaky_device.c (needs gcc and libasound2-dev)")
         let dir = try CLI.temporaryDirectory()
@@ -23,6 +24,7 @@ import Testing
             pcm.steady { type flaky state "\(dir.path)/steady.state" }
             pcm.spk { type flaky lose_after 20 fail_opens 2 state "\(dir.path)/spk.state" }
             pcm.stuck { type flaky lose_after 30 stall 1 fail_opens 1 state "\(dir.path)/stuck.state" }
+            pcm.asleep { type flaky lose_after 30 suspend 1 fail_opens 1 state "\(dir.path)/asleep.state" }
 
             """
         try conf.write(to: dir.appendingPathComponent("asound.conf"), atomically: true, encoding: .utf8)
@@ -123,6 +125,25 @@ import Testing
         let zeros = x.dropFirst(4800).prefix { $0 == 0 }.count
         #expect(zeros >= 5 * 16000, "a gap of \(zeros) frames does not hold the 5 s stall")
         #expect(4800 + zeros < x.count && x.dropFirst(4800 + zeros).allSatisfy { $0 != 0 })
+    }
+
+    /// A device suspended for good (-ESTRPIPE again after every resume) is lost after
+    /// `ALSADevice.recoveryLimit` recoveries in a row, not retried for ever; under `--reconnect`
+    /// it is reopened like an unplugged one.
+    @Test func suspendedDeviceThatDoesNotResumeIsLost() throws {
+        let dir = try Self.directory()
+        let r = try Self.run("timeout -s KILL 30 \"$AUPIPE\" --capture asleep --capture-format s16le:16000:1 -o out.wav", in: dir)
+        #expect(r.status == 74, "\(r.stderr)")
+        let lines = Self.lines(r.stderr)
+        #expect(lines.count == 1 && lines[0].hasPrefix("aupipe: --capture asleep: the capture device stopped and did not resume after suspend (ESTRPIPE) at "), "\(r.stderr)")
+        let x = try Self.wavSamples(dir.appendingPathComponent("out.wav"))
+        #expect(x.count >= 4800 && x == (0..<x.count).map { Int16($0 + 1) }, "\(x.count) frames, not the device's counter")
+
+        try FileManager.default.removeItem(at: dir.appendingPathComponent("asleep.state"))
+        let again = try Self.run("timeout -s KILL 30 \"$AUPIPE\" --capture asleep --capture-format s16le:16000:1 --reconnect=5s --duration 1.5s -o out.wav", in: dir)
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(again.stderr.contains("lost (ESTRPIPE) at ") && again.stderr.contains("aupipe: --capture asleep: back after "), "\(again.stderr)")
+        #expect(try Self.wavSamples(dir.appendingPathComponent("out.wav")).count == 24000)
     }
 
     /// Losing `--monitor`'s device never stops the stream: the output is complete (what a run

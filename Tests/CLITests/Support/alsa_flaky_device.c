@@ -7,7 +7,8 @@
    with -ENODEV `fail_opens` times (-1: for ever) before it opens again, and runs on; it goes
    away at most `losses` times (default 1). With `stall 1` it does not fail but gets stuck
    instead: its clock stops, so it delivers (or takes) nothing and its descriptor never wakes
-   a poll, as a device that hangs.
+   a poll, as a device that hangs. With `suspend 1` it is suspended instead (-ESTRPIPE) and
+   never resumes (snd_pcm_resume "succeeds" and it stays suspended).
 
    The attempts are counted in the file `state` (one per test), so that the count holds across
    the reopens of one process whatever ALSA does with the plugin's library between them.
@@ -33,6 +34,7 @@ typedef struct {
     uint64_t counter;         /* capture: the next frame's number */
     long lose_after;          /* periods; < 0: never */
     long stall;               /* 1: get stuck instead of being unplugged */
+    long suspend;             /* 1: get suspended for good instead */
     char state[512];
     int gone;
 } flaky_t;
@@ -76,6 +78,10 @@ static void unplug(flaky_t *p) {
         timerfd_settime(p->timer, 0, &t, NULL);
         p->gone = 0;  /* stuck, not failing: reads and writes find nothing to do */
         p->lose_after = -2;
+    } else if (p->suspend) {
+        p->gone = 0;
+        p->lose_after = -2;
+        snd_pcm_ioplug_set_state(&p->io, SND_PCM_STATE_SUSPENDED);
     } else {
         snd_pcm_ioplug_set_state(&p->io, SND_PCM_STATE_DISCONNECTED);
     }
@@ -104,7 +110,7 @@ static snd_pcm_sframes_t flaky_pointer(snd_pcm_ioplug_t *io) {
     /* A playback stream plays on while draining. */
     if (io->state != SND_PCM_STATE_RUNNING && io->state != SND_PCM_STATE_DRAINING) return 0;
     uint64_t now = frames_since(p);
-    if (p->lose_after == -2) return p->delivered % io->buffer_size;  /* stuck where it stopped */
+    if (p->lose_after == -2) return (snd_pcm_sframes_t)(io->hw_ptr % io->buffer_size);  /* stuck: no frame moves */
     if (p->lose_after >= 0) {
         uint64_t limit = (uint64_t)p->lose_after * io->period_size;
         if (io->stream == SND_PCM_STREAM_CAPTURE) {
@@ -165,7 +171,7 @@ static const snd_pcm_ioplug_callback_t callbacks = {
 
 SND_PCM_PLUGIN_DEFINE_FUNC(flaky) {
     (void)root;
-    long lose_after = -1, fail_opens = 0, losses = 1, stall = 0;
+    long lose_after = -1, fail_opens = 0, losses = 1, stall = 0, suspend = 0;
     const char *state = NULL;
     snd_config_iterator_t i, next;
     snd_config_for_each(i, next, conf) {
@@ -177,6 +183,7 @@ SND_PCM_PLUGIN_DEFINE_FUNC(flaky) {
         if (!strcmp(id, "fail_opens")) { snd_config_get_integer(n, &fail_opens); continue; }
         if (!strcmp(id, "losses")) { snd_config_get_integer(n, &losses); continue; }
         if (!strcmp(id, "stall")) { snd_config_get_integer(n, &stall); continue; }
+        if (!strcmp(id, "suspend")) { snd_config_get_integer(n, &suspend); continue; }
         if (!strcmp(id, "state")) { snd_config_get_string(n, &state); continue; }
         SNDERR("flaky: unknown field %s", id);
         return -EINVAL;
@@ -197,6 +204,7 @@ SND_PCM_PLUGIN_DEFINE_FUNC(flaky) {
     snprintf(p->state, sizeof p->state, "%s", state);
     p->lose_after = s.losses < losses ? lose_after : -1;
     p->stall = stall;
+    p->suspend = suspend;
     p->timer = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
     p->io.version = SND_PCM_IOPLUG_VERSION;
     p->io.name = "aupipe test: flaky device";

@@ -49,6 +49,10 @@ final class ALSADevice {
     /// Waits in a row in which the device did nothing (1 s each); at `stallLimit` the run ends.
     private var idleWaits = 0
     static let stallLimit = 5
+    /// Recoveries in a row with no frame moved between them; past `recoveryLimit` the device is
+    /// lost (a suspend that "resumes" and is suspended again, an xrun at every restart).
+    private var recoveriesInARow = 0
+    static let recoveryLimit = 16
 
     /// Default period and buffer: 10 ms periods in a 40 ms buffer (4 periods), as PipeWire's
     /// and PulseAudio's low-latency defaults; `--period`/`--buffer` change them.
@@ -160,6 +164,7 @@ final class ALSADevice {
         bufferFrames = Int(config.buffer_frames)
         fillPollDescriptors()
         idleWaits = 0
+        recoveriesInARow = 0
         lastTransfer = DeviceLosses.now()
         started = false
         if direction == .capture {
@@ -209,7 +214,7 @@ final class ALSADevice {
         while true {
             if StopSignal.received { return 0 }
             let n = aupipe_pcm_readi(pcm, buffer, UInt(frames))
-            if n > 0 { idleWaits = 0; framesTransferred += Int64(n); lastTransfer = DeviceLosses.now(); return n }
+            if n > 0 { idleWaits = 0; recoveriesInARow = 0; framesTransferred += Int64(n); lastTransfer = DeviceLosses.now(); return n }
             if n == 0 || n == -Int(EAGAIN) {
                 try wait()
                 continue
@@ -231,7 +236,7 @@ final class ALSADevice {
         while done < frames {
             if StopSignal.received { return }
             let n = aupipe_pcm_writei(pcm, buffer + done * frameBytes, UInt(min(frames - done, bufferFrames)))
-            if n > 0 { done += n; idleWaits = 0; framesTransferred += Int64(n); lastTransfer = DeviceLosses.now(); continue }
+            if n > 0 { done += n; idleWaits = 0; recoveriesInARow = 0; framesTransferred += Int64(n); lastTransfer = DeviceLosses.now(); continue }
             if n == 0 || n == -Int(EAGAIN) {
                 try wait()
                 continue
@@ -246,10 +251,14 @@ final class ALSADevice {
     }
 
     /// Recovers from an xrun or a suspend (`snd_pcm_recover` resumes, or prepares again).
-    /// Anything else, or a recovery that fails, is the device's loss: -ENODEV (unplugged) and
-    /// -EBADFD (a state it cannot leave) are never tried.
+    /// Anything else, a recovery that fails, or `recoveryLimit` of them in a row with nothing
+    /// read or written between, is the device's loss: -ENODEV (unplugged) and -EBADFD (a state
+    /// it cannot leave) are never tried.
     private func recover(_ err: Int32, doing: String) throws {
-        guard let pcm, err != -ENODEV, err != -EBADFD else { throw DeviceLoss(err, option: option, name: name, direction: direction) }
+        guard let pcm, err != -ENODEV, err != -EBADFD, recoveriesInARow < Self.recoveryLimit else {
+            throw DeviceLoss(err, option: option, name: name, direction: direction)
+        }
+        recoveriesInARow += 1
         if err == -EPIPE || err == -ESTRPIPE { xruns += 1 }
         let r = aupipe_pcm_recover(pcm, err)
         guard r >= 0 else { throw DeviceLoss(err == -EPIPE ? r : err, option: option, name: name, direction: direction) }
