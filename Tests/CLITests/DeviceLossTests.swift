@@ -94,6 +94,25 @@ import Testing
         #expect(r.stderr.firstMatch(of: /aupipe: stats: gap 1: --capture gone at 0\.300 s for \d+\.\d{3} s, \d+ frames\n/) != nil, "\(r.stderr)")
     }
 
+    /// SIGINT while waiting for the device ends the run as it ends any capture: status 0,
+    /// what was captured before finished and patched. (A watchdog kills aupipe if it hangs.)
+    @Test func stopWhileWaitingEndsCleanly() throws {
+        let dir = try Self.directory()
+        let r = try Self.run("""
+            "$AUPIPE" --capture never --capture-format s16le:16000:1 --reconnect -o out.wav 2> err.txt &
+            pid=$!
+            \(SideInputLifetimeTests.watchdog(20))
+            for i in $(seq 500); do grep -q reconnecting err.txt 2> /dev/null && break; sleep 0.02; done
+            sleep 0.6; kill -INT $pid
+            wait $pid; echo "status $?"
+            \(SideInputLifetimeTests.callOffWatchdog); cat err.txt
+            """, in: dir)
+        let text = String(decoding: r.stdout, as: UTF8.self)
+        #expect(text.hasPrefix("status 0\n"), "\(text)")
+        #expect(text.contains("aupipe: --capture never: lost (ENODEV) at 0.300 s; reconnecting (every 250 ms, for ever)") && !text.contains("back after"), "\(text)")
+        #expect(try Self.wavSamples(dir.appendingPathComponent("out.wav")).count == 4800)
+    }
+
     /// A device that does not come back within `--reconnect=TIMEOUT` ends the run as a loss
     /// does by default: 74, what was captured before, patched, and a line saying so.
     @Test func reconnectGivesUpAfterTheTimeout() throws {
