@@ -5,7 +5,9 @@ import Testing
 /// an ALSA plugin built from Support/alsa_flaky_device.c that runs on the clock as a card does,
 /// captures a counter that is never 0 (1, 2, 3, …: silence written for a gap is told apart),
 /// is unplugged after `lose_after` periods, and then refuses `fail_opens` opens (-1: all)
-/// before it opens again. Every aupipe runs under `timeout -s KILL`.
+/// before it opens again. Every aupipe runs under `timeout -s KILL`. Captures use a 500 ms
+/// buffer, so that a test machine busy for a moment causes no overrun (which would take
+/// frames from the exact counts asserted).
 @Suite(.serialized) struct DeviceLossTests {
     static let plugin = CLI.sharedLibrary("alsa_flaky_device.c", named: "libasound_module_pcm_flaky.so", flags: "-DPIC", libraries: "-lasound")
 
@@ -51,7 +53,7 @@ import Testing
     /// went and how, and the status is 74.
     @Test func captureLossEndsTheRunCleanly() throws {
         let dir = try Self.directory()
-        let r = try Self.run("timeout -s KILL 30 \"$AUPIPE\" --capture gone --capture-format s16le:16000:1 -o out.wav gain 0.0001", in: dir)
+        let r = try Self.run("timeout -s KILL 30 \"$AUPIPE\" --capture gone --capture-format s16le:16000:1 --period 10ms --buffer 500ms -o out.wav gain 0.0001", in: dir)
         #expect(r.status == 74, "\(r.stderr)")
         let lines = Self.lines(r.stderr)
         #expect(lines.count == 1 && lines[0].hasPrefix("aupipe: --capture gone: ") && lines[0].contains("unplugged or disappeared (ENODEV) at 0.300 s"), "\(r.stderr)")
@@ -67,7 +69,7 @@ import Testing
     /// (four refused opens and the one that worked).
     @Test func reconnectFillsTheGapWithSilence() throws {
         let dir = try Self.directory()
-        let r = try Self.run("timeout -s KILL 30 \"$AUPIPE\" --capture gone --capture-format s16le:16000:1 --reconnect=20s --duration 3s --stats=json -o out.wav", in: dir)
+        let r = try Self.run("timeout -s KILL 30 \"$AUPIPE\" --capture gone --capture-format s16le:16000:1 --period 10ms --buffer 500ms --reconnect=20s --duration 3s --stats=json -o out.wav", in: dir)
         #expect(r.status == 0, "\(r.stderr)")
         let x = try Self.wavSamples(dir.appendingPathComponent("out.wav"))
         #expect(x.count == 48000)
@@ -87,7 +89,7 @@ import Testing
     /// The text statistics list the gap.
     @Test func statsListTheGaps() throws {
         let dir = try Self.directory()
-        let r = try Self.run("timeout -s KILL 30 \"$AUPIPE\" --capture gone --capture-format s16le:16000:1 --reconnect --duration 2s --stats -o out.wav", in: dir)
+        let r = try Self.run("timeout -s KILL 30 \"$AUPIPE\" --capture gone --capture-format s16le:16000:1 --period 10ms --buffer 500ms --reconnect --duration 2s --stats -o out.wav", in: dir)
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stderr.contains("reconnecting (every 250 ms, for ever)"), "\(r.stderr)")
         #expect(r.stderr.firstMatch(of: /aupipe: stats: device gaps: 1, \d+\.\d{3} s in all\n/) != nil, "\(r.stderr)")
@@ -99,7 +101,7 @@ import Testing
     @Test func stopWhileWaitingEndsCleanly() throws {
         let dir = try Self.directory()
         let r = try Self.run("""
-            "$AUPIPE" --capture never --capture-format s16le:16000:1 --reconnect -o out.wav 2> err.txt &
+            "$AUPIPE" --capture never --capture-format s16le:16000:1 --period 10ms --buffer 500ms --reconnect -o out.wav 2> err.txt &
             pid=$!
             \(SideInputLifetimeTests.watchdog(20))
             for i in $(seq 500); do grep -q reconnecting err.txt 2> /dev/null && break; sleep 0.02; done
@@ -117,7 +119,7 @@ import Testing
     /// does by default: 74, what was captured before, patched, and a line saying so.
     @Test func reconnectGivesUpAfterTheTimeout() throws {
         let dir = try Self.directory()
-        let r = try Self.run("timeout -s KILL 30 \"$AUPIPE\" --capture never --capture-format s16le:16000:1 --reconnect=300ms --duration 3s -o out.wav", in: dir)
+        let r = try Self.run("timeout -s KILL 30 \"$AUPIPE\" --capture never --capture-format s16le:16000:1 --period 10ms --buffer 500ms --reconnect=300ms --duration 3s -o out.wav", in: dir)
         #expect(r.status == 74, "\(r.stderr)")
         let lines = Self.lines(r.stderr)
         #expect(lines.count == 2, "\(r.stderr)")
@@ -130,13 +132,13 @@ import Testing
     /// so it holds the 5 s of the stall too and the output keeps the run's time.
     @Test func stalledDeviceIsLostAfterTheStallLimit() throws {
         let dir = try Self.directory()
-        let r = try Self.run("timeout -s KILL 30 \"$AUPIPE\" --capture stuck --capture-format s16le:16000:1 -o out.wav", in: dir)
+        let r = try Self.run("timeout -s KILL 30 \"$AUPIPE\" --capture stuck --capture-format s16le:16000:1 --period 10ms --buffer 500ms -o out.wav", in: dir)
         #expect(r.status == 74, "\(r.stderr)")
         #expect(r.stderr == "aupipe: --capture stuck: the capture device delivered nothing for 5 s (stuck, or taken away) at 0.300 s; the output ends there (--reconnect waits for it to come back)\n")
         #expect(try Self.wavSamples(dir.appendingPathComponent("out.wav")).count == 4800)
 
         try FileManager.default.removeItem(at: dir.appendingPathComponent("stuck.state"))
-        let again = try Self.run("timeout -s KILL 30 \"$AUPIPE\" --capture stuck --capture-format s16le:16000:1 --reconnect --duration 6.5s -o out.wav", in: dir)
+        let again = try Self.run("timeout -s KILL 30 \"$AUPIPE\" --capture stuck --capture-format s16le:16000:1 --period 10ms --buffer 500ms --reconnect --duration 6.5s -o out.wav", in: dir)
         #expect(again.status == 0, "\(again.stderr)")
         #expect(again.stderr.contains("aupipe: --capture stuck: lost (stalled) at 0.300 s; reconnecting"), "\(again.stderr)")
         let x = try Self.wavSamples(dir.appendingPathComponent("out.wav"))
@@ -151,7 +153,7 @@ import Testing
     /// it is reopened like an unplugged one.
     @Test func suspendedDeviceThatDoesNotResumeIsLost() throws {
         let dir = try Self.directory()
-        let r = try Self.run("timeout -s KILL 30 \"$AUPIPE\" --capture asleep --capture-format s16le:16000:1 -o out.wav", in: dir)
+        let r = try Self.run("timeout -s KILL 30 \"$AUPIPE\" --capture asleep --capture-format s16le:16000:1 --period 10ms --buffer 500ms -o out.wav", in: dir)
         #expect(r.status == 74, "\(r.stderr)")
         let lines = Self.lines(r.stderr)
         #expect(lines.count == 1 && lines[0].hasPrefix("aupipe: --capture asleep: the capture device stopped and did not resume after suspend (ESTRPIPE) at "), "\(r.stderr)")
@@ -159,7 +161,7 @@ import Testing
         #expect(x.count >= 4800 && x == (0..<x.count).map { Int16($0 + 1) }, "\(x.count) frames, not the device's counter")
 
         try FileManager.default.removeItem(at: dir.appendingPathComponent("asleep.state"))
-        let again = try Self.run("timeout -s KILL 30 \"$AUPIPE\" --capture asleep --capture-format s16le:16000:1 --reconnect=5s --duration 1.5s -o out.wav", in: dir)
+        let again = try Self.run("timeout -s KILL 30 \"$AUPIPE\" --capture asleep --capture-format s16le:16000:1 --period 10ms --buffer 500ms --reconnect=5s --duration 1.5s -o out.wav", in: dir)
         #expect(again.status == 0, "\(again.stderr)")
         #expect(again.stderr.contains("lost (ESTRPIPE) at ") && again.stderr.contains("aupipe: --capture asleep: back after "), "\(again.stderr)")
         #expect(try Self.wavSamples(dir.appendingPathComponent("out.wav")).count == 24000)
@@ -185,7 +187,7 @@ import Testing
     /// the monitor is written period by period): the output is whole, and the gap is counted.
     @Test func monitorComesBackUnderReconnect() throws {
         let dir = try Self.directory()
-        let r = try Self.run("timeout -s KILL 30 \"$AUPIPE\" --capture steady --capture-format s16le:16000:1 --duration 1.5s --monitor spk --reconnect=10s --stats=json -o out.wav", in: dir)
+        let r = try Self.run("timeout -s KILL 30 \"$AUPIPE\" --capture steady --capture-format s16le:16000:1 --period 10ms --buffer 500ms --duration 1.5s --monitor spk --reconnect=10s --stats=json -o out.wav", in: dir)
         #expect(r.status == 0, "\(r.stderr)")
         let x = try Self.wavSamples(dir.appendingPathComponent("out.wav"))
         #expect(x.count == 24000 && !x.contains(0), "the capture has a hole: \(x.count) frames")
@@ -200,7 +202,7 @@ import Testing
         let dir = try Self.directory()
         let gen = try Self.run("\"$AUPIPE\" gen noise duration=3 seed=5 --out-format s16le:16000:1 -o far.wav", in: dir)
         #expect(gen.status == 0, "\(gen.stderr)")
-        let r = try Self.run("timeout -s KILL 30 \"$AUPIPE\" --capture steady --capture-format s16le:16000:1 --duration 1.5s --play spk -o out.wav aec ref=far.wav", in: dir)
+        let r = try Self.run("timeout -s KILL 30 \"$AUPIPE\" --capture steady --capture-format s16le:16000:1 --period 10ms --buffer 500ms --duration 1.5s --play spk -o out.wav aec ref=far.wav", in: dir)
         #expect(r.status == 74, "\(r.stderr)")
         let lines = Self.lines(r.stderr)
         #expect(lines.count == 1 && lines[0].hasPrefix("aupipe: --play spk: the playback device was unplugged or disappeared (ENODEV) at "), "\(r.stderr)")
@@ -208,7 +210,7 @@ import Testing
         #expect(x.count > 0 && x.count < 24000)
 
         try FileManager.default.removeItem(at: dir.appendingPathComponent("spk.state"))
-        let again = try Self.run("timeout -s KILL 30 \"$AUPIPE\" --capture steady --capture-format s16le:16000:1 --duration 1.5s --play spk --reconnect --stats=json -o out.wav aec ref=far.wav", in: dir)
+        let again = try Self.run("timeout -s KILL 30 \"$AUPIPE\" --capture steady --capture-format s16le:16000:1 --period 10ms --buffer 500ms --duration 1.5s --play spk --reconnect --stats=json -o out.wav aec ref=far.wav", in: dir)
         #expect(again.status == 0, "\(again.stderr)")
         #expect(try Self.wavSamples(dir.appendingPathComponent("out.wav")).count == 24000)
         #expect(again.stderr.contains("aupipe: --play spk: lost (ENODEV) at ") && again.stderr.contains("aupipe: --play spk: back after "), "\(again.stderr)")
