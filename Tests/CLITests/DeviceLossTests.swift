@@ -167,6 +167,22 @@ import Testing
         #expect(try Self.wavSamples(dir.appendingPathComponent("out.wav")).count == 24000)
     }
 
+    /// The silence of a gap and the capture after it allocate nothing per block: a run 1 s
+    /// longer (100 more blocks after the gap) makes as many heap allocations (counted by
+    /// Support/malloccount.c, as AllocationTests does).
+    @Test func allocationsDoNotGrowAfterAGap() throws {
+        let dir = try Self.directory()
+        let shim = try #require(AllocationTests.shim, "could not compile Support/malloccount.c")
+        func count(_ duration: String) throws -> Int {
+            try? FileManager.default.removeItem(at: dir.appendingPathComponent("gone.state"))
+            let r = try Self.run("LD_PRELOAD='\(shim)' timeout -s KILL 30 \"$AUPIPE\" --capture gone --capture-format s16le:16000:1 --period 10ms --buffer 500ms --reconnect --duration \(duration) -o /dev/null gain -1 2>&1 >/dev/null | grep '^mallocs:'", in: dir)
+            let text = String(decoding: r.stdout, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            return try #require(Int(text.replacingOccurrences(of: "mallocs: ", with: "")), "no count in '\(text)' (\(r.stderr))")
+        }
+        let short = try count("2s"), long = try count("3s")
+        #expect(abs(long - short) <= 4, "\(short) allocations for 2 s but \(long) for 3 s")
+    }
+
     /// Losing `--monitor`'s device never stops the stream: the output is complete (what a run
     /// without the monitor writes), the status 0, and one line warns.
     @Test func monitorLossLeavesTheStreamWhole() throws {
