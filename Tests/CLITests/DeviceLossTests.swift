@@ -115,6 +115,23 @@ import Testing
         #expect(try Self.wavSamples(dir.appendingPathComponent("out.wav")).count == 4800)
     }
 
+    /// The silence of a capture gap is not played on `--monitor`: its time has passed, and
+    /// playing it (at the device's pace) would hold the stream that long while the capture
+    /// device, back and running, overruns. So the capture has no overrun and the output is the
+    /// counter, the gap and the counter, to the frame.
+    @Test func aCaptureGapIsNotPlayedOnTheMonitor() throws {
+        let dir = try Self.directory()
+        let r = try Self.run("timeout -s KILL 30 \"$AUPIPE\" --capture gone --capture-format s16le:16000:1 --period 10ms --buffer 500ms --reconnect --duration 3s --monitor steady --stats=json -o out.wav", in: dir)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stderr.contains(#"{"role":"capture","name":"gone","format":"s16le:16000:1","periodFrames":160,"bufferFrames":8000,"xruns":0,"#), "\(r.stderr)")
+        let x = try Self.wavSamples(dir.appendingPathComponent("out.wav"))
+        #expect(x.count == 48000)
+        let zeros = x.dropFirst(4800).prefix { $0 == 0 }.count
+        #expect(r.stderr.contains(#","frames":\#(zeros)}],"deviceGapCount":1,"#), "\(r.stderr)")
+        // After the gap, the reopened device's counter from its first frame, with no frame lost.
+        #expect(x.dropFirst(4800 + zeros) == ArraySlice((0..<(48000 - 4800 - zeros)).map { Int16($0 + 1) }), "frames were lost after the gap")
+    }
+
     /// A device that does not come back within `--reconnect=TIMEOUT` ends the run as a loss
     /// does by default: 74, what was captured before, patched, and a line saying so.
     @Test func reconnectGivesUpAfterTheTimeout() throws {

@@ -140,9 +140,6 @@ final class ALSADevice {
         deviceFDCount = count > 0 ? max(0, Int(aupipe_pcm_poll_fill(pcm, pollFDs, UInt32(count)))) : 0
     }
 
-    /// Whether the PCM is open (false after `close`, until `reopen` succeeds).
-    var isOpen: Bool { pcm != nil }
-
     /// Closes the PCM of a lost device (nothing is drained).
     func close() {
         aupipe_pcm_close(pcm)
@@ -209,7 +206,7 @@ final class ALSADevice {
         if !started {
             started = true
             let err = aupipe_pcm_start(pcm)
-            if err < 0, err != -EBADFD { try recover(err, doing: "starting") }
+            if err < 0, err != -EBADFD { try recover(err) }
         }
         while true {
             if StopSignal.received { return 0 }
@@ -219,10 +216,10 @@ final class ALSADevice {
                 try wait()
                 continue
             }
-            try recover(Int32(n), doing: "reading")
+            try recover(Int32(n))
             // After an overrun the device is prepared again; a capture stream must be restarted.
             let err = aupipe_pcm_start(pcm)
-            if err < 0, err != -EBADFD { try recover(err, doing: "restarting") }
+            if err < 0, err != -EBADFD { try recover(err) }
         }
     }
 
@@ -241,7 +238,7 @@ final class ALSADevice {
                 try wait()
                 continue
             }
-            try recover(Int32(n), doing: "writing")
+            try recover(Int32(n))
         }
     }
 
@@ -254,7 +251,7 @@ final class ALSADevice {
     /// Anything else, a recovery that fails, or `recoveryLimit` of them in a row with nothing
     /// read or written between, is the device's loss: -ENODEV (unplugged) and -EBADFD (a state
     /// it cannot leave) are never tried.
-    private func recover(_ err: Int32, doing: String) throws {
+    private func recover(_ err: Int32) throws {
         guard let pcm, err != -ENODEV, err != -EBADFD, recoveriesInARow < Self.recoveryLimit else {
             throw DeviceLoss(err, option: option, name: name, direction: direction)
         }

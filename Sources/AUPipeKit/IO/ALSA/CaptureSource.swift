@@ -50,6 +50,7 @@ final class CaptureSource: ByteSource {
         let frameBytes = format.bytesPerFrame
         guard let device, buffer.count >= frameBytes, let base = buffer.baseAddress else { return 0 }
         if silenceFrames > 0 { return fillSilence(base, frames: min(silenceFrames, buffer.count / frameBytes)) }
+        losses.fillingGap = false
         do {
             let n = try device.read(into: base, frames: buffer.count / frameBytes)
             framesRead += Int64(n)
@@ -66,6 +67,7 @@ final class CaptureSource: ByteSource {
         for i in 0..<frames { (base + i * frameBytes).copyMemory(from: silence, byteCount: frameBytes) }
         silenceFrames -= frames
         framesRead += Int64(frames)
+        losses.fillingGap = true
         return frames * frameBytes
     }
 

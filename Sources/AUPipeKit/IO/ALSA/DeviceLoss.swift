@@ -107,6 +107,10 @@ final class DeviceLosses {
     private(set) var gaps: [DeviceGap] = []
     /// Set once: the run reads no more, drains and ends with this (EX_IOERR).
     private(set) var ending: AUPipeError?
+    /// True while the block being processed is a capture gap's silence: the time it stands for
+    /// has passed, so `--monitor` and `--play` do not play it (they would take that time again,
+    /// while the capture device, back and running, overruns).
+    var fillingGap = false
 
     init(reconnect: Reconnect?) {
         self.reconnect = reconnect

@@ -2,7 +2,8 @@
 /// never stops the main stream: the loss is announced once and the monitor is dropped; under
 /// `--reconnect` the loop tries to open it again, without waiting, at most every
 /// `Reconnect.interval` (one open attempt per try), and plays on from where the stream is once
-/// it is back (what went by meanwhile is not played: a gap, counted in `--stats`).
+/// it is back (what went by meanwhile is not played: a gap, counted in `--stats`). The silence
+/// that fills a `--capture` gap is not played either: its time has already passed.
 final class MonitorOutput {
     let device: ALSADevice
     private let losses: DeviceLosses
@@ -24,6 +25,7 @@ final class MonitorOutput {
     /// Plays `count` frames of `data` (the output's format), or goes on without the device.
     func write(_ data: UnsafeRawPointer, frames count: Int) throws {
         defer { frames += Int64(count) }
+        if losses.fillingGap { return }   // a capture gap: that time has passed
         if lost != nil, !tryReopen() { return }
         let before = device.framesTransferred
         do {

@@ -20,7 +20,9 @@
 /// finished with silence for aec, the chain drains and the status is EX_IOERR. Under
 /// `--reconnect` the stream goes on: what is not played is silence for the canceller (nothing
 /// was played, so nothing can echo), and the device is opened again, without waiting, at most
-/// every `Reconnect.interval`; not back within the timeout ends the run.
+/// every `Reconnect.interval`; not back within the timeout ends the run. While the silence of
+/// a `--capture` gap is processed, nothing is played and aec is given silence: the time it
+/// stands for has passed, and nothing was played in it.
 final class PlayedReference {
     let device: ALSADevice
     /// Frames from writing a frame to the device to its being played, as applied.
@@ -73,7 +75,8 @@ final class PlayedReference {
     func play(_ x: UnsafeMutablePointer<Float>, frames: Int) throws {
         for i in 0..<frames * channels { samples[i] = SampleCodec.s16(x[i], clipped: &clipped) }
         defer { framesGiven += Int64(frames) }
-        var played = lost == nil || tryReopen()
+        // During a capture gap's silence nothing is played: that time has passed.
+        var played = !losses.fillingGap && (lost == nil || tryReopen())
         if played {
             let before = device.framesTransferred
             do {
