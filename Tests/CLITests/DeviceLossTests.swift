@@ -13,7 +13,7 @@ import Testing
 
     /// `gone` (capture) is unplugged after 30 periods and back on the 5th open; `never` does not
     /// come back; `steady` never goes; `spk` (playback) is unplugged after 20 periods and back
-    /// on the 3rd open; `stuck` hangs after 30 periods (nothing more, no error) and is back on
+    /// on the 3rd open (`spknever`: never); `stuck` hangs after 30 periods (nothing more, no error) and is back on
     /// the 2nd open; `asleep` is suspended after 30 periods and never resumes. Periods are 10 ms
     /// (aupipe's default).
     static func directory() throws -> URL {
@@ -25,6 +25,7 @@ import Testing
             pcm.never { type flaky lose_after 30 fail_opens -1 state "\(dir.path)/never.state" }
             pcm.steady { type flaky state "\(dir.path)/steady.state" }
             pcm.spk { type flaky lose_after 20 fail_opens 2 state "\(dir.path)/spk.state" }
+            pcm.spknever { type flaky lose_after 20 fail_opens -1 state "\(dir.path)/spknever.state" }
             pcm.stuck { type flaky lose_after 30 stall 1 fail_opens 1 state "\(dir.path)/stuck.state" }
             pcm.asleep { type flaky lose_after 30 suspend 1 fail_opens 1 state "\(dir.path)/asleep.state" }
 
@@ -248,5 +249,21 @@ import Testing
         #expect(try Self.wavSamples(dir.appendingPathComponent("out.wav")).count == 24000)
         #expect(again.stderr.contains("aupipe: --play spk: lost (ENODEV) at ") && again.stderr.contains("aupipe: --play spk: back after "), "\(again.stderr)")
         #expect(again.stderr.contains(#""deviceGaps":[{"option":"--play","device":"spk","#), "\(again.stderr)")
+
+        let late = try Self.run("timeout -s KILL 30 \"$AUPIPE\" --capture steady --capture-format s16le:16000:1 --period 10ms --buffer 500ms --duration 1.5s --play spknever --reconnect=300ms -o out.wav aec ref=far.wav", in: dir)
+        #expect(late.status == 74, "\(late.stderr)")
+        #expect(Self.lines(late.stderr).last?.firstMatch(of: /^aupipe: --play spknever: lost \(ENODEV\) at \d+\.\d{3} s and did not come back within 300ms; the output ends there$/) != nil, "\(late.stderr)")
+        #expect(try Self.wavSamples(dir.appendingPathComponent("out.wav")).count < 24000)
+    }
+
+    /// A monitor not back within `--reconnect=TIMEOUT` is dropped, with a line, and the stream
+    /// goes on to its end.
+    @Test func monitorThatDoesNotComeBackIsDropped() throws {
+        let dir = try Self.directory()
+        let r = try Self.run("timeout -s KILL 30 \"$AUPIPE\" --capture steady --capture-format s16le:16000:1 --period 10ms --buffer 500ms --duration 1.5s --monitor spknever --reconnect=300ms -o out.wav", in: dir)
+        #expect(r.status == 0, "\(r.stderr)")
+        let lines = Self.lines(r.stderr)
+        #expect(lines.count == 2 && lines[1].hasSuffix(" and did not come back within 300ms; the stream goes on without it"), "\(r.stderr)")
+        #expect(try Self.wavSamples(dir.appendingPathComponent("out.wav")).count == 24000)
     }
 }
