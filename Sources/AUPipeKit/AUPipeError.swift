@@ -46,6 +46,8 @@ public struct AUPipeError: Error, Equatable, CustomStringConvertible, Sendable {
         case channelChoice(from: Int, to: Int)
         /// The input ended wrongly after all its complete frames were written.
         case inputEnd(InputEnd)
+        /// A sound device went away mid-run and did not come back (`--capture`, `--play`).
+        case deviceLost(option: String, device: String)
     }
 
     /// What is wrong with a parameter.

@@ -208,6 +208,8 @@ import Testing
         ("--capture cap --period 1000000f --duration 1", 64, "--period 1000000f is out of range 1 ms...2 s"),
         ("--capture cap --buffer 3f --duration 1", 64, "--buffer 3f is out of range 2 ms...4 s"),
         ("--capture cap --duration x", 64, "--duration x is not a duration"),
+        ("--reconnect", 64, "--reconnect waits for a lost sound device to come back: give --capture, --monitor or --play"),
+        ("--capture cap --reconnect=soon", 64, "--reconnect soon is not a duration"),
     ])
     func badDeviceOptions(options: String, status: Int32, message: String) throws {
         let dir = try Self.alsaDirectory()

@@ -55,6 +55,11 @@ public enum HelpText {
                                   exactly what was played (full duplex)
           --period DURATION       the sound devices' period (default 10ms)
           --buffer DURATION       the sound devices' buffer (default 40ms: 4 periods)
+          --reconnect[=TIMEOUT]   when a sound device goes away (unplugged, stuck), wait for it
+                                  to come back (retried every 250 ms, up to TIMEOUT or for ever)
+                                  and fill the capture's gap with silence; without it a lost
+                                  --capture or --play device ends the run (74), a lost --monitor
+                                  is dropped and the stream goes on
           -h, --help              show this help
           -V, --version           show the version
 

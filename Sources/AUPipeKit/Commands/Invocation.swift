@@ -42,6 +42,8 @@ public struct PipelineOptionsText: Equatable, Sendable {
     public var play: String?
     public var period: String?
     public var buffer: String?
+    /// `--reconnect` ("forever") or `--reconnect=TIMEOUT`.
+    public var reconnect: String?
 
     public init() {}
 
@@ -127,6 +129,13 @@ public struct PipelineOptionsText: Equatable, Sendable {
         }
         if let period { o.period = try Self.duration(period, option: "--period", range: 0.001...2, bareUnit: .milliseconds) }
         if let buffer { o.buffer = try Self.duration(buffer, option: "--buffer", range: 0.002...4, bareUnit: .milliseconds) }
+        if let reconnect {
+            guard capture != nil || monitor != nil || play != nil else {
+                throw AUPipeError.usage("--reconnect waits for a lost sound device to come back: give --capture, --monitor or --play")
+            }
+            o.reconnect = Reconnect(timeout: reconnect == "forever" ? nil
+                                    : try Self.duration(reconnect, option: "--reconnect", range: 0.001...1e9, bareUnit: .seconds))
+        }
         // Frame counts, and a buffer of two periods at least, are checked once the rate is known
         // (ALSADevice.microseconds).
     }
@@ -142,7 +151,7 @@ public enum CommandLineParser {
     public static let valueOptions = ["-i", "--input", "-o", "--output", "--in-format", "--out-format", "-t", "--type", "--block",
                                "--control", "--control-reply", "--duration",
                                "--capture", "--capture-format", "--monitor", "--play", "--period", "--buffer"]
-    static let flagOptions = ["--stats", "--check", "--progress", "-h", "--help", "--version", "-V"]
+    static let flagOptions = ["--stats", "--check", "--progress", "--reconnect", "-h", "--help", "--version", "-V"]
 
     public static func parse(_ args: [String]) throws -> Invocation {
         guard let first = args.first else { return .run(chain: [], options: PipelineOptionsText()) }
@@ -225,6 +234,7 @@ public enum CommandLineParser {
                 case "--check": options.check = true; continue
                 case "--stats": options.stats = value ?? "text"; continue
                 case "--progress": options.progress = value ?? "auto"; continue
+                case "--reconnect": options.reconnect = value ?? "forever"; continue
                 default: break
                 }
                 guard valueOptions.contains(name) else {

@@ -20,6 +20,16 @@ enum StatsPrinter {
             console.err("aupipe: stats: output \(r.output.container.rawValue) \(r.output.format.spec), \(r.framesOut) frames, clipped \(r.encoderClipped)" +
                         (r.sizesPatched ? ", header sizes patched" : ""))
             for d in r.devices where d.role != "capture" { console.err("aupipe: stats: \(d.text)") }
+            if !r.deviceGaps.isEmpty {
+                let total = r.deviceGaps.reduce(0) { $0 + $1.lengthSeconds }
+                console.err("aupipe: stats: device gaps: \(r.deviceGaps.count), \(DeviceLoss.seconds(total)) s in all")
+                for (i, g) in r.deviceGaps.prefix(Self.gapsListed).enumerated() {
+                    console.err("aupipe: stats: gap \(i + 1): \(g.option) \(g.device) at \(DeviceLoss.seconds(g.startSeconds)) s for \(DeviceLoss.seconds(g.lengthSeconds)) s, \(counted(g.frames, "frame"))")
+                }
+                if r.deviceGaps.count > Self.gapsListed {
+                    console.err("aupipe: stats: (\(r.deviceGaps.count - Self.gapsListed) more gaps not listed)")
+                }
+            }
         case .json:
             console.err(json(r, paths: paths).text)
         }
@@ -72,8 +82,25 @@ enum StatsPrinter {
                 return o
             })
         }
+        if !r.devices.isEmpty {
+            // Every gap, in order; the text lists the first `gapsListed`.
+            object.add("deviceGaps", r.deviceGaps.map { g in
+                var o = JSONObject()
+                o.add("option", g.option)
+                o.add("device", g.device)
+                o.add("startSeconds", number: (g.startSeconds * 1000).rounded() / 1000)
+                o.add("lengthSeconds", number: (g.lengthSeconds * 1000).rounded() / 1000)
+                o.add("frames", g.frames)
+                return o
+            })
+            object.add("deviceGapCount", r.deviceGaps.count)
+            object.add("deviceGapSeconds", number: (r.deviceGaps.reduce(0) { $0 + $1.lengthSeconds } * 1000).rounded() / 1000)
+        }
         return object
     }
+
+    /// The gaps `--stats` lists one by one (the JSON has them all).
+    static let gapsListed = 20
 
     /// A level in dB to 0.01 dB, always with two decimals (`-9.00`), or `-inf` for silence.
     static func dbText(_ db: Double) -> String {

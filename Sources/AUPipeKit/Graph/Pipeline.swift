@@ -167,10 +167,12 @@ public final class Pipeline {
         let live = control.map { LiveControl(channel: $0, targets: ControlTargets(entries: units)) }
         let devices = try RunDevices.open(options, capture: input.capture, outputFormat: plan.format, units: units.map(\.unit))
         try StreamLoop(chain: chain, plan: plan, header: header, source: input.audio, sink: try openSink(),
-                       live: live, progress: progress, monitor: devices.monitor, limit: inputLimit(inFormat)).run(into: &report)
+                       live: live, progress: progress, monitor: devices.monitor, losses: devices.losses,
+                       limit: inputLimit(inFormat)).run(into: &report)
         devices.finish()
         report.stages = chain.stats
         report.devices = devices.stats
+        report.deviceGaps = devices.losses.gaps
         return report
     }
 

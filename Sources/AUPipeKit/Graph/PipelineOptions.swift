@@ -40,6 +40,9 @@ public struct PipelineOptions: Sendable {
     /// `--period`, `--buffer`: the sound devices' period and buffer (nil: 10 ms and 40 ms).
     public var period: StreamDuration?
     public var buffer: StreamDuration?
+    /// `--reconnect[=TIMEOUT]`: wait for a lost device to come back (nil: a loss ends the run,
+    /// or for `--monitor` drops the monitor).
+    public var reconnect: Reconnect?
 
     /// `--capture`'s format unless `--capture-format` says otherwise.
     public static let defaultCaptureFormat = StreamFormat(encoding: .s16le, sampleRate: 48000, channels: 2)

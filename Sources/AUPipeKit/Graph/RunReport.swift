@@ -12,4 +12,6 @@ public struct RunReport: Sendable {
     public var dataError: AUPipeError?
     /// The sound devices used (`--capture`, `--monitor`, `--play`).
     public var devices: [DeviceStats] = []
+    /// The times a device was away and came back under `--reconnect`, in order.
+    public var deviceGaps: [DeviceGap] = []
 }

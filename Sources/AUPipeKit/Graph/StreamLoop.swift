@@ -28,7 +28,9 @@ final class StreamLoop {
     private let live: LiveControl?
     private let progress: ProgressMeter?
     /// `--monitor`: every block of output is played here too.
-    private let monitor: ALSADevice?
+    private let monitor: MonitorOutput?
+    /// The devices' losses: one that ends the run stops the reading (`ending`).
+    private let losses: DeviceLosses?
     private let path: Path
     private let decoder: SampleCodec
     private let encoder: SampleCodec
@@ -56,7 +58,7 @@ final class StreamLoop {
 
     /// `limit`: `--duration`'s most input bytes to read (nil: to the end).
     init(chain: Chain, plan: OutputPlan, header: StreamHeader, source: any ByteSource, sink: any ByteSink,
-         live: LiveControl?, progress: ProgressMeter?, monitor: ALSADevice?, limit: UInt64?) {
+         live: LiveControl?, progress: ProgressMeter?, monitor: MonitorOutput?, losses: DeviceLosses? = nil, limit: UInt64?) {
         self.chain = chain
         self.plan = plan
         self.header = header
@@ -65,6 +67,7 @@ final class StreamLoop {
         self.live = live
         self.progress = progress
         self.monitor = monitor
+        self.losses = losses
         remaining = header.dataBytes
         toLimit = limit
         let inEncoding = header.format.encoding, outEncoding = plan.format.encoding
@@ -123,12 +126,12 @@ final class StreamLoop {
             throw error
         }
         try finishOutput(into: &report)
-        report.dataError = inputEndError()
+        report.dataError = losses?.ending ?? inputEndError()
     }
 
     /// Every read through to the chain's drain.
     private func stream() throws {
-        while remaining != 0 && toLimit != 0 {
+        while remaining != 0 && toLimit != 0 && losses?.ending == nil {
             let n = try source.read(into: UnsafeMutableRawBufferPointer(rebasing: readBuffer[carried..<(carried + readSize())]))
             if n == 0 { break }
             if remaining != nil { remaining! -= UInt64(n) }

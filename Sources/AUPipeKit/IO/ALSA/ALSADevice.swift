@@ -12,7 +12,9 @@ import CAUPipeSupport
 /// The device is opened non-blocking; reads and writes wait in `poll` on the device's
 /// descriptors together with the stop pipe, so SIGINT/SIGTERM ends a wait at once. Overruns
 /// (capture) and underruns (playback) are recovered with `snd_pcm_recover` and counted in
-/// `xruns`, never fatal. Nothing is allocated after `init`.
+/// `xruns`, never fatal. A device that goes away (unplugged, stuck, suspended for good) throws
+/// `DeviceLoss`; `close` and `reopen` then serve `--reconnect`. Nothing is allocated after
+/// `init` but by `reopen`.
 final class ALSADevice {
     enum Direction: Sendable {
         case capture, playback
@@ -24,19 +26,33 @@ final class ALSADevice {
     let option: String
     let direction: Direction
     let format: StreamFormat
-    /// What the device granted: frames per period and in the whole buffer.
-    let periodFrames: Int
-    let bufferFrames: Int
+    /// What the device granted: frames per period and in the whole buffer (at the last open).
+    private(set) var periodFrames: Int
+    private(set) var bufferFrames: Int
     /// Overruns (capture) or underruns (playback) recovered so far.
     private(set) var xruns = 0
+    /// Frames read or written so far, over every open (where a loss struck mid-write).
+    private(set) var framesTransferred: Int64 = 0
+    /// When frames last moved (CLOCK_MONOTONIC seconds; the open at first): where a loss's
+    /// gap starts, since a stalled device is only known lost `stallLimit` seconds later.
+    private(set) var lastTransfer = DeviceLosses.now()
 
-    private let pcm: OpaquePointer
+    /// The open PCM; nil once closed after a loss, until `reopen` succeeds.
+    private var pcm: OpaquePointer?
+    /// What was asked for at the first open, asked again by `reopen`.
+    private let config: aupipe_pcm_config
     private let pollFDs: UnsafeMutablePointer<pollfd>
-    private let deviceFDCount: Int
+    /// Room in `pollFDs` for the device's descriptors (one more is the stop pipe's).
+    private let pollCapacity: Int
+    private var deviceFDCount = 0
     private var started = false
     /// Waits in a row in which the device did nothing (1 s each); at `stallLimit` the run ends.
     private var idleWaits = 0
     static let stallLimit = 5
+    /// Recoveries in a row with no frame moved between them; past `recoveryLimit` the device is
+    /// lost (a suspend that "resumes" and is suspended again, an xrun at every restart).
+    private var recoveriesInARow = 0
+    static let recoveryLimit = 16
 
     /// Default period and buffer: 10 ms periods in a 40 ms buffer (4 periods), as PipeWire's
     /// and PulseAudio's low-latency defaults; `--period`/`--buffer` change them.
@@ -97,6 +113,7 @@ final class ALSADevice {
         config.rate = UInt32(format.sampleRate)
         (config.period_us, config.buffer_us) = try Self.microseconds(period: sizes.period, buffer: sizes.buffer, rate: format.sampleRate, periodFirst: sizes.periodFirst)
         config.start_threshold = UInt(startThreshold ?? 0)
+        self.config = config
         var handle: OpaquePointer?
         var step: UnsafePointer<CChar>?
         let err = aupipe_pcm_open(&handle, name, &config, &step)
@@ -106,14 +123,52 @@ final class ALSADevice {
         pcm = handle
         periodFrames = Int(config.period_frames)
         bufferFrames = Int(config.buffer_frames)
-        let count = max(0, Int(aupipe_pcm_poll_count(handle)))
-        pollFDs = .allocate(capacity: count + 1)
-        deviceFDCount = count > 0 ? max(0, Int(aupipe_pcm_poll_fill(handle, pollFDs, UInt32(count)))) : 0
+        // Room for more descriptors than the first open had, in case a reopened device has more.
+        pollCapacity = max(8, Int(aupipe_pcm_poll_count(handle)))
+        pollFDs = .allocate(capacity: pollCapacity + 1)
+        fillPollDescriptors()
     }
 
     deinit {
         aupipe_pcm_close(pcm)
         pollFDs.deallocate()
+    }
+
+    private func fillPollDescriptors() {
+        guard let pcm else { deviceFDCount = 0; return }
+        let count = min(pollCapacity, max(0, Int(aupipe_pcm_poll_count(pcm))))
+        deviceFDCount = count > 0 ? max(0, Int(aupipe_pcm_poll_fill(pcm, pollFDs, UInt32(count)))) : 0
+    }
+
+    /// Closes the PCM of a lost device (nothing is drained).
+    func close() {
+        aupipe_pcm_close(pcm)
+        pcm = nil
+        deviceFDCount = 0
+    }
+
+    /// Tries once to open the device again by the same name, with the same format, rate,
+    /// channels, period and buffer asked; true when it is open again. A capture device is
+    /// started at once (its first frame is then one period away).
+    func reopen() -> Bool {
+        if pcm != nil { close() }
+        var config = self.config
+        var handle: OpaquePointer?
+        var step: UnsafePointer<CChar>?
+        guard aupipe_pcm_open(&handle, name, &config, &step) >= 0, let handle else { return false }
+        pcm = handle
+        periodFrames = Int(config.period_frames)
+        bufferFrames = Int(config.buffer_frames)
+        fillPollDescriptors()
+        idleWaits = 0
+        recoveriesInARow = 0
+        lastTransfer = DeviceLosses.now()
+        started = false
+        if direction == .capture {
+            started = true
+            _ = aupipe_pcm_start(handle)
+        }
+        return true
     }
 
     /// The one-line error for a device that would not open or take the format.
@@ -138,69 +193,78 @@ final class ALSADevice {
     /// played, for capture those captured and not yet read. 0 when the device cannot tell.
     var delayFrames: Int {
         var d = 0
+        guard let pcm else { return 0 }
         return aupipe_pcm_delay(pcm, &d) >= 0 ? max(0, d) : 0
     }
 
     /// Reads up to `frames` frames (at most one buffer's worth: plugins such as `file` refuse
     /// more) into `buffer`, waiting until at least one is there. Returns 0 only when
-    /// SIGINT/SIGTERM asked to stop.
+    /// SIGINT/SIGTERM asked to stop; throws `DeviceLoss` when the device went away.
     func read(into buffer: UnsafeMutableRawPointer, frames: Int) throws -> Int {
+        guard let pcm else { throw DeviceLoss(-ENODEV, option: option, name: name, direction: direction) }
         let frames = min(frames, bufferFrames)
         if !started {
             started = true
             let err = aupipe_pcm_start(pcm)
-            if err < 0, err != -EBADFD { try recover(err, doing: "starting") }
+            if err < 0, err != -EBADFD { try recover(err) }
         }
         while true {
             if StopSignal.received { return 0 }
             let n = aupipe_pcm_readi(pcm, buffer, UInt(frames))
-            if n > 0 { idleWaits = 0; return n }
+            if n > 0 { idleWaits = 0; recoveriesInARow = 0; framesTransferred += Int64(n); lastTransfer = DeviceLosses.now(); return n }
             if n == 0 || n == -Int(EAGAIN) {
                 try wait()
                 continue
             }
-            try recover(Int32(n), doing: "reading")
+            try recover(Int32(n))
             // After an overrun the device is prepared again; a capture stream must be restarted.
             let err = aupipe_pcm_start(pcm)
-            if err < 0, err != -EBADFD { try recover(err, doing: "restarting") }
+            if err < 0, err != -EBADFD { try recover(err) }
         }
     }
 
     /// Writes all `frames` frames from `buffer`, waiting while the device's buffer is full.
-    /// Returns early, having written part, only when SIGINT/SIGTERM asked to stop.
+    /// Returns early, having written part, only when SIGINT/SIGTERM asked to stop; throws
+    /// `DeviceLoss` when the device went away.
     func write(_ buffer: UnsafeRawPointer, frames: Int) throws {
+        guard let pcm else { throw DeviceLoss(-ENODEV, option: option, name: name, direction: direction) }
         var done = 0
         let frameBytes = format.bytesPerFrame
         while done < frames {
             if StopSignal.received { return }
             let n = aupipe_pcm_writei(pcm, buffer + done * frameBytes, UInt(min(frames - done, bufferFrames)))
-            if n > 0 { done += n; idleWaits = 0; continue }
+            if n > 0 { done += n; idleWaits = 0; recoveriesInARow = 0; framesTransferred += Int64(n); lastTransfer = DeviceLosses.now(); continue }
             if n == 0 || n == -Int(EAGAIN) {
                 try wait()
                 continue
             }
-            try recover(Int32(n), doing: "writing")
+            try recover(Int32(n))
         }
     }
 
     /// Plays what is queued to the end (playback), then stops the device.
     func drain() {
-        if direction == .playback { _ = aupipe_pcm_drain(pcm) }
+        if direction == .playback, let pcm { _ = aupipe_pcm_drain(pcm) }
     }
 
-    /// Recovers from an xrun or a suspend; any other error ends the run.
-    private func recover(_ err: Int32, doing: String) throws {
+    /// Recovers from an xrun or a suspend (`snd_pcm_recover` resumes, or prepares again).
+    /// Anything else, a recovery that fails, or `recoveryLimit` of them in a row with nothing
+    /// read or written between, is the device's loss: -ENODEV (unplugged) and -EBADFD (a state
+    /// it cannot leave) are never tried.
+    private func recover(_ err: Int32) throws {
+        guard let pcm, err != -ENODEV, err != -EBADFD, recoveriesInARow < Self.recoveryLimit else {
+            throw DeviceLoss(err, option: option, name: name, direction: direction)
+        }
+        recoveriesInARow += 1
         if err == -EPIPE || err == -ESTRPIPE { xruns += 1 }
         let r = aupipe_pcm_recover(pcm, err)
-        guard r >= 0 else {
-            throw AUPipeError.io("\(option) \(name): \(doing) the \(direction.word) device failed: \(ALSALibrary.describe(err))")
-        }
+        guard r >= 0 else { throw DeviceLoss(err == -EPIPE ? r : err, option: option, name: name, direction: direction) }
     }
 
     /// Waits for the device to be ready, or for a stop.
     private func wait() throws {
         let count = deviceFDCount
-        guard count > 0 else { usleep(1000); return }
+        guard count > 0, let pcm else { usleep(1000); return }
         _ = aupipe_pcm_poll_fill(pcm, pollFDs, UInt32(count))
         let stopFD = StopSignal.descriptor
         pollFDs[count] = pollfd(fd: stopFD, events: Int16(POLLIN), revents: 0)
@@ -212,7 +276,7 @@ final class ALSADevice {
             // A running device moves every period; seconds of nothing mean it is stuck.
             idleWaits += 1
             if idleWaits >= Self.stallLimit {
-                throw AUPipeError.io("\(option) \(name): the \(direction.word) device did nothing for \(Self.stallLimit) s (stuck, or taken away)")
+                throw DeviceLoss(stalledFor: Self.stallLimit, option: option, name: name, direction: direction)
             }
         }
         var revents: UInt16 = 0

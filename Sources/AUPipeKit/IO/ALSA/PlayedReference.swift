@@ -14,6 +14,15 @@
 /// (playback plus capture delay) is measured at every `measureEvery`-th write (two ioctls: not
 /// worth a system call per 10 ms frame); the average is reported next to
 /// the figure used.
+///
+/// Losing the device: by default the run ends as when the capture device is lost (the far end
+/// is no longer heard, so there is nothing left to cancel against); the block being played is
+/// finished with silence for aec, the chain drains and the status is EX_IOERR. Under
+/// `--reconnect` the stream goes on: what is not played is silence for the canceller (nothing
+/// was played, so nothing can echo), and the device is opened again, without waiting, at most
+/// every `Reconnect.interval`; not back within the timeout ends the run. While the silence of
+/// a `--capture` gap is processed, nothing is played and aec is given silence: the time it
+/// stands for has passed, and nothing was played in it.
 final class PlayedReference {
     let device: ALSADevice
     /// Frames from writing a frame to the device to its being played, as applied.
@@ -31,14 +40,21 @@ final class PlayedReference {
     static let measureEvery = 10
     private let capture: ALSADevice?
     private var clipped = 0
+    private let losses: DeviceLosses
+    /// Frames given to `play` so far: the far end's place in the stream.
+    private var framesGiven: Int64 = 0
+    /// Since a loss: what happened, when and where in the stream, when to try next.
+    private var lost: DeviceLoss?
+    private var lostAt = 0.0, detectedAt = 0.0, lostFrames: Int64 = 0, nextTry = 0.0
 
     /// - Parameters:
     ///   - device: the playback device, opened s16le at the stream's rate, one channel per
     ///     loudspeaker.
     ///   - capture: the capture device under `--capture` (its delay is part of what is measured).
     ///   - maxFrames: the most frames one `play` call gets (aec's frame).
-    init(device: ALSADevice, capture: ALSADevice?, maxFrames: Int) {
+    init(device: ALSADevice, capture: ALSADevice?, maxFrames: Int, losses: DeviceLosses) {
         self.device = device
+        self.losses = losses
         self.capture = capture
         self.maxFrames = maxFrames
         channels = device.format.channels
@@ -58,8 +74,22 @@ final class PlayedReference {
     /// device plays meanwhile: the frames written `deviceDelay` frames before (silence at first).
     func play(_ x: UnsafeMutablePointer<Float>, frames: Int) throws {
         for i in 0..<frames * channels { samples[i] = SampleCodec.s16(x[i], clipped: &clipped) }
-        try device.write(samples, frames: frames)
-        if writes % Self.measureEvery == 0 {
+        defer { framesGiven += Int64(frames) }
+        // During a capture gap's silence nothing is played: that time has passed.
+        var played = !losses.fillingGap && (lost == nil || tryReopen())
+        if played {
+            let before = device.framesTransferred
+            do {
+                try device.write(samples, frames: frames)
+            } catch let loss as DeviceLoss {
+                lose(loss, at: framesGiven + device.framesTransferred - before)
+                played = false
+            }
+        }
+        if !played {
+            // Nothing was played: the canceller hears silence for these frames.
+            samples.update(repeating: 0, count: frames * channels)
+        } else if writes % Self.measureEvery == 0 {
             measuredSum += device.delayFrames + (capture?.delayFrames ?? 0)
             measurements += 1
         }
@@ -76,7 +106,45 @@ final class PlayedReference {
     }
 
     /// Plays what is queued to the end.
-    func finish() { device.drain() }
+    func finish() { if lost == nil { device.drain() } }
+
+    private var rate: Double { Double(device.format.sampleRate) }
+
+    /// A loss: the run ends (no `--reconnect`), or the device is tried again from `play`.
+    /// `position`: the far end's frames the device took before it went.
+    private func lose(_ loss: DeviceLoss, at position: Int64) {
+        lost = loss
+        lostAt = device.lastTransfer   // a stall is known only seconds after it began
+        lostFrames = position
+        detectedAt = DeviceLosses.now()
+        nextTry = detectedAt + Reconnect.interval
+        device.close()
+        let at = Double(position) / rate
+        guard let policy = losses.reconnect else {
+            losses.end(loss.error(at: at))
+            return
+        }
+        warn("aupipe: \(loss.subject): lost (\(loss.code)) at \(DeviceLoss.seconds(at)) s; the canceller is given silence for the far end meanwhile, reconnecting (\(policy.text))")
+    }
+
+    /// While lost under `--reconnect`: whether the device is back.
+    private func tryReopen() -> Bool {
+        guard let loss = lost, let policy = losses.reconnect, losses.ending == nil else { return false }
+        let now = DeviceLosses.now()
+        if let timeout = policy.timeout, now - detectedAt >= Double(timeout.frames(atRate: device.format.sampleRate)) / rate {
+            losses.end(loss.notBack(at: Double(lostFrames) / rate, within: timeout))
+            return false
+        }
+        guard now >= nextTry else { return false }
+        nextTry = now + Reconnect.interval
+        guard device.reopen() else { return false }
+        let away = DeviceLosses.now() - lostAt
+        losses.record(DeviceGap(option: loss.option, device: loss.name, startSeconds: Double(lostFrames) / rate,
+                                lengthSeconds: away, frames: Int(framesGiven - lostFrames)))
+        warn("aupipe: \(loss.subject): back after \(DeviceLoss.seconds(away)) s; \(framesGiven - lostFrames) frames of the far end were not played")
+        lost = nil
+        return true
+    }
 
     /// For `--stats`: the delay applied and the one measured.
     var note: String {

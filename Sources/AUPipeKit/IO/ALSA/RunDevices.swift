@@ -3,27 +3,30 @@
 /// known to be right, just before the output; `finish` lets them play out, `stats` reports them.
 struct RunDevices {
     let capture: CaptureSource?
-    let monitor: ALSADevice?
+    let monitor: MonitorOutput?
     let played: PlayedReference?
+    /// What a lost device does (`--reconnect`), the gaps, and the loss that ends the run.
+    let losses: DeviceLosses
 
     /// Opens the devices `options` names: the capture source given (if any), the monitor in the
     /// output's `format`, and the play device for the one unit in `units` that reads a reference.
     static func open(_ options: PipelineOptions, capture: CaptureSource?, outputFormat format: StreamFormat,
                      units: [any AudioUnit]) throws -> RunDevices {
-        try capture?.open()
+        let losses = DeviceLosses(reconnect: options.reconnect)
+        try capture?.open(losses: losses)
         let sizes = ALSADevice.Sizes(period: options.period, buffer: options.buffer)
         let monitor = try options.monitor.map {
-            try ALSADevice(name: $0, option: "--monitor", direction: .playback, format: format, sizes: sizes)
+            MonitorOutput(device: try ALSADevice(name: $0, option: "--monitor", direction: .playback, format: format, sizes: sizes), losses: losses)
         }
         let played = try options.play.flatMap { name -> PlayedReference? in
             guard let player = referencePlayers(units).first else { return nil }
             let (format, maxFrames) = player.playbackFormat
             let device = try ALSADevice(name: name, option: "--play", direction: .playback, format: format, sizes: sizes)
-            let played = PlayedReference(device: device, capture: capture?.device, maxFrames: maxFrames)
+            let played = PlayedReference(device: device, capture: capture?.device, maxFrames: maxFrames, losses: losses)
             player.attach(played)
             return played
         }
-        return RunDevices(capture: capture, monitor: monitor, played: played)
+        return RunDevices(capture: capture, monitor: monitor, played: played, losses: losses)
     }
 
     /// The units `--play` could serve: those that read a reference from a file, FIFO or pipe.
@@ -41,7 +44,7 @@ struct RunDevices {
     var stats: [DeviceStats] {
         var list: [DeviceStats] = []
         if let device = capture?.device { list.append(DeviceStats(role: "capture", device: device)) }
-        if let monitor { list.append(DeviceStats(role: "monitor", device: monitor)) }
+        if let monitor { list.append(DeviceStats(role: "monitor", device: monitor.device)) }
         if let played { list.append(DeviceStats(role: "play", device: played.device, note: played.note)) }
         return list
     }
