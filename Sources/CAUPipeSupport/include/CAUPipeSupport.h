@@ -5,4 +5,5 @@
    builds, which do not notice a new header). */
 #include "aupipe_support.h"
 #include "aupipe_alsa.h"
+#include "aupipe_ladspa.h"
 #endif
