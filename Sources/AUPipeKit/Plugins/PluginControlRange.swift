@@ -15,14 +15,17 @@ public struct PluginControlRange: Sendable {
 
     /// The range of an input control port.
     public init(_ port: PluginPort) {
-        minimum = port.minimum.map(Double.init)
-        maximum = port.maximum.map(Double.init)
+        minimum = port.minimum.map(Self.double)
+        maximum = port.maximum.map(Self.double)
         unit = port.unit ?? ""
         isInteger = port.isInteger
         isToggled = port.isToggled
         isSampleRateRelative = port.isSampleRateRelative
         scalePoints = port.scalePoints
     }
+
+    /// A float as the double it reads as (0.01, not 0.009999999776482582).
+    static func double(_ v: Float) -> Double { Double("\(v)") ?? Double(v) }
 
     /// `Hz, 0...0.5 × the sample rate`, `integer, 0...4; or one of off (0), on (1)`.
     public var description: String {

@@ -63,7 +63,7 @@ public final class PluginUnit: AudioUnit, LiveControllable, StatsReporting {
     public init(plugin: PluginInfo, backend: any PluginBackend, values parsed: ParameterValues, unitName: String) throws {
         for p in plugin.ports {
             if case .unsupported(let what) = p.kind, !p.isConnectionOptional {
-                throw AUPipeError(.unavailable, "\(unitName): \(plugin.identifier) has a \(what) (port \(p.symbol)), which aupipe does not support")
+                throw AUPipeError(.unavailable, "\(unitName): \(plugin.identifier): port \(p.symbol) is a \(what), which aupipe does not support")
             }
         }
         if !plugin.missingFeatures.isEmpty {
@@ -119,15 +119,15 @@ public final class PluginUnit: AudioUnit, LiveControllable, StatsReporting {
         } else if ins == 1, outs == 1 {
             perChannel = true
         } else {
-            throw AUPipeError.usage("\(unitName): \(plugin.identifier) has \(counted(ins, "audio input")) and \(counted(outs, "audio output")); "
-                + "expected \(counted(channels, "input")) and \(counted(channels, "output")) for the \(counted(channels, "channel")) stream (or a mono plugin, 1 and 1); "
-                + (ins == outs && ins > 0 ? "put convert channels=\(ins) before it" : "aupipe runs plugins whose inputs and outputs match the stream"))
+            throw AUPipeError.usage("\(unitName): \(plugin.identifier) has \(counted(ins, "audio input")) and \(counted(outs, "audio output")), "
+                + "the stream \(counted(channels, "channel")): expected \(channels) in and \(channels) out (or 1 in and 1 out, run once per channel), "
+                + "found \(ins) in and \(outs) out" + (ins == outs && ins > 0 ? "; put convert channels=\(ins) before it" : ""))
         }
         // Sample-rate-relative ports: range-check what was given, compute the defaults.
         for (k, port) in inputPorts.enumerated() where port.isSampleRateRelative || port.isDefaultSampleRateRelative {
             let p = port.resolved(atSampleRate: sampleRate)
             if given[k], port.isSampleRateRelative,
-               let problem = PluginControlRange(port).rangeProblem(Double(values[k]), minimum: p.minimum.map(Double.init), maximum: p.maximum.map(Double.init), atRate: sampleRate) {
+               let problem = PluginControlRange(port).rangeProblem(Double(values[k]), minimum: p.minimum.map(PluginControlRange.double), maximum: p.maximum.map(PluginControlRange.double), atRate: sampleRate) {
                 throw AUPipeError(.usage, "\(unitName): \(port.symbol)=\(Self.format(values[k])) \(problem)",
                                   cause: .parameter(owner: unitName, name: port.symbol, .outOfRange))
             }
@@ -258,7 +258,7 @@ public final class PluginUnit: AudioUnit, LiveControllable, StatsReporting {
         let port = inputPorts[k]
         if port.isSampleRateRelative, sampleRate > 0 {
             let p = port.resolved(atSampleRate: sampleRate)
-            if let problem = PluginControlRange(port).rangeProblem(v, minimum: p.minimum.map(Double.init), maximum: p.maximum.map(Double.init), atRate: sampleRate) {
+            if let problem = PluginControlRange(port).rangeProblem(v, minimum: p.minimum.map(PluginControlRange.double), maximum: p.maximum.map(PluginControlRange.double), atRate: sampleRate) {
                 throw AUPipeError.usage("\(unitName): \(port.symbol)=\(formatNumber(v)) \(problem)")
             }
         }
