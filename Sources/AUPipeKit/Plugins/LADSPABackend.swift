@@ -185,7 +185,7 @@ public struct LADSPABackend: PluginBackend {
 final class LADSPAInstance: PluginInstance {
     private let descriptor: UnsafePointer<LADSPA_Descriptor>
     private let handle: LADSPA_Handle
-    private let run: @convention(c) (LADSPA_Handle?, UInt) -> Void
+    private let runFunction: @convention(c) (LADSPA_Handle?, UInt) -> Void
 
     init(descriptor: UnsafePointer<LADSPA_Descriptor>, plugin: PluginInfo, sampleRate: Double) throws {
         self.descriptor = descriptor
@@ -197,7 +197,7 @@ final class LADSPAInstance: PluginInstance {
             throw AUPipeError(.software, "ladspa: \(plugin.identifier) refused to instantiate at \(formatNumber(sampleRate)) Hz")
         }
         self.handle = handle
-        self.run = run
+        runFunction = run
     }
 
     deinit { descriptor.pointee.cleanup?(handle) }
@@ -207,7 +207,7 @@ final class LADSPAInstance: PluginInstance {
     }
 
     func activate() { descriptor.pointee.activate?(handle) }
-    func run(frames: Int) { run(handle, UInt(frames)) }
+    func run(frames: Int) { runFunction(handle, UInt(frames)) }
     func deactivate() { descriptor.pointee.deactivate?(handle) }
 }
 

@@ -212,7 +212,8 @@ public final class PluginUnit: AudioUnit, LiveControllable, StatsReporting {
 
     /// Runs every instance on `frames` frames of the planes; reads the latency port.
     private func runBlock(_ frames: Int) {
-        for i in instances { i.run(frames: frames) }
+        // An index loop: iterating an array of existentials allocates in unoptimized builds.
+        for k in 0..<instances.count { instances[k].run(frames: frames) }
         runs += 1
         guard let latencyIndex, let outputs else { return }
         let reported = outputs[latencyIndex]
