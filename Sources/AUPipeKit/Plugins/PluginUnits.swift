@@ -16,6 +16,16 @@ public struct PluginUnits: UnitProvider {
         catalogs.first { $0.backend.standard == standard }
     }
 
+    /// What `aupipe completions` offers as the first argument of `unit`: the installed plugins
+    /// (LADSPA labels where unique, else `library:label`; LV2 URIs). None when discovery fails.
+    public func completionWords(unit: String) -> [String] {
+        guard let standard = PluginStandard(rawValue: unit), let catalog = catalog(standard),
+              let plugins = try? catalog.plugins() else { return [] }
+        var labelCount: [String: Int] = [:]
+        for p in plugins { if let l = p.label { labelCount[l, default: 0] += 1 } }
+        return plugins.map { p in p.label.flatMap { labelCount[$0] == 1 ? $0 : nil } ?? p.identifier }
+    }
+
     public var descriptors: [UnitDescriptor] {
         catalogs.sorted { $0.backend.standard.rawValue < $1.backend.standard.rawValue }.map(Self.descriptor)
     }
