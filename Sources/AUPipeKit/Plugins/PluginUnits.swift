@@ -98,7 +98,7 @@ extension PluginUnit {
         }
         if !unsupported.isEmpty { lines.append("Cannot run: unsupported ports \(unsupported.joined(separator: "; "))") }
         if !plugin.missingFeatures.isEmpty { lines.append("Cannot run: requires \(plugin.missingFeatures.joined(separator: ", ")), which aupipe lacks") }
-        let exampleArgs = parameters.first.map { " \($0.name)=\($0.defaultValue ?? "1")" } ?? ""
+        let exampleArgs = parameters.first { $0.defaultValue != nil }.map { " \($0.name)=\($0.defaultValue!)" } ?? ""
         let shortName = plugin.label ?? plugin.identifier
         return UnitDescriptor(name: unit, summary: plugin.name, details: lines.joined(separator: "\n"), parameters: parameters, primary: nil,
                               example: "aupipe \(unit) \(shortName)\(exampleArgs) < in.wav > out.wav") { values in
