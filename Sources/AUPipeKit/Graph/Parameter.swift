@@ -294,7 +294,8 @@ extension ParameterDescriptor {
         var written: [String: (argument: String, value: String)] = [:]
         for argument in arguments {
             let typed: String, text: String
-            // A key is a name (letters, digits, -); `bus.wav,offset=1s` is a bare value with an = in it.
+            // A key is a name (letters, digits, -, and _ as plugin port symbols have); `bus.wav,offset=1s`
+            // is a bare value with an = in it.
             if let eq = argument.firstIndex(of: "="),
                argument[..<eq].allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }), eq != argument.startIndex {
                 typed = String(argument[..<eq]).lowercased()
