@@ -17,13 +17,17 @@ import AUPipeKit
     /// `delay` on a latency port and the block's peak on `peak`.
     final class FakeInstance: PluginInstance {
         let delay: Int
+        /// From the 10th run on, the latency port reports this instead of `delay` (nil: never).
+        let laterLatency: Int?
         let recorder: Recorder
         var ports: [UInt32: UnsafeMutablePointer<Float>] = [:]
         var line: [Float]
         var position = 0
+        var runs = 0
 
-        init(delay: Int, recorder: Recorder) {
+        init(delay: Int, laterLatency: Int?, recorder: Recorder) {
             self.delay = delay
+            self.laterLatency = laterLatency
             self.recorder = recorder
             line = [Float](repeating: 0, count: max(1, delay))
         }
@@ -46,7 +50,8 @@ import AUPipeKit
                 }
                 peak = max(peak, abs(x))
             }
-            ports[3]!.pointee = Float(delay)
+            runs += 1
+            ports[3]!.pointee = Float(runs >= 10 ? laterLatency ?? delay : delay)
             ports[4]!.pointee = peak
         }
     }
@@ -56,6 +61,7 @@ import AUPipeKit
         var fixed = false
         var powerOf2 = false
         var delay = 0
+        var laterLatency: Int?
         let recorder = Recorder()
 
         var plugin: PluginInfo {
@@ -72,7 +78,7 @@ import AUPipeKit
         func discover() throws -> [PluginInfo] { [plugin] }
         func instantiate(_ plugin: PluginInfo, settings: PluginHostSettings) throws -> any PluginInstance {
             if fixed { precondition(settings.minBlockLength == settings.maxBlockLength) }
-            return FakeInstance(delay: delay, recorder: recorder)
+            return FakeInstance(delay: delay, laterLatency: laterLatency, recorder: recorder)
         }
         func presetValues(of plugin: PluginInfo, preset: String) throws -> [String: Float] {
             guard preset.lowercased() == "half" else { throw AUPipeError.usage("no preset \(preset)") }
@@ -130,6 +136,25 @@ import AUPipeKit
         // Two instances (stereo): every input frame once each, plus the tail of 37 frames flushed.
         #expect(runs.reduce(0, +) >= 2 * (9001 + 37))
         #expect(output == input.map { $0 * 0.5 })
+    }
+
+    /// A latency that changes mid-stream: the first value stays compensated, the later one is
+    /// reported by --stats.
+    @Test func aLaterLatencyIsReportedNotApplied() throws {
+        var backend = FakeBackend()
+        backend.delay = 5
+        backend.laterLatency = 9
+        let format = StreamFormat(encoding: .f32le, sampleRate: 48000, channels: 1)
+        let samples = (0..<4000).map { Float($0 % 100) / 100 }
+        var options = PipelineOptions()
+        options.block = .frames(100)
+        options.stats = .text
+        let sink = MemorySink()
+        let report = try Pipeline(chain: [["lv2", "delay"]], options: options, registry: Self.registry(backend))
+            .run(source: MemorySource(TestSignals.wav(samples, format)), sink: sink)
+        #expect(TestSignals.decode(TestSignals.audio(sink.bytes, report), .f32le) == samples)
+        #expect(report.stages.first?.note?.contains("latency 5 frames compensated (later reported 9; not applied)") == true, "\(report.stages)")
+        #expect(report.stages.first?.figures.contains(StatsFigure("peak", 0)) == true, "the last run (the tail's zeros) has peak 0")
     }
 
     @Test func aPresetSetsPortsAndTheCommandLineOverridesIt() throws {
