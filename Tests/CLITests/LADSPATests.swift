@@ -243,6 +243,13 @@ import Testing
         #expect(quiet.status == 0 && !quiet.stderr.contains("aupipe_test loaded"), "\(quiet.stderr)")
         let loaded = try CLI.shell("LADSPA_PATH=\(plugins) \"$AUPIPE\" gen sine duration=0.01 | LADSPA_PATH=\(plugins) \"$AUPIPE\" ladspa hinted >/dev/null")
         #expect(loaded.stderr.contains("aupipe_test loaded"), "\(loaded.stderr)")
+        // LIBRARY:LABEL opens that library only; a label alone makes every library be scanned.
+        guard Self.hasDebianPlugin("amp.so") else { return }
+        let path = "\(Self.debian):\(plugins)"
+        let one = try CLI.shell("\"$AUPIPE\" gen sine duration=0.01 | LADSPA_PATH=\(path) \"$AUPIPE\" ladspa amp:amp_mono >/dev/null")
+        #expect(one.status == 0 && !one.stderr.contains("aupipe_test loaded"), "\(one.stderr)")
+        let all = try CLI.shell("\"$AUPIPE\" gen sine duration=0.01 | LADSPA_PATH=\(path) \"$AUPIPE\" ladspa amp_mono >/dev/null")
+        #expect(all.status == 0 && all.stderr.contains("aupipe_test loaded"), "\(all.stderr)")
     }
 
     /// `aupipe completions` offers the installed plugins after `ladspa`, and the plugin units

@@ -82,6 +82,26 @@ public struct LADSPABackend: PluginBackend {
         throw AUPipeError(.unavailable, "ladspa: \(plugin.identifier) is no longer in \(plugin.libraryPath)")
     }
 
+    /// `library:label`: opens only the first `library.so` of the search path (the one discovery
+    /// would take) and looks for the label in it.
+    public func plugin(withIdentifier identifier: String) -> PluginInfo? {
+        let parts = identifier.split(separator: ":", maxSplits: 1).map(String.init)
+        guard parts.count == 2, !parts[0].isEmpty, !parts[0].contains("/") else { return nil }
+        let file = parts[0] + ".so"
+        for directory in directories {
+            let path = directory.hasSuffix("/") ? directory + file : directory + "/" + file
+            guard access(path, F_OK) == 0 else { continue }
+            guard let function = Self.descriptorFunction(path) else { return nil }
+            var index: UInt = 0
+            while let d = function(index), index < 10_000 {
+                if let info = Self.info(d.pointee, library: parts[0], path: path), info.label == parts[1] { return info }
+                index += 1
+            }
+            return nil
+        }
+        return nil
+    }
+
     public func presetValues(of plugin: PluginInfo, preset: String) throws -> [String: Float] {
         throw AUPipeError.usage("ladspa: \(plugin.identifier) has no presets (LADSPA plugins have none); set its ports instead")
     }

@@ -20,7 +20,9 @@ public final class PluginCatalog: Sendable {
 
     /// The plugin `word` names, as the `lv2`/`ladspa` unit's first argument; see `PluginLookup`.
     public func plugin(named word: String) throws -> PluginInfo {
-        try PluginLookup.find(word, in: try plugins(), standard: backend.standard)
+        // An exact identifier wins the lookup anyway: the backend may find it without a scan.
+        if found.withLock({ $0 }) == nil, let p = backend.plugin(withIdentifier: word) { return p }
+        return try PluginLookup.find(word, in: try plugins(), standard: backend.standard)
     }
 }
 

@@ -233,4 +233,13 @@ public protocol PluginBackend: Sendable {
     /// The control values a preset sets, by port symbol. Throws `.usage` with the preset names
     /// when `preset` is not one of the plugin's (matched case-insensitively by name or URI).
     func presetValues(of plugin: PluginInfo, preset: String) throws -> [String: Float]
+
+    /// The plugin whose identifier is exactly `identifier`, found without discovering every
+    /// plugin (LADSPA's `library:label` opens only that library), or nil to let the host
+    /// discover them all. Optional: the default is nil.
+    func plugin(withIdentifier identifier: String) -> PluginInfo?
+}
+
+extension PluginBackend {
+    public func plugin(withIdentifier identifier: String) -> PluginInfo? { nil }
 }
