@@ -62,6 +62,8 @@ import AUPipeKit
         var powerOf2 = false
         var delay = 0
         var laterLatency: Int?
+        var missingFeatures: [String] = []
+        var extraPorts: [PluginPort] = []
         let recorder = Recorder()
 
         var plugin: PluginInfo {
@@ -70,8 +72,8 @@ import AUPipeKit
                                PluginPort(index: 1, symbol: "out", name: "Out", kind: .audioOutput),
                                PluginPort(index: 2, symbol: "gain", name: "Gain", kind: .controlInput, minimum: 0, maximum: 4, defaultValue: 1),
                                PluginPort(index: 3, symbol: "latency", name: "Latency", kind: .controlOutput, isLatency: true),
-                               PluginPort(index: 4, symbol: "peak", name: "Peak", kind: .controlOutput)],
-                       needsFixedBlockLength: fixed, needsPowerOf2BlockLength: powerOf2,
+                               PluginPort(index: 4, symbol: "peak", name: "Peak", kind: .controlOutput)] + extraPorts,
+                       missingFeatures: missingFeatures, needsFixedBlockLength: fixed, needsPowerOf2BlockLength: powerOf2,
                        presets: [PluginPreset(name: "Half", uri: "urn:aupipe:test#half")])
         }
 
@@ -172,6 +174,23 @@ import AUPipeKit
         #expect(pipeline.control("get lv2.gain") == "lv2.gain 0.25")
         #expect(pipeline.control("set d.gain 5") == "error: lv2: gain=5 is out of range 0...4")
         #expect(pipeline.control("list").contains("1.gain (d) 0.25"))
+    }
+
+    @Test func aMissingFeatureOrAnUnsupportedPortIsOneLineWith69() throws {
+        var backend = FakeBackend()
+        backend.missingFeatures = ["http://lv2plug.in/ns/ext/state#mapPath"]
+        #expect(throws: AUPipeError(.unavailable, "lv2: urn:aupipe:test#delay requires http://lv2plug.in/ns/ext/state#mapPath, which aupipe does not provide")) {
+            try Pipeline(chain: [["lv2", "delay"]], options: PipelineOptions(), registry: Self.registry(backend))
+        }
+        backend.missingFeatures = []
+        backend.extraPorts = [PluginPort(index: 5, symbol: "mod", name: "Mod", kind: .unsupported("CV input"))]
+        #expect(throws: AUPipeError(.unavailable, "lv2: urn:aupipe:test#delay: port mod is a CV input, which aupipe does not support")) {
+            try Pipeline(chain: [["lv2", "delay"]], options: PipelineOptions(), registry: Self.registry(backend))
+        }
+        // A connection-optional port of that kind is left unconnected: the plugin runs.
+        backend.extraPorts = [PluginPort(index: 5, symbol: "mod", name: "Mod", kind: .unsupported("CV input"), isConnectionOptional: true)]
+        let (output, input) = try Self.run([["lv2", "delay"]], backend: backend, block: 480)
+        #expect(output == input)
     }
 
     @Test func pluginsAreNamedByAUniquePart() throws {
