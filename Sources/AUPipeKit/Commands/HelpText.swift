@@ -67,8 +67,8 @@ public enum HelpText {
         \(HelpText.unitList)
 
         Exit status: 0 ok (also when the reader closes the pipe early, or after SIGINT/SIGTERM),
-        64 usage error, 65 bad input data, 66 input cannot be opened, 69 ALSA or a sound
-        device unavailable, 70 internal error, 73 output cannot be created, 74 I/O error.
+        64 usage error, 65 bad input data, 66 input cannot be opened, 69 ALSA, a sound
+        device or a plugin unavailable, 70 internal error, 73 output cannot be created, 74 I/O error.
 
         Examples:
           arecord -t raw -f S16_LE -r 48000 -c 1 | aupipe --in-format s16le:48000:1 resample 16000 -t wav | opusenc - out.opus
