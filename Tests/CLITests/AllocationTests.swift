@@ -31,7 +31,8 @@ import Testing
                       "convert channels=1 : aec ref=\(busFile) : denoise : agc",
                       "gain -1 : tee \(teeFile) : tee \(teeFile).caf format=s16le",
                       "meter every=100ms to=/dev/null : gain -1 : meter",
-                      "loudnorm target=-16 true-peak=-1.5 : loudnorm -23 range=20"])
+                      "loudnorm target=-16 true-peak=-1.5 : loudnorm -23 range=20",
+                      "ladspa amp_mono gain=0.5 : ladspa fastLookaheadLimiter limit_db=-3 : ladspa amp:amp_stereo gain=1.5"])
     func allocationsDoNotGrowWithTheStream(chain: String) throws {
         let short = try allocations(chain, seconds: 1)
         let long = try allocations(chain, seconds: 30)

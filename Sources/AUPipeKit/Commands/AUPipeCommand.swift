@@ -42,6 +42,14 @@ public enum AUPipeCommand {
             console.out(HelpText.compare)
         case .help(let name?):
             console.out(HelpText.unit(try registry.descriptor(named: name)))
+        case .pluginHelp(let name, let plugin):
+            let descriptor = try registry.descriptor(named: name)
+            guard descriptor.isSpecializing else {
+                throw AUPipeError.usage("help takes one unit name, e.g. 'aupipe help \(descriptor.name)'; only lv2 and ladspa take a plugin after it")
+            }
+            console.out(HelpText.unit(try descriptor.specialized(for: [plugin]).descriptor))
+        case .plugins(let standard, let word):
+            try PluginsCommand.run(standard: standard, word: word, registry: registry, console: console)
         case .units:
             console.out(HelpText.units(registry))
         case .completions(let shell):

@@ -188,6 +188,7 @@ struct BashCompletion {
                 completions) (( _acw == 2 )) && _aupipe_add '' "${_aupipe_shells[@]}"; return 0 ;;
                 help) (( _acw == 2 )) && _aupipe_add '' "${_aupipe_units[@]}" gen compare; return 0 ;;
                 units) return 0 ;;
+                plugins) (( _acw == 2 )) && _aupipe_add '' \(words(model.pluginUnits)); return 0 ;;
                 demo) _aupipe_add '' -o; return 0 ;;
                 info|compare)
                     if _aupipe_is_option "$_acur"; then
@@ -239,7 +240,7 @@ struct BashCompletion {
 
     func keyCases(_ entries: [CompletionModel.Entry]) -> String {
         entries.map { e in
-            "        \(quote(e.name))) _aupipe_r=(\(words(e.parameters.map { $0.name + "=" }))) ;;"
+            "        \(quote(e.name))) _aupipe_r=(\(words(e.bareWords + e.parameters.map { $0.name + "=" }))) ;;"
         }.joined(separator: "\n")
     }
 

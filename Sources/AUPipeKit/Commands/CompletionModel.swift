@@ -20,12 +20,15 @@ public struct CompletionModel: Sendable {
         public let name: String
         public let summary: String
         public let parameters: [(name: String, values: Values)]
+        /// Words offered as they are, before the parameters: the installed plugins of `lv2` and
+        /// `ladspa` (LADSPA labels where unique, else `library:label`; LV2 URIs).
+        public var bareWords: [String] = []
     }
 
     /// The shells `aupipe completions` writes for.
     public static let shells = ["bash", "zsh", "fish"]
     /// The commands that may stand first, in the order of `aupipe --help`, and `completions`.
-    public static let commands = ["units", "help", "info", "demo", "gen", "compare", "completions"]
+    public static let commands = ["units", "help", "plugins", "info", "demo", "gen", "compare", "completions"]
 
     /// The chain's options (`aupipe --help`, Options:); those of `valueOptions` take a value.
     public let chainOptions: [String]
@@ -36,6 +39,8 @@ public struct CompletionModel: Sendable {
     /// What each value option's value completes to.
     public let optionValues: [String: Values]
     public let units: [Entry]
+    /// The plugin-host units (`lv2`, `ladspa`): what `aupipe plugins` takes first.
+    public let pluginUnits: [String]
     public let signals: [Entry]
     public let formatTokens: [String]
 
@@ -52,9 +57,12 @@ public struct CompletionModel: Sendable {
         values["--stats"] = .words(["json"])        // only as --stats=json
         values["--progress"] = .words(["force"])    // only as --progress=force
         optionValues = values
+        let hosts = registry.providers.compactMap { $0 as? PluginUnits }
+        pluginUnits = registry.all.filter(\.isSpecializing).map(\.name)
         units = registry.all.map { d in
             Entry(name: d.name, summary: d.summary,
-                  parameters: d.parameters.map { ($0.name, Self.values(of: $0.kind)) } + [("name", .none)])
+                  parameters: d.parameters.map { ($0.name, Self.values(of: $0.kind)) } + [("name", .none)],
+                  bareWords: d.isSpecializing ? hosts.flatMap { $0.completionWords(unit: d.name) } : [])
         }
         signals = SignalRegistry.all.map { d in
             Entry(name: d.name, summary: d.summary, parameters: d.allParameters.map { ($0.name, Self.values(of: $0.kind)) })

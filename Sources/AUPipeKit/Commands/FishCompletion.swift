@@ -60,6 +60,7 @@ struct FishCompletion {
             "complete -c aupipe -n 'test (count (commandline -opc)) = 1' -a '\(CompletionModel.commands.joined(separator: " "))'",
             "complete -c aupipe -n '__aupipe_command completions' -a '\(CompletionModel.shells.joined(separator: " "))'",
             "complete -c aupipe -n '__aupipe_command help' -a '\(model.units.map(\.name).joined(separator: " ")) gen compare'",
+            "complete -c aupipe -n '__aupipe_command plugins; and test (count (commandline -opc)) = 2' -a '\(model.pluginUnits.joined(separator: " "))'",
             "complete -c aupipe -n '__aupipe_command info' -F",
             "complete -c aupipe -n '__aupipe_command info' -l in-format -x -a '\(model.formatTokens.joined(separator: " "))'",
             "complete -c aupipe -n '__aupipe_command compare' -F",
@@ -105,7 +106,7 @@ struct FishCompletion {
     /// For each unit or signal: its key= words and KEY=VALUE words, and files after a path's KEY=.
     func entries(_ list: [CompletionModel.Entry], command: String) -> [String] {
         list.flatMap { e -> [String] in
-            var words: [String] = []
+            var words: [String] = e.bareWords
             var lines: [String] = []
             for p in e.parameters {
                 words.append(p.name + "=")

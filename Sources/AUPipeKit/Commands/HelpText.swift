@@ -12,6 +12,8 @@ public enum HelpText {
           aupipe info [--in-format SPEC] [FILE|-]
           aupipe units
           aupipe help UNIT
+          aupipe plugins [lv2|ladspa] [WORD]
+          aupipe help lv2 URI | aupipe help ladspa LABEL
           aupipe demo [-o PATH]
           aupipe gen SIGNAL [ARG]... [-o PATH] [-t TYPE] [--out-format SPEC] [--stats]
           aupipe compare A B [--in-format SPEC] [--max-lsb N] [--max-diff-db DB] [--min-snr DB]
@@ -70,8 +72,8 @@ public enum HelpText {
         \(HelpText.unitList)
 
         Exit status: 0 ok (also when the reader closes the pipe early, or after SIGINT/SIGTERM),
-        64 usage error, 65 bad input data, 66 input cannot be opened, 69 ALSA or a sound
-        device unavailable, 70 internal error, 73 output cannot be created, 74 I/O error.
+        64 usage error, 65 bad input data, 66 input cannot be opened, 69 ALSA, a sound
+        device or a plugin unavailable, 70 internal error, 73 output cannot be created, 74 I/O error.
 
         Examples:
           arecord -t raw -f S16_LE -r 48000 -c 1 | aupipe --in-format s16le:48000:1 resample 16000 -t wav | opusenc - out.opus
@@ -134,7 +136,7 @@ public enum HelpText {
     /// `aupipe units`: every unit of `registry` with its parameters on one line each.
     public static func units(_ registry: UnitRegistry = .standard) -> String {
         registry.all.map { d in
-            let params = d.parameters.map { p in
+            let params = d.synopsis ?? d.parameters.map { p in
                 "\(p.name)=\(p.defaultValue ?? "…")" + (p.name == d.primary ? "*" : "") + (p.isLive ? "~" : "")
             }.joined(separator: " ")
             return padded(d.name, 10) + d.summary + "\n          " + params
@@ -157,6 +159,7 @@ public enum HelpText {
             lines.append("  \(p.name)\(primary)\(live): \(p.help)")
             lines.append("      \(p.typeDescription); \(def)")
         }
+        if let synopsis = d.synopsis { lines.append("  \(synopsis)") }
         lines.append("  name: a label for --control (set LABEL.PARAMETER VALUE); any unit takes it")
         lines += ["", "Example:", "  \(d.example)"]
         return lines.joined(separator: "\n")

@@ -8,6 +8,10 @@ public enum Invocation: Equatable, Sendable {
     case units
     /// `aupipe help [UNIT]`, `--help`
     case help(unit: String?)
+    /// `aupipe help lv2 URI`, `aupipe help ladspa LABEL`: one plugin's ports.
+    case pluginHelp(unit: String, plugin: String)
+    /// `aupipe plugins [lv2|ladspa] [WORD]`
+    case plugins(standard: PluginStandard?, word: String?)
     /// `aupipe demo [-o PATH]`
     case demo(output: String)
     /// `aupipe gen SIGNAL [ARG]... [-o PATH] [-t TYPE] [--out-format SPEC] [--stats]`
@@ -160,8 +164,18 @@ public enum CommandLineParser {
             guard args.count == 1 else { throw AUPipeError.usage("units takes no arguments; for one unit use 'aupipe help \(args[1])'") }
             return .units
         case "help":
-            guard args.count <= 2 else { throw AUPipeError.usage("help takes one unit name, e.g. 'aupipe help resample'") }
+            if args.count == 3 { return .pluginHelp(unit: args[1], plugin: args[2]) }
+            guard args.count <= 2 else { throw AUPipeError.usage("help takes one unit name, e.g. 'aupipe help resample' (or a plugin unit and a plugin: 'aupipe help ladspa amp_mono')") }
             return .help(unit: args.count == 2 ? args[1] : nil)
+        case "plugins":
+            var rest = Array(args.dropFirst())
+            var standard: PluginStandard?
+            if let s = rest.first.flatMap({ PluginStandard(rawValue: $0.lowercased()) }) {
+                standard = s
+                rest.removeFirst()
+            }
+            guard rest.count <= 1 else { throw AUPipeError.usage("usage: aupipe plugins [lv2|ladspa] [WORD]") }
+            return .plugins(standard: standard, word: rest.first)
         case "info": return try parseInfo(Array(args.dropFirst()))
         case "demo": return try parseDemo(Array(args.dropFirst()))
         case "gen": return try parseGen(Array(args.dropFirst()))

@@ -70,7 +70,10 @@ struct ControlTargets {
     /// The unit and declared parameter an address names.
     func resolve(_ address: String) throws -> (Entry, ParameterDescriptor) {
         let (entry, name) = try resolveAny(address)
-        guard let p = entry.descriptor.parameters.first(where: { $0.name == name }) ?? entry.live?.liveParameter(name) else {
+        // Plugin port symbols may hold capitals (LV2); the address is lowercased.
+        guard let p = entry.descriptor.parameters.first(where: { $0.name == name })
+                ?? entry.descriptor.parameters.first(where: { $0.name.lowercased() == name })
+                ?? entry.live?.liveParameter(name) else {
             let known = entry.descriptor.parameters.map(\.name) + entry.extraLiveNames
             let hint = suggestion(for: name, among: known).map { "; did you mean '\($0)'?" } ?? "; its parameters: \(known.joined(separator: ", "))"
             throw AUPipeError.usage("\(entry.name) has no parameter '\(name)'\(hint)")

@@ -48,6 +48,9 @@ public struct ParameterDescriptor: Sendable {
         case streamFormat
         /// A path to write to (a file, a FIFO or `>(command)`), kept as written; given as `.text`.
         case path
+        /// A plugin's input control port (`lv2`, `ladspa`): a number in the port's range, a
+        /// toggle or a scale point's label; given as `.number`.
+        case pluginControl(PluginControlRange)
     }
 
     public let name: String
@@ -100,6 +103,7 @@ public struct ParameterDescriptor: Sendable {
             return "dB, \(formatNumber(r.lowerBound))...\(formatNumber(r.upperBound)), or a linear factor \(formatFactor(f.lowerBound))x...\(formatFactor(f.upperBound))x"
         case .streamFormat: return "TOKEN:RATE:CHANNELS, e.g. s16le:48000:2"
         case .path: return "PATH (a file, a FIFO or >(command))"
+        case .pluginControl(let range): return range.description
         case .durationOrAuto(let r, let bare):
             return "auto, or a duration (ms, s or frames like 480f; bare number in \(bare.rawValue)), \(formatNumber(r.lowerBound * 1000))...\(formatNumber(r.upperBound * 1000)) ms"
         }
@@ -218,6 +222,10 @@ public struct ParameterDescriptor: Sendable {
             return .format(try FormatSpec.parse(text, option: "\(unit): \(name)"))
         case .path:
             return .text(text)
+        case .pluginControl(let range):
+            let (value, problem, outside) = range.parse(text)
+            if let value { return .number(value) }
+            throw outside ? outOfRange(problem ?? "is out of range") : fail(problem ?? "is not a value of this port")
         case .durationOrAuto(let range, let bare):
             if text.lowercased() == Automatic<StreamDuration>.word { return .auto }
             return try ParameterDescriptor(name, .duration(range, bareUnit: bare), default: nil, help: help).parse(text, unit: unit)
@@ -285,11 +293,12 @@ extension ParameterDescriptor {
         /// The argument that set each parameter, as written, and its value (for messages).
         var written: [String: (argument: String, value: String)] = [:]
         for argument in arguments {
-            let key: String, text: String
-            // A key is a name (letters, digits, -); `bus.wav,offset=1s` is a bare value with an = in it.
+            let typed: String, text: String
+            // A key is a name (letters, digits, -, and _ as plugin port symbols have); `bus.wav,offset=1s`
+            // is a bare value with an = in it.
             if let eq = argument.firstIndex(of: "="),
-               argument[..<eq].allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" }), eq != argument.startIndex {
-                key = String(argument[..<eq]).lowercased()
+               argument[..<eq].allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }), eq != argument.startIndex {
+                typed = String(argument[..<eq]).lowercased()
                 text = String(argument[argument.index(after: eq)...])
             } else {
                 guard let primary else {
@@ -298,15 +307,17 @@ extension ParameterDescriptor {
                 if explicit.contains(primary), let p = parameters.first(where: { $0.name == primary }), !p.isRepeatable {
                     throw strayValue(argument, after: written[primary] ?? ("", ""), primary: p, owner: owner, list: list)
                 }
-                key = primary
+                typed = primary
                 text = argument
             }
-            guard let descriptor = parameters.first(where: { $0.name == key }) else {
-                let suggested = suggestion(for: key, among: parameters.map(\.name))
+            // Plugin port symbols may hold capitals (LV2): names match case-insensitively.
+            guard let descriptor = parameters.first(where: { $0.name == typed }) ?? parameters.first(where: { $0.name.lowercased() == typed }) else {
+                let suggested = suggestion(for: typed, among: parameters.map(\.name))
                 let hint = suggested.map { "; did you mean '\($0)'?" } ?? "; \(owner)'s parameters are \(list)"
-                throw AUPipeError(.usage, "\(owner): unknown parameter '\(key)'\(hint)",
-                                  cause: .parameter(owner: owner, name: key, .unknown(suggestion: suggested)))
+                throw AUPipeError(.usage, "\(owner): unknown parameter '\(typed)'\(hint)",
+                                  cause: .parameter(owner: owner, name: typed, .unknown(suggestion: suggested)))
             }
+            let key = descriptor.name
             guard !explicit.contains(key) || descriptor.isRepeatable else {
                 throw AUPipeError(.usage, "\(owner): \(key) is given twice; give it once", cause: .parameter(owner: owner, name: key, .repeated))
             }

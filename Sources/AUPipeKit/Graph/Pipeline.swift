@@ -25,7 +25,10 @@ public final class Pipeline {
                 label = String(arguments.remove(at: i).dropFirst(5))
                 try Self.checkLabel(label!, unit: descriptor.name, taken: list.compactMap(\.label))
             }
-            list.append(ControlTargets.Entry(name: descriptor.name, label: label, descriptor: descriptor, unit: try descriptor.instantiate(arguments)))
+            // A plugin host's parameters are its plugin's ports: --control reaches them through
+            // the descriptor of this instance.
+            let (instance, rest) = try descriptor.specialized(for: arguments)
+            list.append(ControlTargets.Entry(name: descriptor.name, label: label, descriptor: instance, unit: try instance.instantiate(rest)))
         }
         units = list
         try Self.checkOutputSparesSideInputs(list.map(\.unit), options: options)

@@ -14,6 +14,13 @@ public struct UnitDescriptor: Sendable {
     /// An example invocation for the help text.
     public let example: String
     let make: @Sendable (ParameterValues) throws -> any AudioUnit
+    /// For a unit whose parameters depend on its first argument (a plugin host: `ladspa amp_mono
+    /// gain=0.5`): from the arguments, the descriptor of that one instance (its parameters, its
+    /// help) and the arguments left for it. Nil for a unit with fixed parameters.
+    let specializer: (@Sendable ([String]) throws -> (UnitDescriptor, [String]))?
+    /// How `aupipe units` shows the arguments of a specializing unit
+    /// (`LABEL|LIBRARY:LABEL|ID [port=value]...`); nil for a unit with fixed parameters.
+    public let synopsis: String?
 
     /// - Parameters:
     ///   - parameters: the unit's typed keys (`[Keys.db]`), or `ParameterDescriptor`s built at run time.
@@ -28,6 +35,35 @@ public struct UnitDescriptor: Sendable {
         self.primary = primary
         self.example = example
         self.make = make
+        specializer = nil
+        synopsis = nil
+    }
+
+    /// A unit whose parameters are known only once its first arguments are read (`lv2`,
+    /// `ladspa`): `specialize` turns the arguments into the descriptor of the instance they
+    /// name and the arguments left for its parameters. `aupipe units` shows `synopsis`.
+    public init(name: String, summary: String, details: String, synopsis: String, example: String,
+                specialize: @escaping @Sendable ([String]) throws -> (UnitDescriptor, [String])) {
+        self.name = name
+        self.summary = summary
+        self.details = details
+        declarations = []
+        parameters = []
+        primary = nil
+        self.example = example
+        make = { _ in throw AUPipeError.usage("\(name) needs its first argument; see 'aupipe help \(name)'") }
+        specializer = specialize
+        self.synopsis = synopsis
+    }
+
+    /// Whether the parameters depend on the arguments (a plugin host).
+    public var isSpecializing: Bool { specializer != nil }
+
+    /// The descriptor for these arguments and the arguments left for it: for a specializing
+    /// unit, that of the instance they name; for any other, this one and all the arguments.
+    public func specialized(for arguments: [String]) throws -> (descriptor: UnitDescriptor, arguments: [String]) {
+        guard let specializer else { return (self, arguments) }
+        return try specializer(arguments)
     }
 
     /// Parses `arguments` (`key=value` or a bare value for the primary parameter) into values.
@@ -37,7 +73,8 @@ public struct UnitDescriptor: Sendable {
 
     /// Builds a unit from command-line arguments.
     public func instantiate(_ arguments: [String]) throws -> any AudioUnit {
-        try make(try parseArguments(arguments))
+        let (descriptor, rest) = try specialized(for: arguments)
+        return try descriptor.make(try descriptor.parseArguments(rest))
     }
 }
 

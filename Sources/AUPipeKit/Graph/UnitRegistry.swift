@@ -38,7 +38,7 @@ public struct UnitRegistry: Sendable {
     }
 
     /// The registry the command line uses.
-    public static let standard = UnitRegistry(providers: [BuiltInUnits()])
+    public static let standard = UnitRegistry(providers: [BuiltInUnits(), PluginUnits.standard])
 
     /// Every unit, each name once.
     public var all: [UnitDescriptor] {

@@ -51,8 +51,9 @@ public struct PluginPort: Sendable {
     /// The port's human name ("Gain").
     public var name: String
     public var kind: PluginPortKind
-    /// The range and default of a control port, in the port's own unit, already multiplied by
-    /// the sample rate where the plugin says so (LADSPA's `HINT_SAMPLE_RATE`); nil if unstated.
+    /// The range and default of a control port, in the port's own unit; nil if unstated. Where
+    /// the plugin says so (LADSPA's `HINT_SAMPLE_RATE`) fractions of the rate until
+    /// `resolved(atSampleRate:)` multiplies them (see `isSampleRateRelative`).
     public var minimum: Float?
     public var maximum: Float?
     public var defaultValue: Float?
@@ -70,6 +71,13 @@ public struct PluginPort: Sendable {
     public var isLatency: Bool
     /// The plugin runs with this port unconnected (`lv2:connectionOptional`).
     public var isConnectionOptional: Bool
+    /// LADSPA's `HINT_SAMPLE_RATE` or LV2's `lv2:sampleRate` before the rate is known: `minimum`
+    /// and `maximum` are fractions of the sample rate (0.5 = Nyquist), as is `defaultValue` when
+    /// `isDefaultSampleRateRelative` (LV2: always with the bounds, as swh's cutoffs and Ardour
+    /// read it; LADSPA: when the default is derived from the bounds). Discovery knows no rate;
+    /// `resolved(atSampleRate:)` gives the port in its own unit once the stream's rate is known.
+    public var isSampleRateRelative: Bool = false
+    public var isDefaultSampleRateRelative: Bool = false
 
     public init(index: UInt32, symbol: String, name: String, kind: PluginPortKind,
                 minimum: Float? = nil, maximum: Float? = nil, defaultValue: Float? = nil, unit: String? = nil,
@@ -89,6 +97,22 @@ public struct PluginPort: Sendable {
         self.isLogarithmic = isLogarithmic
         self.isLatency = isLatency
         self.isConnectionOptional = isConnectionOptional
+    }
+
+    /// The port at `rate` frames per second: a sample-rate-relative range and default multiplied
+    /// by the rate (`isSampleRateRelative` then false); any other port unchanged.
+    public func resolved(atSampleRate rate: Double) -> PluginPort {
+        guard isSampleRateRelative || isDefaultSampleRateRelative else { return self }
+        var p = self
+        let r = Float(rate)
+        if isSampleRateRelative {
+            p.minimum = minimum.map { $0 * r }
+            p.maximum = maximum.map { $0 * r }
+        }
+        if isDefaultSampleRateRelative { p.defaultValue = defaultValue.map { $0 * r } }
+        p.isSampleRateRelative = false
+        p.isDefaultSampleRateRelative = false
+        return p
     }
 }
 
@@ -210,4 +234,13 @@ public protocol PluginBackend: Sendable {
     /// The control values a preset sets, by port symbol. Throws `.usage` with the preset names
     /// when `preset` is not one of the plugin's (matched case-insensitively by name or URI).
     func presetValues(of plugin: PluginInfo, preset: String) throws -> [String: Float]
+
+    /// The plugin whose identifier is exactly `identifier`, found without discovering every
+    /// plugin (LADSPA's `library:label` opens only that library), or nil to let the host
+    /// discover them all. Optional: the default is nil.
+    func plugin(withIdentifier identifier: String) -> PluginInfo?
+}
+
+extension PluginBackend {
+    public func plugin(withIdentifier identifier: String) -> PluginInfo? { nil }
 }

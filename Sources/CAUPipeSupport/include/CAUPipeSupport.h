@@ -6,4 +6,5 @@
 #include "aupipe_support.h"
 #include "aupipe_alsa.h"
 #include "aupipe_lv2.h"
+#include "aupipe_ladspa.h"
 #endif

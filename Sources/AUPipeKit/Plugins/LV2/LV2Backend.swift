@@ -49,14 +49,6 @@ public struct LV2Backend: PluginBackend {
         try LV2World.world(searchPath: searchPath).plugins
     }
 
-    /// The indices of `plugin`'s control ports whose range and default are fractions of the
-    /// sample rate (`lv2:sampleRate`; swh's filter cutoffs are 0.0001...0.45 of it): a host
-    /// multiplies them by the stream's rate before showing or checking values. `PluginPort`'s
-    /// minimum, maximum and default for these ports are the plugin's fractions as stated.
-    public func sampleRateRelativePorts(of plugin: PluginInfo) throws -> Set<UInt32> {
-        try LV2World.world(searchPath: searchPath).sampleRateRelativePorts[plugin.identifier] ?? []
-    }
-
     public func instantiate(_ plugin: PluginInfo, settings: PluginHostSettings) throws -> any PluginInstance {
         let world = try LV2World.world(searchPath: searchPath)
         if !plugin.missingFeatures.isEmpty {

@@ -10,24 +10,17 @@ final class LV2World: @unchecked Sendable {
     let pointer: OpaquePointer
     /// Every plugin, sorted by URI.
     let plugins: [PluginInfo]
-    /// By plugin URI, the indices of its control ports marked `lv2:sampleRate`: their range and
-    /// default are fractions of the sample rate (swh's filters: cutoff 0.0001...0.45).
-    let sampleRateRelativePorts: [String: Set<UInt32>]
 
     private init(pointer: OpaquePointer) {
         self.pointer = pointer
         var plugins: [PluginInfo] = []
-        var relative: [String: Set<UInt32>] = [:]
         for index in 0..<aupipe_lv2_world_plugin_count(pointer) {
             guard let info = aupipe_lv2_describe(pointer, index) else { continue }
             let plugin = Self.pluginInfo(info.pointee)
             plugins.append(plugin)
-            let ports = (0..<Int(info.pointee.port_count)).map { info.pointee.ports[$0] }.filter { $0.is_sample_rate != 0 }
-            if !ports.isEmpty { relative[plugin.identifier] = Set(ports.map(\.index)) }
             aupipe_lv2_plugin_info_free(info)
         }
         self.plugins = plugins.sorted { $0.identifier < $1.identifier }
-        sampleRateRelativePorts = relative
     }
 
     private static let worlds = Mutex<[String?: LV2World]>([:])
@@ -95,7 +88,7 @@ final class LV2World: @unchecked Sendable {
             points.append(PluginScalePoint(label: label, value: port.scale_point_values[i]))
         }
         let symbol = string(port.symbol) ?? "port\(port.index)"
-        return PluginPort(
+        var p = PluginPort(
             index: port.index, symbol: symbol, name: string(port.name) ?? symbol, kind: kind,
             minimum: port.has_minimum != 0 ? port.minimum : nil,
             maximum: port.has_maximum != 0 ? port.maximum : nil,
@@ -103,5 +96,10 @@ final class LV2World: @unchecked Sendable {
             unit: string(port.unit), scalePoints: points.sorted { ($0.value, $0.label) < ($1.value, $1.label) },
             isInteger: port.is_integer != 0, isToggled: port.is_toggled != 0, isLogarithmic: port.is_logarithmic != 0,
             isLatency: port.is_latency != 0, isConnectionOptional: port.is_optional != 0)
+        // lv2:sampleRate: the range and the default are fractions of the rate (swh's filter
+        // cutoffs, 0.0001...0.45); the host multiplies them once the stream's rate is known.
+        p.isSampleRateRelative = port.is_sample_rate != 0
+        p.isDefaultSampleRateRelative = p.isSampleRateRelative
+        return p
     }
 }

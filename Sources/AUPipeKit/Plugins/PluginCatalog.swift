@@ -1,0 +1,62 @@
+import Synchronization
+
+/// The plugins of one backend, discovered once, when first asked for: a run whose chain has no
+/// plugin never scans (and never loads lilv).
+public final class PluginCatalog: Sendable {
+    public let backend: any PluginBackend
+    private let found = Mutex<[PluginInfo]?>(nil)
+
+    public init(backend: any PluginBackend) {
+        self.backend = backend
+    }
+
+    /// The backend's plugins (`discover` runs on the first call only; an error is not kept).
+    public func plugins() throws -> [PluginInfo] {
+        if let list = found.withLock({ $0 }) { return list }
+        let list = try backend.discover()
+        found.withLock { $0 = list }
+        return list
+    }
+
+    /// The plugin `word` names, as the `lv2`/`ladspa` unit's first argument; see `PluginLookup`.
+    public func plugin(named word: String) throws -> PluginInfo {
+        // An exact identifier wins the lookup anyway: the backend may find it without a scan.
+        if found.withLock({ $0 }) == nil, let p = backend.plugin(withIdentifier: word) { return p }
+        return try PluginLookup.find(word, in: try plugins(), standard: backend.standard)
+    }
+}
+
+/// How a plugin is named on the command line: its identifier (an LV2 URI, LADSPA's
+/// `library:label`), LADSPA's label or unique ID, its name, or any unique case-insensitive part
+/// of its identifier or name. An unknown word gets a did-you-mean, an ambiguous one the
+/// candidates, both as usage errors (64).
+public enum PluginLookup {
+    public static func find(_ word: String, in plugins: [PluginInfo], standard: PluginStandard) throws -> PluginInfo {
+        let unit = standard.rawValue
+        let w = word.lowercased()
+        func one(_ matches: [PluginInfo]) throws -> PluginInfo? {
+            if matches.count == 1 { return matches[0] }
+            if matches.count > 1 { throw ambiguous(word, matches, unit: unit) }
+            return nil
+        }
+        if let p = try one(plugins.filter { $0.identifier.lowercased() == w }) { return p }
+        if let id = UInt(word), let p = try one(plugins.filter { $0.uniqueID == id }) { return p }
+        if let p = try one(plugins.filter { $0.label?.lowercased() == w }) { return p }
+        if let p = try one(plugins.filter { $0.name.lowercased() == w }) { return p }
+        if let p = try one(plugins.filter { $0.identifier.lowercased().contains(w) || $0.name.lowercased().contains(w) }) { return p }
+        guard !plugins.isEmpty else {
+            throw AUPipeError(.unavailable, "\(unit): no \(standard == .lv2 ? "LV2" : "LADSPA") plugins are installed; "
+                + (standard == .lv2 ? "install some (lv2-examples, x42-plugins, swh-lv2) or set LV2_PATH"
+                                    : "install some (ladspa-sdk, swh-plugins, tap-plugins) or set LADSPA_PATH"))
+        }
+        let names = plugins.flatMap { [$0.label ?? $0.identifier, $0.identifier, $0.name] }
+        let hint = suggestion(for: word, among: names).map { "; did you mean '\($0)'?" } ?? ""
+        throw AUPipeError(.usage, "\(unit): no plugin '\(word)'\(hint) ('aupipe plugins \(unit)' lists the installed ones)")
+    }
+
+    static func ambiguous(_ word: String, _ matches: [PluginInfo], unit: String) -> AUPipeError {
+        let shown = matches.prefix(8).map { "\($0.identifier) (\($0.name))" }
+        let more = matches.count > 8 ? " and \(matches.count - 8) more" : ""
+        return .usage("\(unit): '\(word)' matches \(matches.count) plugins: \(shown.joined(separator: ", "))\(more); name one of them")
+    }
+}

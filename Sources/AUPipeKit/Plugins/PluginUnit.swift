@@ -1,0 +1,311 @@
+/// `lv2` and `ladspa`: a plugin run as a unit, through any `PluginBackend`. The backend knows the
+/// standard; this unit knows the stream.
+///
+/// - Channels: a plugin whose audio inputs and outputs both number the stream's channels runs
+///   as one instance; a mono plugin (one in, one out) on N channels runs as N instances, one per
+///   channel, each seeing only its own; anything else is refused in `prepare`, naming the counts.
+/// - Blocks: each `process` block is split into per-channel planes of at most `blockLength`
+///   frames, run, and interleaved back; a plugin that needs a fixed block length (a power of two
+///   where it asks) is given exactly `blockLength` frames on every run, the stream gathered into
+///   such blocks and the last one padded with zeros (the padding's output is dropped).
+/// - Latency: a latency port is read after every run; its first value L is compensated: the
+///   first L output frames are dropped and L frames of tail flushed by running zeros at the end,
+///   so the output has the input's length and an impulse on frame k comes out on frame k. A
+///   later different value is kept for `--stats`, not applied.
+/// - Live: every input control port is a live parameter (`--control set ladspa.gain 0.5`); the
+///   new value is written before the next run, at a block boundary. Output control ports are
+///   read with `get` and printed by `--stats`.
+///
+/// Every buffer (planes, control values) is allocated in `prepare`; audio and control buffers
+/// are always separate, so in-place-broken plugins are served.
+public final class PluginUnit: AudioUnit, LiveControllable, StatsReporting {
+    public let plugin: PluginInfo
+    let backend: any PluginBackend
+    /// The unit's command-line name (`ladspa`), for messages.
+    let unitName: String
+    let inputPorts: [PluginPort]
+    let outputPorts: [PluginPort]
+    /// The value of each input control port (index as `inputPorts`), set or defaulted; NaN for a
+    /// sample-rate-relative default, known in `prepare`.
+    private var values: [Float]
+    /// Which of `values` the command line (or a preset) set.
+    private let given: [Bool]
+
+    // Set in prepare.
+    private var instances: [any PluginInstance] = []
+    private var channels = 0
+    private var sampleRate = 0.0
+    /// Frames per run: at most, or exactly when `isFixed`.
+    public private(set) var blockLength = 0
+    public private(set) var isFixed = false
+    private var inPlanes: UnsafeMutablePointer<Float>?
+    private var outPlanes: UnsafeMutablePointer<Float>?
+    /// The input control values the instances read (one float per port, shared).
+    private var controls: UnsafeMutablePointer<Float>?
+    /// The output control values, `outputPorts.count` per instance.
+    private var outputs: UnsafeMutablePointer<Float>?
+    private var latencyIndex: Int?
+    /// Frames gathered towards a fixed block.
+    private var filled = 0
+    /// Output frames still to drop, input frames seen, output frames written.
+    private var skip = 0
+    private var framesIn: Int64 = 0
+    private var framesOut: Int64 = 0
+    private var active = false
+    /// The latency compensated (the first value the plugin reported), and a later different one.
+    public private(set) var latency: Int?
+    public private(set) var laterLatency: Int?
+    /// Runs made, for tests.
+    public private(set) var runs = 0
+
+    /// A unit for `plugin` from parsed values: each input control port's value by symbol, else
+    /// the preset's (`preset=`), else the port's default.
+    public init(plugin: PluginInfo, backend: any PluginBackend, values parsed: ParameterValues, unitName: String) throws {
+        for p in plugin.ports {
+            if case .unsupported(let what) = p.kind, !p.isConnectionOptional {
+                throw AUPipeError(.unavailable, "\(unitName): \(plugin.identifier): port \(p.symbol) is a \(what), which aupipe does not support")
+            }
+        }
+        if !plugin.missingFeatures.isEmpty {
+            throw AUPipeError(.unavailable, "\(unitName): \(plugin.identifier) requires \(plugin.missingFeatures.joined(separator: ", ")), which aupipe does not provide")
+        }
+        self.plugin = plugin
+        self.backend = backend
+        self.unitName = unitName
+        inputPorts = plugin.controlInputs
+        outputPorts = plugin.controlOutputs
+        var preset: [String: Float] = [:]
+        if case .text(let name)? = parsed.value("preset"), !inputPorts.contains(where: { $0.symbol == "preset" }) {
+            preset = try backend.presetValues(of: plugin, preset: name)
+        }
+        var values: [Float] = [], given: [Bool] = []
+        for p in inputPorts {
+            if parsed.explicit.contains(p.symbol), case .number(let v)? = parsed.value(p.symbol) {
+                values.append(Float(v)); given.append(true)
+            } else if let v = preset[p.symbol] {
+                values.append(v); given.append(true)
+            } else {
+                values.append(p.isDefaultSampleRateRelative ? .nan : Self.defaultValue(of: p)); given.append(false)
+            }
+        }
+        self.values = values
+        self.given = given
+    }
+
+    deinit {
+        if active { for i in instances { i.deactivate() } }
+        instances = []
+        inPlanes?.deallocate()
+        outPlanes?.deallocate()
+        controls?.deallocate()
+        outputs?.deallocate()
+    }
+
+    /// A port's default: the plugin's, else 0 moved into the range (the lower bound, else the upper).
+    static func defaultValue(of p: PluginPort) -> Float {
+        var v = p.defaultValue ?? 0
+        if let lo = p.minimum, v < lo { v = lo }
+        if let hi = p.maximum, v > hi { v = hi }
+        return v
+    }
+
+    public func prepare(_ context: PrepareContext) throws -> StreamFormat {
+        channels = context.input.channels
+        sampleRate = Double(context.input.sampleRate)
+        let ins = plugin.audioInputs.count, outs = plugin.audioOutputs.count
+        let perChannel: Bool
+        if ins == channels, outs == channels {
+            perChannel = false
+        } else if ins == 1, outs == 1 {
+            perChannel = true
+        } else {
+            throw AUPipeError.usage("\(unitName): \(plugin.identifier) has \(counted(ins, "audio input")) and \(counted(outs, "audio output")), "
+                + "the stream \(counted(channels, "channel")): expected \(channels) in and \(channels) out (or 1 in and 1 out, run once per channel), "
+                + "found \(ins) in and \(outs) out" + (ins == outs && ins > 0 ? "; put convert channels=\(ins) before it" : ""))
+        }
+        // Sample-rate-relative ports: range-check what was given, compute the defaults.
+        for (k, port) in inputPorts.enumerated() where port.isSampleRateRelative || port.isDefaultSampleRateRelative {
+            let p = port.resolved(atSampleRate: sampleRate)
+            if given[k], port.isSampleRateRelative,
+               let problem = PluginControlRange(port).rangeProblem(Double(values[k]), minimum: p.minimum.map(PluginControlRange.double), maximum: p.maximum.map(PluginControlRange.double), atRate: sampleRate) {
+                throw AUPipeError(.usage, "\(unitName): \(port.symbol)=\(Self.format(values[k])) \(problem)",
+                                  cause: .parameter(owner: unitName, name: port.symbol, .outOfRange))
+            }
+            if !given[k] { values[k] = Self.defaultValue(of: p) }
+        }
+        isFixed = plugin.needsFixedBlockLength || plugin.needsPowerOf2BlockLength
+        blockLength = max(1, context.maxFrames)
+        if plugin.needsPowerOf2BlockLength {
+            var n = 1
+            while n < blockLength { n <<= 1 }
+            blockLength = n
+        }
+        let settings = PluginHostSettings(sampleRate: sampleRate, minBlockLength: isFixed ? blockLength : 1,
+                                          maxBlockLength: blockLength, nominalBlockLength: blockLength)
+        let count = perChannel ? channels : 1
+        instances = try (0..<count).map { _ in try backend.instantiate(plugin, settings: settings) }
+        let inPlanes = UnsafeMutablePointer<Float>.allocate(capacity: channels * blockLength)
+        inPlanes.initialize(repeating: 0, count: channels * blockLength)
+        let outPlanes = UnsafeMutablePointer<Float>.allocate(capacity: channels * blockLength)
+        outPlanes.initialize(repeating: 0, count: channels * blockLength)
+        let controls = UnsafeMutablePointer<Float>.allocate(capacity: max(1, inputPorts.count))
+        controls.initialize(repeating: 0, count: max(1, inputPorts.count))
+        for k in 0..<inputPorts.count { controls[k] = values[k] }
+        let outputs = UnsafeMutablePointer<Float>.allocate(capacity: max(1, count * outputPorts.count))
+        outputs.initialize(repeating: 0, count: max(1, count * outputPorts.count))
+        self.inPlanes = inPlanes
+        self.outPlanes = outPlanes
+        self.controls = controls
+        self.outputs = outputs
+        latencyIndex = outputPorts.firstIndex { $0.isLatency }
+        for (i, instance) in instances.enumerated() {
+            // Instance i of N mono instances serves channel i; one instance serves them all.
+            for (c, port) in plugin.audioInputs.enumerated() { instance.connect(port: port.index, to: inPlanes + (i + c) * blockLength) }
+            for (c, port) in plugin.audioOutputs.enumerated() { instance.connect(port: port.index, to: outPlanes + (i + c) * blockLength) }
+            for (k, port) in inputPorts.enumerated() { instance.connect(port: port.index, to: controls + k) }
+            for (k, port) in outputPorts.enumerated() { instance.connect(port: port.index, to: outputs + i * outputPorts.count + k) }
+        }
+        for i in instances { i.activate() }
+        active = true
+        return context.input
+    }
+
+    public func maxOutputFrames(forInput inputFrames: Int) -> Int { inputFrames + blockLength }
+
+    public func process(_ input: UnsafePointer<Float>, frames: Int, into output: UnsafeMutablePointer<Float>) throws -> Int {
+        guard let inPlanes else { return 0 }
+        framesIn += Int64(frames)
+        let ch = channels, b = blockLength
+        var done = 0, written = 0
+        while done < frames {
+            let start = isFixed ? filled : 0
+            let n = min(b - start, frames - done)
+            for c in 0..<ch {
+                let plane = inPlanes + c * b + start
+                let from = input + done * ch + c
+                for f in 0..<n { plane[f] = from[f &* ch] }
+            }
+            done += n
+            if isFixed {
+                filled += n
+                guard filled == b else { continue }
+                filled = 0
+            }
+            runBlock(isFixed ? b : n)
+            emit(isFixed ? b : n, into: output, written: &written)
+        }
+        return written
+    }
+
+    /// After the end: zeros through the plugin until every input frame has its output (the
+    /// latency's tail, the rest of a part-filled fixed block). One run per call.
+    public func drain(into output: UnsafeMutablePointer<Float>, capacity: Int) throws -> (frames: Int, done: Bool) {
+        guard let inPlanes, framesOut < framesIn else { return (0, true) }
+        let b = blockLength
+        for c in 0..<channels { (inPlanes + c * b + filled).update(repeating: 0, count: b - filled) }
+        filled = 0
+        var written = 0
+        runBlock(b)
+        emit(b, into: output, written: &written)
+        return (written, framesOut >= framesIn)
+    }
+
+    /// Runs every instance on `frames` frames of the planes; reads the latency port.
+    private func runBlock(_ frames: Int) {
+        // An index loop: iterating an array of existentials allocates in unoptimized builds.
+        for k in 0..<instances.count { instances[k].run(frames: frames) }
+        runs += 1
+        guard let latencyIndex, let outputs else { return }
+        let reported = outputs[latencyIndex]
+        let l = reported.isFinite ? Int(max(0, min(reported.rounded(), Float(1 << 24)))) : 0
+        if latency == nil {
+            latency = l
+            skip = l
+        } else if l != latency, laterLatency == nil {
+            laterLatency = l
+        }
+    }
+
+    /// Interleaves `frames` frames of the output planes into `output` at `written`, after the
+    /// frames still to skip, never past the input's length.
+    private func emit(_ frames: Int, into output: UnsafeMutablePointer<Float>, written: inout Int) {
+        guard let outPlanes else { return }
+        let from = min(skip, frames)
+        skip -= from
+        let n = Int(min(Int64(frames - from), framesIn - framesOut))
+        guard n > 0 else { return }
+        let ch = channels, b = blockLength
+        for c in 0..<ch {
+            let plane = outPlanes + c * b + from
+            let to = output + written * ch + c
+            for f in 0..<n { to[f &* ch] = plane[f] }
+        }
+        written += n
+        framesOut += Int64(n)
+    }
+
+    // MARK: live control
+
+    private func inputIndex(_ name: String) -> Int? {
+        inputPorts.firstIndex { $0.symbol == name } ?? inputPorts.firstIndex { $0.symbol.lowercased() == name.lowercased() }
+    }
+
+    private func outputIndex(_ name: String) -> Int? {
+        outputPorts.firstIndex { $0.symbol == name } ?? outputPorts.firstIndex { $0.symbol.lowercased() == name.lowercased() }
+    }
+
+    public func setParameter(_ name: String, to value: ParameterValue) throws {
+        guard let k = inputIndex(name), case .number(let v) = value else { throw AUPipeError.usage("\(unitName): \(name) is not an input port") }
+        let port = inputPorts[k]
+        if port.isSampleRateRelative, sampleRate > 0 {
+            let p = port.resolved(atSampleRate: sampleRate)
+            if let problem = PluginControlRange(port).rangeProblem(v, minimum: p.minimum.map(PluginControlRange.double), maximum: p.maximum.map(PluginControlRange.double), atRate: sampleRate) {
+                throw AUPipeError.usage("\(unitName): \(port.symbol)=\(formatNumber(v)) \(problem)")
+            }
+        }
+        values[k] = Float(v)
+        controls?[k] = Float(v)
+    }
+
+    public func parameterValue(_ name: String) -> String? {
+        if let k = inputIndex(name) { return values[k].isNaN ? nil : Self.format(values[k]) }
+        if let k = outputIndex(name), let outputs {
+            return (0..<instances.count).map { Self.format(outputs[$0 * outputPorts.count + k]) }.joined(separator: ",")
+        }
+        return nil
+    }
+
+    /// A float as short as it reads back (`0.5`, `-12`, `0.3`).
+    static func format(_ v: Float) -> String {
+        if v == v.rounded(), abs(v) < 1e9 { return String(Int(v)) }
+        return "\(v)"
+    }
+
+    // MARK: stats
+
+    public var statsNote: String? {
+        var parts: [String] = []
+        if let latency {
+            parts.append("latency \(counted(latency, "frame")) compensated" + (laterLatency.map { " (later reported \($0); not applied)" } ?? ""))
+        }
+        if instances.count > 1 { parts.append("\(instances.count) instances, one per channel") }
+        if isFixed { parts.append("runs of \(blockLength) frames") }
+        let shown = outputPorts.filter { !$0.isLatency }.compactMap { p in parameterValue(p.symbol).map { "\(p.symbol)=\($0)" } }
+        parts += shown
+        return parts.isEmpty ? nil : parts.joined(separator: ", ")
+    }
+
+    public var statsFigures: [StatsFigure] {
+        guard let outputs else { return [] }
+        var figures: [StatsFigure] = []
+        if let latency { figures.append(StatsFigure("latency", Double(latency))) }
+        for (k, p) in outputPorts.enumerated() where !p.isLatency {
+            if instances.count == 1 {
+                figures.append(StatsFigure(p.symbol, Double(outputs[k])))
+            } else {
+                for i in 0..<instances.count { figures.append(StatsFigure("\(p.symbol).\(i + 1)", Double(outputs[i * outputPorts.count + k]))) }
+            }
+        }
+        return figures
+    }
+}
