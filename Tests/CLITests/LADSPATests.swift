@@ -168,7 +168,9 @@ import Testing
 
     @Test func listingAndHelpShowPluginsAndPorts() throws {
         let plugins = try #require(Self.quiet, "could not compile Support/ladspa_test_plugins.c")
-        let list = try CLI.shell("LADSPA_PATH=\(plugins) \"$AUPIPE\" plugins")
+        // No LV2 plugins: an empty LV2_PATH.
+        let noLV2 = try CLI.temporaryDirectory().path
+        let list = try CLI.shell("LADSPA_PATH=\(plugins) LV2_PATH=\(noLV2) \"$AUPIPE\" plugins")
         let rows = String(decoding: list.stdout, as: UTF8.self).split(separator: "\n").map { $0.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ") }
         #expect(rows == ["ladspa aupipe_test:hinted Hinted Ports (test) 1 in 1 out",
                          "ladspa aupipe_test:latency_delay Latency Delay (test) 1 in 1 out reports latency",
@@ -265,7 +267,7 @@ import Testing
             COMP_WORDS=(aupipe plugins l); COMP_CWORD=2; _aupipe; printf '%s\\n' "${COMPREPLY[@]}"
             """, cwd: dir)
         // The ports of the plugin typed are not completed (an empty reply prints one empty line).
-        #expect(String(decoding: r.stdout, as: UTF8.self) == "latency_delay\n\nladspa\n", "\(r.stderr)")
+        #expect(String(decoding: r.stdout, as: UTF8.self) == "latency_delay\n\nladspa\nlv2\n", "\(r.stderr)")
         guard CLI.has("fish") else { return }
         let script = dir.appendingPathComponent("aupipe.fish").path
         _ = try CLI.shell("LADSPA_PATH=\(plugins) \"$AUPIPE\" completions fish > \(CLI.quote(script))")

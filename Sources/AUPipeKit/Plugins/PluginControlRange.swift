@@ -50,9 +50,12 @@ public struct PluginControlRange: Sendable {
         return text
     }
 
-    /// A scale point's label as a word to type: lowercase, spaces and other characters as `_`.
+    /// A scale point's label as a word to type: lowercase, spaces and other characters as `_`
+    /// ("Low shelf" → `low_shelf`); a label that is a number ("+5", "-10": eg-amp's) stays as
+    /// written, since `-5` and `+5` must not both become `_5`.
     static func word(_ label: String) -> String {
-        PluginPort.symbols(forNames: [label])[0]
+        if Double(label.hasPrefix("+") ? String(label.dropFirst()) : label) != nil { return label }
+        return PluginPort.symbols(forNames: [label])[0]
     }
 
     /// Parses `text`: a scale point's label (as typed by `word`, or exactly, case-insensitive),

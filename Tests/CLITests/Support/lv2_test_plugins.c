@@ -1,0 +1,110 @@
+/* Four tiny LV2 plugins for aupipe's host tests, one bundle (the test writes its manifest.ttl):
+ *   http://aupipe.test/plugins/unobtainium  passthrough that requires a feature no host has
+ *   http://aupipe.test/plugins/fixedblock   passthrough that requires fixed power-of-two blocks and
+ *                                            aborts if a run is given any other frame count than the
+ *                                            nominal (or, without it, the maximum) block length
+ *   http://aupipe.test/plugins/delay100     delays by 100 frames and reports that as its latency
+ *   http://aupipe.test/plugins/cv           passthrough with a CV input port (a port type aupipe refuses)
+ * The LV2 structs are declared from the LV2 specification (stable ABI), so no lv2-dev is needed. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef void *LV2_Handle;
+typedef struct { const char *URI; void *data; } LV2_Feature;
+typedef struct LV2_Descriptor {
+    const char *URI;
+    LV2_Handle (*instantiate)(const struct LV2_Descriptor *, double, const char *, const LV2_Feature *const *);
+    void (*connect_port)(LV2_Handle, uint32_t, void *);
+    void (*activate)(LV2_Handle);
+    void (*run)(LV2_Handle, uint32_t);
+    void (*deactivate)(LV2_Handle);
+    void (*cleanup)(LV2_Handle);
+    const void *(*extension_data)(const char *);
+} LV2_Descriptor;
+typedef struct { void *handle; uint32_t (*map)(void *, const char *); } LV2_URID_Map;
+typedef struct { uint32_t context, subject, key, size, type; const void *value; } LV2_Options_Option;
+
+#define BUFSZ "http://lv2plug.in/ns/ext/buf-size#"
+
+typedef struct {
+    const float *in;
+    float *out;
+    float *latency;
+    const float *cv;
+    uint32_t block;      /* fixedblock: the only frame count run accepts */
+    float line[100];     /* delay100: the frames held back */
+    uint32_t pos;
+} Plugin;
+
+static LV2_Handle instantiate(const LV2_Descriptor *d, double rate, const char *path, const LV2_Feature *const *features) {
+    (void)rate; (void)path;
+    Plugin *p = calloc(1, sizeof(Plugin));
+    if (!p) return NULL;
+    if (strcmp(d->URI, "http://aupipe.test/plugins/fixedblock") == 0) {
+        const LV2_URID_Map *map = NULL;
+        const LV2_Options_Option *options = NULL;
+        for (int i = 0; features && features[i]; i++) {
+            if (strcmp(features[i]->URI, "http://lv2plug.in/ns/ext/urid#map") == 0) map = features[i]->data;
+            if (strcmp(features[i]->URI, "http://lv2plug.in/ns/ext/options#options") == 0) options = features[i]->data;
+        }
+        if (!map || !options) { free(p); return NULL; }
+        uint32_t nominal = map->map(map->handle, BUFSZ "nominalBlockLength");
+        uint32_t maximum = map->map(map->handle, BUFSZ "maxBlockLength");
+        uint32_t atomInt = map->map(map->handle, "http://lv2plug.in/ns/ext/atom#Int");
+        uint32_t fromMax = 0, fromNominal = 0;
+        for (const LV2_Options_Option *o = options; o->key || o->value; o++) {
+            if (o->type != atomInt || !o->value) continue;
+            if (o->key == nominal) fromNominal = (uint32_t)*(const int32_t *)o->value;
+            if (o->key == maximum) fromMax = (uint32_t)*(const int32_t *)o->value;
+        }
+        p->block = fromNominal ? fromNominal : fromMax;
+        /* A power of two, as the plugin requires. */
+        if (p->block == 0 || (p->block & (p->block - 1)) != 0) { free(p); return NULL; }
+    }
+    return p;
+}
+
+static void connect_port(LV2_Handle h, uint32_t port, void *data) {
+    Plugin *p = h;
+    switch (port) {
+    case 0: p->in = data; break;
+    case 1: p->out = data; break;
+    case 2: p->latency = data; p->cv = data; break;
+    }
+}
+
+static void run_pass(LV2_Handle h, uint32_t n) {
+    Plugin *p = h;
+    memmove(p->out, p->in, n * sizeof(float));
+}
+
+static void run_fixed(LV2_Handle h, uint32_t n) {
+    Plugin *p = h;
+    if (n != p->block) abort();
+    memmove(p->out, p->in, n * sizeof(float));
+}
+
+static void run_delay(LV2_Handle h, uint32_t n) {
+    Plugin *p = h;
+    for (uint32_t i = 0; i < n; i++) {
+        float x = p->in[i];
+        p->out[i] = p->line[p->pos];
+        p->line[p->pos] = x;
+        p->pos = (p->pos + 1) % 100;
+    }
+    if (p->latency) *p->latency = 100;
+}
+
+static void cleanup(LV2_Handle h) { free(h); }
+
+static const LV2_Descriptor descriptors[] = {
+    { "http://aupipe.test/plugins/unobtainium", instantiate, connect_port, NULL, run_pass, NULL, cleanup, NULL },
+    { "http://aupipe.test/plugins/fixedblock", instantiate, connect_port, NULL, run_fixed, NULL, cleanup, NULL },
+    { "http://aupipe.test/plugins/delay100", instantiate, connect_port, NULL, run_delay, NULL, cleanup, NULL },
+    { "http://aupipe.test/plugins/cv", instantiate, connect_port, NULL, run_pass, NULL, cleanup, NULL },
+};
+
+__attribute__((visibility("default"))) const LV2_Descriptor *lv2_descriptor(uint32_t index) {
+    return index < sizeof descriptors / sizeof descriptors[0] ? &descriptors[index] : NULL;
+}
