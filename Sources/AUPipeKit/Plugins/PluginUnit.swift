@@ -120,7 +120,8 @@ public final class PluginUnit: AudioUnit, LiveControllable, StatsReporting {
             perChannel = true
         } else {
             throw AUPipeError.usage("\(unitName): \(plugin.identifier) has \(counted(ins, "audio input")) and \(counted(outs, "audio output")), "
-                + "the stream \(counted(channels, "channel")): expected \(channels) in and \(channels) out (or 1 in and 1 out, run once per channel), "
+                + "the stream \(counted(channels, "channel")): expected \(channels) in and \(channels) out"
+                + (channels > 1 ? " (or 1 in and 1 out, run once per channel)" : "") + ", "
                 + "found \(ins) in and \(outs) out" + (ins == outs && ins > 0 ? "; put convert channels=\(ins) before it" : ""))
         }
         // Sample-rate-relative ports: range-check what was given, compute the defaults.
