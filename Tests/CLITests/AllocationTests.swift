@@ -32,7 +32,8 @@ import Testing
                       "gain -1 : tee \(teeFile) : tee \(teeFile).caf format=s16le",
                       "meter every=100ms to=/dev/null : gain -1 : meter",
                       "loudnorm target=-16 true-peak=-1.5 : loudnorm -23 range=20",
-                      "ladspa amp_mono gain=0.5 : ladspa fastLookaheadLimiter limit_db=-3 : ladspa amp:amp_stereo gain=1.5"])
+                      "ladspa amp_mono gain=0.5 : ladspa fastLookaheadLimiter limit_db=-3 : ladspa amp:amp_stereo gain=1.5",
+                      "lv2 eg-amp gain=-3 : lv2 dpl#stereo threshold=-6 : lv2 dpl#mono"])
     func allocationsDoNotGrowWithTheStream(chain: String) throws {
         let short = try allocations(chain, seconds: 1)
         let long = try allocations(chain, seconds: 30)
