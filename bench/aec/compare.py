@@ -23,7 +23,8 @@ import numpy as np
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import metrics  # noqa: E402
 
-SPEEX_TAIL_MS = 200   # the speexdsp + preprocessor column: aupipe's tail before issue 13
+SPEEX_TAIL_MS = 200   # the speexdsp + preprocessor column: aupipe's tail before issue 13 (10 ms frames)
+BARE_TAIL_MS, BARE_FRAME_MS = 400, 20   # the bare loop of the CPU row: aupipe's default tail and frame
 
 
 def scenes_in(d):
@@ -77,7 +78,7 @@ def table(aupipe, speex, webrtc, root):
              ("speex+pp", lambda d, f: [speex, str(SPEEX_TAIL_MS), "1", f"{d}/far.wav", str(f["delay_ms"])]),
              ("webrtc", lambda d, f: [webrtc, str(f["delay_ms"]), f"{d}/far.wav"]),
              ("webrtc-DA", lambda d, f: [webrtc, "agnostic", f"{d}/far.wav"]),
-             ("bare-speex", lambda d, f: [speex, str(SPEEX_TAIL_MS), "0", f"{d}/far.wav", str(f["delay_ms"])])]
+             ("bare-speex", lambda d, f: [speex, str(BARE_TAIL_MS), "0", f"{d}/far.wav", str(f["delay_ms"]), str(BARE_FRAME_MS)])]
     jobs = []
     for n in names:
         d = os.path.join(root, n)
@@ -150,7 +151,7 @@ def table(aupipe, speex, webrtc, root):
     if cpu.get("bare-speex"):
         r = cpu["aupipe"] / cpu["bare-speex"]
         print(f"  {'CPU at 16 kHz mono <= 3x the bare speexdsp loop':64} {r:>6.2f}x  {'MET' if r <= 3 else 'MISSED'}"
-              f"   (aupipe {cpu['aupipe']:.2f} s, bare loop tail {SPEEX_TAIL_MS} ms {cpu['bare-speex']:.2f} s of CPU over"
+              f"   (aupipe {cpu['aupipe']:.2f} s, bare loop tail {BARE_TAIL_MS} ms frame {BARE_FRAME_MS} ms {cpu['bare-speex']:.2f} s of CPU over"
               f" {len(names)} scenes of {len(names) * 42} s audio)")
     print("  for comparison (the same rows): " + "; ".join(
         f"{p}: " + " / ".join(f1(x) for x in (
@@ -173,7 +174,7 @@ def sweep(aupipe, root, configs, workers=2):
     for cfg, name, res, _ in out:
         by.setdefault(cfg, []).append((name, res))
     kinds = sorted({r["kind"] for rs in by.values() for _, r in rs if "kind" in r})
-    print(f"{'aec ARGS':44} {'mean':>5} {'worst':>5} {'gainmin':>7} {'sisdr':>5} {'noconv':>6}  " + " ".join(f"{k[:9]:>9}" for k in kinds))
+    print(f"{'aec ARGS':44} {'mean':>5} {'worst':>5} {'gainmin':>7} {'sisdr':>5} {'noconv':>6} {'worst*':>6} {'gain*':>6} {'early':>5}  " + " ".join(f"{k[:9]:>9}" for k in kinds))
     for cfg in configs:
         rs = [r for _, r in by[cfg] if "error" not in r]
         if len(rs) < len(by[cfg]):
@@ -182,9 +183,12 @@ def sweep(aupipe, root, configs, workers=2):
         e = [r["erle"] for r in rs]
         per = " ".join(f"{np.mean([r['erle'] for r in rs if r['kind'] == k]):4.1f}/{min(r['erle'] for r in rs if r['kind'] == k):4.1f}" for k in kinds)
         print(f"{cfg or '(defaults)':44} {np.mean(e):5.1f} {min(e):5.1f} {min(r['near_gain'] for r in rs):+7.1f} "
-              f"{np.mean([r['sisdr'] for r in rs]):5.1f} {sum(r['conv'] is None for r in rs):6d}  {per}", flush=True)
+              f"{np.mean([r['sisdr'] for r in rs]):5.1f} {sum(r['conv'] is None for r in rs):6d} "
+              f"{min(r['erle'] for r in rs if r['kind'] != 'drift'):6.1f} {min(r['near_gain'] for r in rs if r['kind'] != 'drift'):+6.1f} {np.mean([r['erle_early'] for r in rs if r['kind'] != 'drift']):5.1f}  {per}", flush=True)
     print("   mean/worst ERLE (dB) over all scenes and per kind (mean/worst); gainmin: the worst near-end gain in double talk (dB);")
-    print("   sisdr: mean SI-SDR in double talk (dB); noconv: scenes that never converged.")
+    print("   sisdr: mean SI-SDR in double talk (dB); noconv: scenes that never converged; worst*, gain*: the worst ERLE and")
+    print("   near-end gain without the drift scenes (which need drift tracking, not these parameters); early: the mean ERLE")
+    print("   over 1-4 s (while converging), without the drift scenes.")
 
 
 def main():

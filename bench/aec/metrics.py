@@ -13,6 +13,7 @@ the microphone (the lag, 0...60 ms, that best matches the output to the near end
              100 ms piece where the near end is above -45 dBFS), its power over the near end's (dB)
   sisdr      SI-SDR of the output against the near end over those pieces (dB)
   nr         noise reduction: microphone power over output power in the noise-only stretch (dB)
+  erle_early the same over the far-end-only frames of 1-4 s (while still converging)
   conv       convergence: the first time from which the short-term ERLE of every qualifying
              100 ms piece (at least 3) in the next second is >= 10 dB (s; None if never)
   reconv     the same from the echo-path change, in seconds after it (path-change scenes)
@@ -91,6 +92,12 @@ def measure(facts, parts, out):
     res["erle_bound"] = bool(r < fl / 4)
     r = max(r, fl / 4, e * 10 ** (-CAP_DB / 10))
     res["erle"] = float(min(CAP_DB, 10 * np.log10(e / r))) if e > 0 else None
+
+    # The same over the first 1-4 s only: how much a canceller cancels while it still converges.
+    t, E, Y, ok = far_only(FRAME, 1.0, False)
+    ok &= t < 4.0
+    e, r, fl = E[ok].sum(), (Y[ok] - floor * FRAME).sum(), floor * FRAME * np.count_nonzero(ok)
+    res["erle_early"] = float(min(CAP_DB, 10 * np.log10(e / max(r, fl / 4, e * 10 ** (-CAP_DB / 10))))) if e > 0 else None
 
     t, E, Y, ok = far_only(PIECE, 0.0, False)
     st = short_erle(E, Y, floor * PIECE)
