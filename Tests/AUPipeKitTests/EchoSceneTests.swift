@@ -129,7 +129,7 @@ import CSpeexDSP
         return m
     }
 
-    /// The `delay=` that puts each scene's echo inside the default 200 ms tail: the default
+    /// The `delay=` that puts each scene's echo inside a 200 ms tail (the default before issue 13): the default
     /// (`delay=auto`, which takes the bulk delay out) for the delays the tail covers, and the
     /// bulk delay given by hand for 300 ms. (With `delay=0`, speex adapts slowly to an echo that
     /// starts late in its filter: 13 dB at 120 ms instead of 20.)
@@ -137,9 +137,16 @@ import CSpeexDSP
 
     // MARK: ERLE and the near end
 
+    /// The 9 s scenes with the tail and frame the thresholds were set for (200 ms, 10 ms; the
+    /// defaults before issue 13): the defaults (400 ms, 20 ms) converge more slowly, which the
+    /// 2 s these scenes give before the path change and 3 s after it show (22.7-26.1 dB with the
+    /// preprocessor, 15.6-18.1 without; `shortScenesWithTheDefaults`), while over the 42 s of
+    /// the benchmark's scenes they cancel 5 dB more in rooms.
+    static let formerTailAndFrame = ["tail=200ms", "frame=10ms"]
+
     @Test(arguments: [0, 40, 120, 300])
     func erleWithoutPreprocessor(delayMS: Int) throws {
-        let m = try cancel(AECScene(delayMS: delayMS), [Self.fittingDelay(delayMS), "preprocess=0"])
+        let m = try cancel(AECScene(delayMS: delayMS), [Self.fittingDelay(delayMS), "preprocess=0"] + Self.formerTailAndFrame)
         #expect(m.erle >= 18, "ERLE \(Self.fmt(m.erle)) dB without the preprocessor at \(delayMS) ms: \(m)")
         #expect(abs(m.nearChange) <= 2, "near end changed by \(Self.fmt(m.nearChange, sign: true)) dB in double talk: \(m)")
         #expect(Self.reportedERLE(m).map { abs($0 - m.erle) <= 5 } == true, "the unit reports \(m.note ?? "nothing"); measured \(Self.fmt(m.erle)) dB")
@@ -152,9 +159,19 @@ import CSpeexDSP
 
     @Test(arguments: [0, 40, 120, 300])
     func erleWithPreprocessor(delayMS: Int) throws {
-        let m = try cancel(AECScene(delayMS: delayMS), [Self.fittingDelay(delayMS)])
+        let m = try cancel(AECScene(delayMS: delayMS), [Self.fittingDelay(delayMS)] + Self.formerTailAndFrame)
         #expect(m.erle >= 28, "ERLE \(Self.fmt(m.erle)) dB with the preprocessor at \(delayMS) ms: \(m)")
         #expect(abs(m.nearChange) <= 2, "near end changed by \(Self.fmt(m.nearChange, sign: true)) dB in double talk (default suppress): \(m)")
+        #expect(Self.reportedERLE(m).map { abs($0 - m.erle) <= 5 } == true, "the unit reports \(m.note ?? "nothing"); measured \(Self.fmt(m.erle)) dB")
+    }
+
+    /// The defaults on the 9 s scenes: what they reach (22.7-26.1 dB), asserted, the near end
+    /// kept in double talk, and the unit's own ERLE figure within 5 dB of the measured one.
+    @Test(arguments: [0, 40, 120, 300])
+    func shortScenesWithTheDefaults(delayMS: Int) throws {
+        let m = try cancel(AECScene(delayMS: delayMS), [Self.fittingDelay(delayMS)])
+        #expect(m.erle >= 21, "ERLE \(Self.fmt(m.erle)) dB with the defaults at \(delayMS) ms: \(m)")
+        #expect(abs(m.nearChange) <= 2, "near end changed by \(Self.fmt(m.nearChange, sign: true)) dB in double talk: \(m)")
         #expect(Self.reportedERLE(m).map { abs($0 - m.erle) <= 5 } == true, "the unit reports \(m.note ?? "nothing"); measured \(Self.fmt(m.erle)) dB")
     }
 
@@ -189,7 +206,7 @@ import CSpeexDSP
         let ms = try #require(Self.number(after: "delay ", in: auto.note), "\(auto.note ?? "no note")")
         let found = try #require(Self.number(after: "found at ", in: auto.note), "\(auto.note ?? "no note")")
         let history = try #require(Self.number(after: "warm-started from ", in: auto.note), "\(auto.note ?? "no note")")
-        let frame = AECScene.rate / 100
+        let frame = AECScene.rate / 50 // the default frame, 20 ms
         let from = AECScene.frame(found) - frame
         #expect(history == Double(from) / Double(AECScene.rate), "the whole stream before the estimate's frame: \(auto.note ?? "")")
         let delayFrames = Int((ms * Double(AECScene.rate) / 1000).rounded())
@@ -203,8 +220,8 @@ import CSpeexDSP
     // MARK: Exactness
 
     /// With `delay=0 preprocess=0` the output is speex's, call for call: speex_echo_state_init
-    /// (160-frame frames, 3200-frame tail), the sampling rate set, speex_echo_cancellation per
-    /// frame on the same 16-bit samples. The input ends mid-frame.
+    /// (the default frame and tail: 320-frame frames, 6400-frame tail), the sampling rate set,
+    /// speex_echo_cancellation per frame on the same 16-bit samples. The input ends mid-frame.
     @Test func bitIdenticalToDirectSpeexCalls() throws {
         let scene = AECScene(delayMS: 40)
         let n = 2 * AECScene.rate + 77
@@ -213,8 +230,8 @@ import CSpeexDSP
         let out = try aec(["ref=\(ref)", "delay=0", "preprocess=0"], mic: mic).out
         #expect(out.count == n)
 
-        let frame = 160
-        let st = try #require(speex_echo_state_init(Int32(frame), 3200))
+        let frame = 320
+        let st = try #require(speex_echo_state_init(Int32(frame), 6400))
         defer { speex_echo_state_destroy(st) }
         var rate: Int32 = 16000
         speex_echo_ctl(st, SPEEX_ECHO_SET_SAMPLING_RATE, &rate)
@@ -262,8 +279,9 @@ import CSpeexDSP
             let o = last.reduce(0.0) { $0 + Double(out[$1]) * Double(out[$1]) }
             return 10 * log10(m / max(o, 1))
         }
-        let two = try aec(["ref=\(ref)", "speakers=2", "delay=0", "preprocess=0"], mic: mic).out
-        let one = try aec(["ref=\(ref)", "delay=0", "preprocess=0"], mic: mic).out
+        // speex's frame and tail given (10 ms, 200 ms), as the direct call below has them.
+        let two = try aec(["ref=\(ref)", "speakers=2", "delay=0", "preprocess=0", "frame=10ms", "tail=200ms"], mic: mic).out
+        let one = try aec(["ref=\(ref)", "delay=0", "preprocess=0", "frame=10ms", "tail=200ms"], mic: mic).out
         #expect(two.count == n && one.count == n)
         print("aec two loudspeakers: ERLE over the last 2 s \(Self.fmt(erle(two))) dB with speakers=2, \(Self.fmt(erle(one))) dB mixed to mono")
         #expect(erle(two) >= 15 && erle(two) >= erle(one) + 6, "speakers=2: \(erle(two)) dB, mixed to mono: \(erle(one)) dB")
@@ -328,5 +346,80 @@ import CSpeexDSP
                 #expect(try aec(["ref=\(ref)"] + args, mic: mic, block: block).out == reference, "block \(block), \(args)")
             }
         }
+    }
+}
+
+/// `aec`'s defaults (only `ref=`) on the benchmark's scene kinds in small (`RoomScene`, 8 s):
+/// rooms of RT60 0.2–1 s, a saturating loudspeaker, pink noise and babble. Each test prints its
+/// figures and asserts what the defaults reach there; the issue's targets that they do not reach
+/// (40 dB in rooms, 30 dB with a saturating loudspeaker) are reported by bench/aec/run, not
+/// asserted here.
+///
+/// ERLE here is 10·log10(Σ mic² / Σ out²) over `RoomScene.converged` (3–5 s and 6.5–8 s, the far
+/// end alone), capped by the noise (the ceiling printed beside it); "residual over noise" is
+/// 10·log10(Σ out² / Σ noise²) there, which is at most 0 dB when what is left of the echo is
+/// below the microphone's noise; the near end's gain is that of its own component in the output
+/// during the double talk (least squares per 100 ms piece where it is above −45 dBFS).
+extension EchoSceneTests {
+    struct RoomMeasurement: CustomStringConvertible {
+        var erle, ceiling, residualOverNoise, nearGain: Double
+        var note: String?
+        var description: String {
+            "ERLE \(EchoSceneTests.fmt(erle)) dB (noise ceiling \(EchoSceneTests.fmt(ceiling))), residual over noise \(EchoSceneTests.fmt(residualOverNoise, sign: true)) dB, "
+                + "near end in double talk \(EchoSceneTests.fmt(nearGain, sign: true)) dB; unit: \(note ?? "no note")"
+        }
+    }
+
+    func cancel(_ scene: RoomScene, _ args: [String] = []) throws -> RoomMeasurement {
+        let ref = try write("room-far.wav", scene.far)
+        let (out, note) = try aec(["ref=\(ref)"] + args, mic: scene.mic)
+        #expect(out.count == scene.mic.count)
+        func s(_ x: Int16) -> Double { Double(x) / 32768 }
+        var m = 0.0, o = 0.0, z = 0.0
+        for range in RoomScene.converged {
+            for i in RoomScene.frame(range.lowerBound)..<RoomScene.frame(range.upperBound) {
+                m += s(scene.mic[i]) * s(scene.mic[i])
+                o += s(out[i]) * s(out[i])
+                z += scene.noise[i] * scene.noise[i]
+            }
+        }
+        var gained = 0.0, total = 0.0
+        let piece = RoomScene.rate / 10
+        for start in stride(from: RoomScene.frame(RoomScene.doubleTalk.lowerBound), to: RoomScene.frame(RoomScene.doubleTalk.upperBound) - piece + 1, by: piece) {
+            var ss = 0.0, ys = 0.0
+            for i in start..<start + piece { ss += scene.near[i] * scene.near[i]; ys += s(out[i]) * scene.near[i] }
+            guard ss / Double(piece) >= pow(10, -4.5) else { continue }
+            let g = ys / ss
+            gained += g * g * ss
+            total += ss
+        }
+        let r = RoomMeasurement(erle: 10 * log10(m / o), ceiling: 10 * log10(m / z), residualOverNoise: 10 * log10(o / z),
+                                nearGain: 10 * log10(gained / total), note: note)
+        print("aec room scene (\(scene.name)), aec ref=far.wav \(args.joined(separator: " ")): \(r)")
+        return r
+    }
+
+    @Test(arguments: [0.2, 0.6, 1.0])
+    func roomsWithTheDefaults(rt60: Double) throws {
+        let m = try cancel(RoomScene(rt60: rt60, delayMS: 120))
+        #expect(m.erle >= Self.roomERLE[rt60]!, "RT60 \(rt60) s: \(m)")
+        #expect(m.nearGain >= -2, "the near end in double talk: \(m)")
+    }
+
+    /// What the defaults reach in `roomsWithTheDefaults` (26.4, 18.3 and 21.4 dB), less 2 dB.
+    static let roomERLE: [Double: Double] = [0.2: 24, 0.6: 16, 1.0: 19]
+
+    @Test func saturatingLoudspeakerWithTheDefaults() throws {
+        let m = try cancel(RoomScene(rt60: 0.3, delayMS: 80, drive: 3))
+        #expect(m.erle >= 19, "reached 21.7 dB: \(m)")
+        #expect(m.nearGain >= -2, "the near end in double talk: \(m)")
+    }
+
+    @Test(arguments: [RoomScene.Noise.pink(snrDB: 15), .babble(snrDB: 15)])
+    func noiseWithTheDefaults(noise: RoomScene.Noise) throws {
+        let m = try cancel(RoomScene(rt60: 0.4, delayMS: 80, noise: noise))
+        // Reached: -19.2 dB in pink noise, -7.2 dB in babble.
+        #expect(m.residualOverNoise <= -5, "what is left of the echo is not 5 dB below the noise: \(m)")
+        #expect(m.nearGain >= -2, "the near end in double talk: \(m)")
     }
 }

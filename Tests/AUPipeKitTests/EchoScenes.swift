@@ -239,3 +239,111 @@ struct SeededRandom {
     mutating func uniform(_ range: ClosedRange<Double>) -> Double { range.lowerBound + (range.upperBound - range.lowerBound) * uniform() }
     mutating func gaussian() -> Double { (-2 * log(uniform())).squareRoot() * cos(2 * Double.pi * uniform()) }
 }
+
+/// The benchmark's scene kinds in small (bench/aec/scenes.py has the 42 s ones): a room of a
+/// given RT60, a bulk delay, optionally a saturating loudspeaker, and white noise, pink noise or
+/// babble. 8 s at 16 kHz mono, deterministic:
+/// - the far end talks throughout (`AECSignals.speech`, active RMS −14 dBFS); with `drive`, the
+///   loudspeaker plays tanh(drive·x)/drive of it (saturating above about −10 dBFS for drive 3);
+/// - the room: a direct path and, 2.5 ms later, Gaussian noise decaying 60 dB in `rt60`
+///   (truncated there), as much energy as the direct path, scaled to an echo path gain of −6 dB;
+/// - the near end talks from 5.0 to 6.5 s (double talk), active RMS −20 dBFS;
+/// - noise: white at a level in dBFS, or pink noise or babble (six talkers of
+///   `AECSignals.speech`, summed) at an SNR in dB below the near end's active level.
+struct RoomScene {
+    enum Noise: CustomStringConvertible {
+        case white(dBFS: Double), pink(snrDB: Double), babble(snrDB: Double)
+        var description: String {
+            switch self {
+            case let .white(l): return "white noise \(Int(l)) dBFS"
+            case let .pink(s): return "pink noise at \(Int(s)) dB SNR"
+            case let .babble(s): return "babble at \(Int(s)) dB SNR"
+            }
+        }
+    }
+
+    static let rate = 16000
+    static let seconds = 8.0
+    static let count = Int(seconds * Double(rate))
+    static let doubleTalk = 5.0..<6.5
+    /// Far end alone, the canceller given 3 s to converge: the ERLE is measured here.
+    static let converged: [Range<Double>] = [3.0..<5.0, 6.5..<8.0]
+    static let nearDBFS = -20.0
+
+    let rt60: Double, delayMS: Int, drive: Double?, noiseKind: Noise
+    let mic: [Int16], far: [Int16]
+    let echo: [Double], near: [Double], noise: [Double]
+
+    var name: String { "RT60 \(rt60) s, \(delayMS) ms" + (drive.map { ", loudspeaker tanh drive \($0)" } ?? "") + ", \(noiseKind)" }
+
+    init(rt60: Double, delayMS: Int, drive: Double? = nil, noise noiseKind: Noise = .white(dBFS: -55)) {
+        self.rt60 = rt60
+        self.delayMS = delayMS
+        self.drive = drive
+        self.noiseKind = noiseKind
+        let n = Self.count
+        let far = AECSignals.speech(count: n, seed: 0xFA2_0001, activeDBFS: -14, formant1: 300...900, formant2: 900...2600, talking: 0.0..<Self.seconds)
+        self.far = far.map(AECSignals.int16)
+        var played = self.far.map { Double($0) / 32768 }
+        if let drive { played = played.map { tanh(drive * $0) / drive } }
+        let h = Self.room(rt60: rt60, seed: 0x3000 + UInt64(rt60 * 10))
+        let d = delayMS * Self.rate / 1000
+        let wet = AECSignals.convolve(played, h)
+        var echo = [Double](repeating: 0, count: n)
+        for i in d..<n { echo[i] = wet[i - d] }
+        near = AECSignals.speech(count: n, seed: 0x4EA2_0001, activeDBFS: Self.nearDBFS, formant1: 250...800, formant2: 1100...2900, talking: Self.doubleTalk)
+        var random = SeededRandom(0x0015E + UInt64(delayMS))
+        let nearLevel = pow(10, Self.nearDBFS / 20)
+        switch noiseKind {
+        case let .white(l):
+            noise = (0..<n).map { _ in pow(10, l / 20) * random.gaussian() }
+        case let .pink(snr):
+            noise = Self.pink(count: n, random: &random).map { $0 * nearLevel * pow(10, -snr / 20) }
+        case let .babble(snr):
+            var sum = [Double](repeating: 0, count: n)
+            for talker in 0..<6 {
+                let s = AECSignals.speech(count: n, seed: 0xBAB_B1E0 + UInt64(talker), activeDBFS: -20, formant1: 250...900, formant2: 900...2900, talking: 0.0..<Self.seconds)
+                for i in 0..<n { sum[i] += s[i] }
+            }
+            let rms = (sum.reduce(0) { $0 + $1 * $1 } / Double(n)).squareRoot()
+            noise = sum.map { $0 / rms * nearLevel * pow(10, -snr / 20) }
+        }
+        self.echo = echo
+        let (nearEnd, noiseEnd) = (near, noise)
+        mic = (0..<n).map { AECSignals.int16(echo[$0] + nearEnd[$0] + noiseEnd[$0]) }
+    }
+
+    /// A direct path, then Gaussian noise decaying 60 dB in `rt60` s from 2.5 ms on, as much
+    /// energy as the direct path; all scaled to −6 dB.
+    static func room(rt60: Double, seed: UInt64) -> [Double] {
+        var random = SeededRandom(seed)
+        let length = Int(rt60 * Double(rate)), start = rate / 400
+        let decay = log(1000.0) / Double(length)
+        var tail = (0..<length).map { k in k < start ? 0 : random.gaussian() * exp(-decay * Double(k)) }
+        let e = tail.reduce(0) { $0 + $1 * $1 }
+        for k in tail.indices { tail[k] /= e.squareRoot() }
+        tail[0] = 1
+        let gain = pow(10, -6.0 / 20) / 2.0.squareRoot()
+        return tail.map { $0 * gain }
+    }
+
+    /// Pink noise of unit RMS: white Gaussian noise shaped to 1/f power above 20 Hz by FFT.
+    static func pink(count: Int, random: inout SeededRandom) -> [Double] {
+        var size = 1
+        while size < count { size <<= 1 }
+        var re = (0..<size).map { _ in random.gaussian() }, im = [Double](repeating: 0, count: size)
+        AECSignals.fft(&re, &im, inverse: false)
+        for k in 0..<size {
+            let f = Double(min(k, size - k)) * Double(rate) / Double(size)
+            let g = 1 / max(f, 20).squareRoot()
+            re[k] *= g
+            im[k] *= g
+        }
+        AECSignals.fft(&re, &im, inverse: true)
+        let x = Array(re[0..<count])
+        let rms = (x.reduce(0) { $0 + $1 * $1 } / Double(count)).squareRoot()
+        return x.map { $0 / rms }
+    }
+
+    static func frame(_ seconds: Double) -> Int { Int(seconds * Double(rate)) }
+}

@@ -38,12 +38,15 @@ import Testing
 
     /// An echo beyond max-delay (800 ms, max-delay 500 ms) cannot be cancelled: the ERLE is
     /// small and the canceller never converges. Within reach (100 ms), the same echo converges.
+    /// The far end here is stationary pink noise, which the default noise suppression
+    /// (denoise=-30) takes for noise and removes, and the ERLE figure (output against
+    /// microphone) would count that (28.9 dB): the late runs have denoise=0.
     @Test func anEchoBeyondMaxDelayDoesNotConverge() throws {
         let r = try Self.run("""
             "$AUPIPE" -i mic0.wav mix input=far.wav,gain=-6,offset=800ms -o late.wav
             "$AUPIPE" -i mic0.wav mix input=far.wav,gain=-6,offset=100ms -o near.wav
-            "$AUPIPE" -i late.wav --stats aec ref=far.wav -o /dev/null
-            "$AUPIPE" -i late.wav --stats=json aec ref=far.wav -o /dev/null
+            "$AUPIPE" -i late.wav --stats aec ref=far.wav denoise=0 -o /dev/null
+            "$AUPIPE" -i late.wav --stats=json aec ref=far.wav denoise=0 -o /dev/null
             "$AUPIPE" -i near.wav --stats aec ref=far.wav -o /dev/null
             """)
         #expect(r.status == 0, "\(r.stderr)")

@@ -1,0 +1,205 @@
+#!/usr/bin/env python3
+"""bench/aec/compare.py: runs the echo cancellers over the scenes and prints the aec table.
+
+  compare.py table AUPIPE SPEEX_AEC WEBRTC_AEC SCENES_DIR
+      aupipe's defaults (aec ref=far.wav), speexdsp + preprocessor with the true delay
+      (bench/c/aec.c), WebRTC's AEC with the true delay and delay-agnostic
+      (bench/c/webrtc_aec.cc), per scene; then the targets (MET/MISSED) and the CPU cost of
+      aupipe's defaults next to the bare speexdsp loop (aec.c without the preprocessor).
+  compare.py sweep AUPIPE SCENES_DIR 'ARGS' ['ARGS'...]
+      aupipe aec ref=far.wav ARGS for each ARGS over every scene: mean and worst ERLE, worst
+      near-end gain in double talk, per kind and overall (the measurement behind the defaults).
+Always exits 0 once it has run (a benchmark: the figures are the answer).
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from multiprocessing import Pool
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import metrics  # noqa: E402
+
+SPEEX_TAIL_MS = 200   # the speexdsp + preprocessor column: aupipe's tail before issue 13 (10 ms frames)
+BARE_TAIL_MS, BARE_FRAME_MS = 400, 20   # the bare loop of the CPU row: aupipe's default tail and frame
+
+
+def scenes_in(d):
+    return sorted(n for n in os.listdir(d) if os.path.exists(os.path.join(d, n, "scene.json")))
+
+
+def run(cmd, mic, out):
+    """Runs cmd < mic > out; returns the child's CPU seconds (user + system)."""
+    with open(mic, "rb") as i, open(out, "wb") as o:
+        p = subprocess.Popen(cmd, stdin=i, stdout=o, stderr=subprocess.PIPE)
+        _, status, ru = os.wait4(p.pid, 0)
+        err = p.stderr.read().decode(errors="replace").strip()
+        p.stderr.close()
+        p.returncode = os.waitstatus_to_exitcode(status)
+    if p.returncode != 0:
+        raise RuntimeError(f"{' '.join(cmd)}: exit {p.returncode}: {err.splitlines()[-1] if err else ''}")
+    return ru.ru_utime + ru.ru_stime
+
+
+def one(job):
+    """(scene dir, label, command) -> (label, scene name, figures or error, cpu)."""
+    d, label, cmd = job
+    facts, parts = metrics.load_scene(d)
+    fd, out = tempfile.mkstemp(suffix=".wav", prefix="aec-")
+    os.close(fd)
+    try:
+        cpu = run(cmd, os.path.join(d, "mic.wav"), out)
+        res = metrics.measure(facts, parts, metrics.read_wav(out))
+    except Exception as e:  # a failed run is reported in its cell
+        return label, facts["name"], {"error": str(e)}, None
+    finally:
+        os.unlink(out)
+    res["kind"] = facts["kind"]
+    return label, facts["name"], res, cpu
+
+
+def f1(x, sign=False):
+    if x is None:
+        return "-"
+    return f"{x:+.1f}" if sign else f"{x:.1f}"
+
+
+def fe(r):
+    """ERLE, with > when it is a lower bound (the residual lost in the noise)."""
+    return (">" if r.get("erle_bound") else "") + f1(r["erle"])
+
+
+def table(aupipe, speex, webrtc, root):
+    names = scenes_in(root)
+    procs = [("aupipe", lambda d, f: [aupipe, "aec", f"ref={d}/far.wav"]),
+             ("speex+pp", lambda d, f: [speex, str(SPEEX_TAIL_MS), "1", f"{d}/far.wav", str(f["delay_ms"])]),
+             ("webrtc", lambda d, f: [webrtc, str(f["delay_ms"]), f"{d}/far.wav"]),
+             ("webrtc-DA", lambda d, f: [webrtc, "agnostic", f"{d}/far.wav"]),
+             ("bare-speex", lambda d, f: [speex, str(BARE_TAIL_MS), "0", f"{d}/far.wav", str(f["delay_ms"]), str(BARE_FRAME_MS)])]
+    jobs = []
+    for n in names:
+        d = os.path.join(root, n)
+        with open(os.path.join(d, "scene.json")) as fh:
+            facts = json.load(fh)
+        jobs += [(d, label, make(d, facts)) for label, make in procs]
+    results, cpu = {}, {}
+    # One at a time: the CPU figures are per process and the machine may be shared.
+    for label, name, res, c in map(one, jobs):
+        results[(label, name)] = res
+        cpu[label] = cpu.get(label, 0.0) + (c or 0.0)
+    shown = [p for p, _ in procs if p != "bare-speex"]
+    head = f"{'scene':16}" + "".join(f" | {p + ': ERLE gain SISDR NR conv':38}" for p in shown)
+    print(head)
+    print("-" * len(head))
+    for n in names:
+        cells = []
+        for p in shown:
+            r = results[(p, n)]
+            if "error" in r:
+                cells.append(f"{r['error'][:38]:38}")
+            else:
+                cells.append(f"{fe(r):>9} {f1(r['near_gain'], True):>6} {f1(r['sisdr']):>5} {f1(r['nr']):>5} {f1(r['conv']):>5}   ")
+        print(f"{n:16}" + "".join(f" | {c:38}" for c in cells))
+    pcs = [n for n in names if results[("aupipe", n)].get("reconv") is not None or "pathchange" in n]
+    for n in pcs:
+        print(f"{'':16}   reconvergence after the path change in {n} (s): "
+              + ", ".join(f"{p} {f1(results[(p, n)].get('reconv'))}" for p in shown))
+    print("   ERLE dB after convergence; gain: near end's own component in double talk, dB; SISDR in double talk, dB;")
+    print("   NR: noise reduction in the noise-only stretch, dB; conv: convergence time, s ('-': never). See bench/README.md.")
+
+    a = {n: results[("aupipe", n)] for n in names}
+    ok = [n for n in names if "error" not in a[n]]
+
+    def kind(k):
+        return [a[n] for n in ok if a[n]["kind"] == k]
+
+    def mean(rs, key):
+        v = [r[key] for r in rs if r[key] is not None]
+        return float(np.mean(v)) if v else None
+
+    def worst(rs, key):
+        v = [r[key] if r[key] is not None else -99 for r in rs]
+        return min(v) if v else None
+
+    def verdict(x, target, rs=()):
+        if x is not None and x >= target:
+            return "MET"
+        # A lower bound below the target says nothing either way.
+        return "NOT MEASURABLE (a lower bound: the residual is lost in the noise)" if any(r.get("erle_bound") for r in rs) else "MISSED"
+
+    print()
+    print("Targets, aupipe's defaults (aec ref=far.wav):")
+    rows = [("mean ERLE, rooms at delays <= 120 ms >= 40 dB", mean(kind("room-near"), "erle"), 40, kind("room-near")),
+            ("mean ERLE, rooms at delays 300-400 ms >= 40 dB", mean(kind("room-far"), "erle"), 40, kind("room-far")),
+            ("ERLE with a saturating loudspeaker >= 30 dB (worst)", worst(kind("sat"), "erle"), 30, kind("sat")),
+            ("ERLE with babble at 15 dB SNR >= 30 dB", worst(kind("babble15"), "erle"), 30, kind("babble15")),
+            ("ERLE with drift up to +-1000 ppm >= 30 dB (worst)", worst(kind("drift"), "erle"), 30, kind("drift")),
+            ("near-end gain in double talk >= -2 dB in every scene (worst)", worst([a[n] for n in ok], "near_gain"), -2, ())]
+    for label, x, target, rs in rows:
+        print(f"  {label:64} {f1(x):>7}  {verdict(x, target, rs)}")
+    pc = [a[n] for n in ok if a[n].get("reconv") is not None or a[n]["kind"] == "pathchange"]
+    if pc:
+        x = max((r["reconv"] if r["reconv"] is not None else 99) for r in pc)
+        print(f"  {'reconvergence after an echo-path change within 1 s':64} {f1(x):>7}  {'MET' if x <= 1 else 'MISSED'}")
+    never = [n for n in names if "error" in a[n] or (a[n]["conv"] is None and a[n]["conv_measurable"])]
+    unknown = [n for n in names if n not in never and a[n]["conv"] is None]
+    print(f"  {'every scene converges':64} {len(names) - len(never) - len(unknown):>3}/{len(names)}  {'MET' if not never else 'MISSED: ' + ' '.join(never)}"
+          + (f" (not measurable, the residual lost in the noise: {' '.join(unknown)})" if unknown else ""))
+    if cpu.get("bare-speex"):
+        r = cpu["aupipe"] / cpu["bare-speex"]
+        print(f"  {'CPU at 16 kHz mono <= 3x the bare speexdsp loop':64} {r:>6.2f}x  {'MET' if r <= 3 else 'MISSED'}"
+              f"   (aupipe {cpu['aupipe']:.2f} s, bare loop tail {BARE_TAIL_MS} ms frame {BARE_FRAME_MS} ms {cpu['bare-speex']:.2f} s of CPU over"
+              f" {len(names)} scenes of {len(names) * 42} s audio)")
+    print("  for comparison (the same rows): " + "; ".join(
+        f"{p}: " + " / ".join(f1(x) for x in (
+            mean([results[(p, n)] | {'kind': a[n].get('kind')} for n in names if a[n].get('kind') == 'room-near' and 'error' not in results[(p, n)]], 'erle'),
+            mean([results[(p, n)] for n in names if a[n].get('kind') == 'room-far' and 'error' not in results[(p, n)]], 'erle'),
+            worst([results[(p, n)] for n in names if a[n].get('kind') == 'sat' and 'error' not in results[(p, n)]], 'erle'),
+            worst([results[(p, n)] for n in names if a[n].get('kind') == 'babble15' and 'error' not in results[(p, n)]], 'erle'),
+            worst([results[(p, n)] for n in names if a[n].get('kind') == 'drift' and 'error' not in results[(p, n)]], 'erle'),
+            worst([results[(p, n)] for n in names if 'error' not in results[(p, n)]], 'near_gain')))
+        for p in shown[1:]))
+
+
+def sweep(aupipe, root, configs, workers=2):
+    names = scenes_in(root)
+    jobs = [(os.path.join(root, n), cfg, [aupipe, "aec", f"ref={os.path.join(root, n)}/far.wav"] + cfg.split())
+            for cfg in configs for n in names]
+    with Pool(workers) as pool:
+        out = pool.map(one, jobs)
+    by = {}
+    for cfg, name, res, _ in out:
+        by.setdefault(cfg, []).append((name, res))
+    kinds = sorted({r["kind"] for rs in by.values() for _, r in rs if "kind" in r})
+    print(f"{'aec ARGS':44} {'mean':>5} {'worst':>5} {'gainmin':>7} {'sisdr':>5} {'noconv':>6} {'worst*':>6} {'gain*':>6} {'early':>5}  " + " ".join(f"{k[:9]:>9}" for k in kinds))
+    for cfg in configs:
+        rs = [r for _, r in by[cfg] if "error" not in r]
+        if len(rs) < len(by[cfg]):
+            print(f"{cfg:44} failed: {[r['error'] for _, r in by[cfg] if 'error' in r][0]}")
+            continue
+        e = [r["erle"] for r in rs]
+        per = " ".join(f"{np.mean([r['erle'] for r in rs if r['kind'] == k]):4.1f}/{min(r['erle'] for r in rs if r['kind'] == k):4.1f}" for k in kinds)
+        print(f"{cfg or '(defaults)':44} {np.mean(e):5.1f} {min(e):5.1f} {min(r['near_gain'] for r in rs):+7.1f} "
+              f"{np.mean([r['sisdr'] for r in rs]):5.1f} {sum(r['conv'] is None for r in rs):6d} "
+              f"{min(r['erle'] for r in rs if r['kind'] != 'drift'):6.1f} {min(r['near_gain'] for r in rs if r['kind'] != 'drift'):+6.1f} {np.mean([r['erle_early'] for r in rs if r['kind'] != 'drift']):5.1f}  {per}", flush=True)
+    print("   mean/worst ERLE (dB) over all scenes and per kind (mean/worst); gainmin: the worst near-end gain in double talk (dB);")
+    print("   sisdr: mean SI-SDR in double talk (dB); noconv: scenes that never converged; worst*, gain*: the worst ERLE and")
+    print("   near-end gain without the drift scenes (which need drift tracking, not these parameters); early: the mean ERLE")
+    print("   over 1-4 s (while converging), without the drift scenes.")
+
+
+def main():
+    if len(sys.argv) >= 6 and sys.argv[1] == "table":
+        table(*sys.argv[2:6])
+    elif len(sys.argv) >= 4 and sys.argv[1] == "sweep":
+        sweep(sys.argv[2], sys.argv[3], sys.argv[4:] or [""])
+    else:
+        print(__doc__, file=sys.stderr)
+        sys.exit(64)
+
+
+if __name__ == "__main__":
+    main()
