@@ -14,7 +14,7 @@ import CSpeexDSP
 /// recent past (`EchoHistory`) with the reference at the new delay.
 /// Frames of `frame=` go through speex in 16-bit samples. The output has exactly the input's
 /// frame count; a part-filled last frame is padded, processed and trimmed.
-public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReporting, SideInputReader, ReferencePlayer {
+public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReporting, SideInputReader, SideOutputWriter, ReferencePlayer {
     public static let descriptor = UnitDescriptor(
         name: "aec",
         summary: "cancel the loudspeaker's echo (speexdsp echo canceller + preprocessor)",
@@ -23,9 +23,9 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
             delay= delays the reference by a fixed time; delay=auto (the default) finds the bulk delay from the two signals (GCC-PHAT, re-estimated while running, with hysteresis; up to max-delay=), applies it less a 10 ms margin so that the echo's first taps stay inside the filter, and reports it in --stats; until it is found (after 1 s plus max-delay of both talking: 1.5 s by default), the reference is not delayed. A change of the delay (the first estimate too) warm-starts the canceller: it is reset and run again, its output discarded, over the last 1.5 s plus max-delay of the stream (2 s by default; all of it if shorter) with the reference at the new delay, so that it goes on as converged as if it had had that delay all along (when that is the whole stream so far, a fresh canceller takes over: exactly the one a fixed delay= would have given); the preprocessor is not run again. That replay costs, in that one frame, about 3.5 ms of CPU per second replayed at 16 kHz and 11 ms at 48 kHz with the default tail (release build, x86-64; more with a longer tail), and in a live pipe holds that frame back as long. A first estimate equal to the delay in use (0) changes nothing; changes smaller than 5 ms are ignored. tail= is the echo length the filter covers after that delay.
             With preprocess=1 (the default) speex's preprocessor, attached to the echo state, suppresses residual echo (suppress= while only the far end talks, suppress-active= while both do) and, when asked, noise (denoise=), level (agc=), and runs voice activity detection (vad=) and dereverberation (dereverb=).
             speexdsp works on whole frames of frame= in 16-bit samples (samples beyond full scale are clipped there, and counted): the output has exactly the input's length (a part-filled last frame is padded and trimmed), aligned sample for sample with the input, and in a live pipe it comes at most one frame late without the preprocessor and two with it (whose own one-frame delay is removed from the output's timing, not from the wait). With vad=1, --stats reports the share of frames speex judged to be voice (speex prints a warning of its own about its VAD). Several microphone channels get echo cancellation but no residual-echo suppression (speex attaches the preprocessor to a mono microphone only). --stats reports the ERLE (echo return loss enhancement: how much quieter the output is than the microphone while there is echo: the far end above -50 dBFS and the microphone above -60 dBFS; "no echo measured" when there was none), when the canceller converged (its filter, before the preprocessor, 10 dB below the microphone for 1 s), the delay used and the history the last warm start replayed. A reference that ends before the stream gets a warning on stderr, with or without --stats.
-            """,
+            """ + driftDetails,
         parameters: [Keys.ref, Keys.refChannel, Keys.speakers, Keys.delay, Keys.maxDelay, Keys.tail, VoiceParameters.frame, Keys.preprocess,
-                     Keys.suppress, Keys.suppressActive, Keys.denoise, Keys.agc, Keys.vad, Keys.dereverb],
+                     Keys.suppress, Keys.suppressActive, Keys.denoise, Keys.agc, Keys.vad, Keys.dereverb, Keys.drift, Keys.plot],
         primary: Keys.ref.name,
         example: "arecord -t raw -f S16_LE -r 16000 -c 1 | aupipe --in-format s16le:16000:1 aec ref=played.wav delay=auto -t wav > clean.wav",
         make: { v in try EchoCancellerUnit(v) })
@@ -41,6 +41,25 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
     private let tail: StreamDuration
     private let frameLength: StreamDuration
     private let settings: PreprocessSettings?
+    /// `drift=`, and what follows it: the reference's resampler (with `ref=` and drift ≠ off),
+    /// the tracker (`drift=auto`), the double-talk detector that freezes it, and how long ago
+    /// (stream frames) double talk was last seen.
+    private let drift: ClockDriftSetting
+    private var compensator: DriftCompensator?
+    private var tracker: DriftTracker?
+    /// A second tracker on short, low-band analyses (`coarseEstimator`): it finds a drift too
+    /// fast for `tracker`'s analyses (whose peak it smears), and its estimate is used, from
+    /// `bootstrapPPM` on, until `tracker` has one of its own.
+    private var bootstrap: DriftTracker?
+    private var coarseEstimator: DelayEstimator?
+    private var bootstrapped = false
+    static let bootstrapPPM = 250.0
+    private var doubleTalk = DoubleTalkDetector(frameFrames: 160, rate: 16000)
+    private var sinceDoubleTalk = Int.max / 2
+    private var analysesSeen = 0, coarseAnalysesSeen = 0
+    /// `plot=`'s path, and the figures over time (plot and `--stats=json`).
+    private let plotPath: String?
+    private var series = AECSeries(frameFrames: 160, rate: 16000, capacity: 2)
 
     /// speex's echo state in use; with `delay=auto` also a spare one, never used until a warm
     /// start replaces the state in use with it (see `warmStart`); every state made, destroyed
@@ -67,6 +86,10 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
     private var estimatorMic: UnsafeMutablePointer<Float>?
     /// The loudspeakers summed for the estimator (with speakers > 1).
     private var estimatorRef: UnsafeMutablePointer<Float>?
+    /// `drift=auto` with a fixed delay: the tracker's estimator (with `delay=auto`, `estimator`).
+    private var driftEstimator: DelayEstimator?
+    /// `coarseEstimator`'s window (s) and band (Hz).
+    static let coarseWindow = 0.25, coarseBandHz = 3000.0
     private var delayChanges = 0
     private var delayFoundAt: Double?
     /// The history the latest warm start replayed, in DSP frames (0: none yet).
@@ -91,6 +114,7 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
     }
 
     public var sideInputs: [(role: String, path: String)] { refSpec.map { [("aec's reference", $0.path)] } ?? [] }
+    public var sideOutputs: [(role: String, path: String)] { plotPath.map { [("aec plot=", $0)] } ?? [] }
 
     init(_ v: ParameterValues) throws {
         refSpec = v[Keys.ref]
@@ -117,6 +141,18 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
             settings = p
         } else {
             settings = nil
+        }
+        drift = v[Keys.drift]
+        if refChannel != nil, case .ppm(let ppm) = drift {
+            throw AUPipeError.usage("aec: drift=\(formatNumber(ppm)) needs ref=PATH: a reference from an input channel shares the microphone's clock (drift=off or auto, which then does nothing)")
+        }
+        plotPath = v[Keys.plot]
+        if let plot = plotPath {
+            let file = try SideOutputFile(path: plot, name: "aec plot= (\(plot))", stop: .signals)
+            // Written whole at the end with a blocking open: a FIFO would hang there without a reader.
+            guard file.kind == .regular else {
+                throw AUPipeError.usage("aec: plot=\(plot) is not a regular file; the plot is written at the end, to a file (e.g. plot=aec.svg)")
+            }
         }
     }
 
@@ -179,14 +215,32 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
         let historyFrames = delaySetting == nil ? (Int((Self.warmStartSeconds * Double(rate)).rounded()) + maxDelayFrames) / frameFrames : 0
         history = EchoHistory(frameFrames: frameFrames, mics: mics, speakers: speakers, maxDelay: maxDelayFrames, capacity: historyFrames)
         meter = ERLEMeter(sampleRate: rate)
+        doubleTalk = DoubleTalkDetector(frameFrames: frameFrames, rate: rate)
+        series = AECSeries(frameFrames: frameFrames, rate: rate)
+        // Drift: only a reference of its own (ref=) can have a clock of its own.
+        if refSpec != nil, drift != .off {
+            let c = try DriftCompensator(channels: speakers, rate: rate, frameFrames: frameFrames)
+            if case .ppm(let ppm) = drift { try c.engage(factor: 1 + ppm * 1e-6) }
+            compensator = c
+        }
+        if refSpec != nil, drift == .auto {
+            let coarse = DelayEstimator(sampleRate: rate, maxDelay: maxDelayFrames, windowSeconds: Self.coarseWindow, highestHz: Self.coarseBandHz)
+            coarse.smoothing = 0
+            coarseEstimator = coarse
+            if delaySetting != nil { driftEstimator = DelayEstimator(sampleRate: rate, maxDelay: maxDelayFrames) }
+            tracker = DriftTracker(sampleRate: rate, limitPPM: ClockDriftSetting.limitPPM, lockStrength: coarse.threshold)
+            bootstrap = DriftTracker(sampleRate: rate, limitPPM: ClockDriftSetting.limitPPM, lockStrength: coarse.threshold)
+        }
+        if delaySetting == nil || tracker != nil {
+            estimatorMic = .allocate(capacity: frameFrames)
+            if speakers > 1 { estimatorRef = .allocate(capacity: frameFrames) }
+        }
         if delaySetting == nil {
             estimator = DelayEstimator(sampleRate: rate, maxDelay: maxDelayFrames)
             // The first estimate may come from candidates up to 5 ms apart (a change must reach
             // 5 ms to be applied anyway): a room's strongest paths can take turns a few ms
             // apart, which within 1 ms would hold the first estimate back by analyses.
             estimator?.firstEstimateTolerance = rate / 200
-            estimatorMic = .allocate(capacity: frameFrames)
-            if speakers > 1 { estimatorRef = .allocate(capacity: frameFrames) }
         }
         var out = input
         out.channels = mics
@@ -218,7 +272,13 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
     }
 
     public func drain(into output: UnsafeMutablePointer<Float>, capacity: Int) throws -> (frames: Int, done: Bool) {
-        (try blocker!.finish(into: output) { try runFrame(into: blocker!.frameOut) }, true)
+        let written = try blocker!.finish(into: output) { try runFrame(into: blocker!.frameOut) }
+        series.finish()
+        if let plotPath {
+            let file = try SideOutputFile(path: plotPath, name: "aec plot= (\(plotPath))", stop: .signals)
+            try file.createFile().write(Array(plotSVG.utf8))
+        }
+        return (written, true)
     }
 
     /// One frame: split microphone and reference, delay the reference, cancel, post-process.
@@ -235,13 +295,23 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
             }
         } else {
             micFloat.update(from: frame, count: frameFrames * mics)
-            let (_, endedAt) = try reader!.read(into: refFloat, frames: frameFrames)
-            try played?.play(refFloat, frames: frameFrames)
-            if let end = endedAt, referenceEndFrame == nil { referenceEndFrame = framesProcessed + Int64(end) }
+            if let compensator {
+                // Through the drift compensation: the end is placed where the canceller takes it.
+                let ahead = Int64(compensator.engaged ? compensator.latency : 0)
+                try compensator.take(into: refFloat) { buffer, frames in
+                    let (_, endedAt) = try reader!.read(into: buffer, frames: frames)
+                    try played?.play(buffer, frames: frames)
+                    if let end = endedAt, referenceEndFrame == nil { referenceEndFrame = max(0, framesProcessed + Int64(end) - ahead) }
+                }
+            } else {
+                let (_, endedAt) = try reader!.read(into: refFloat, frames: frameFrames)
+                try played?.play(refFloat, frames: frameFrames)
+                if let end = endedAt, referenceEndFrame == nil { referenceEndFrame = framesProcessed + Int64(end) }
+            }
         }
         history.pushReference(refFloat)
-        if let estimator, let estimatorMic {
-            // The estimator sees the undelayed reference and the first microphone channel.
+        if let estimatorMic {
+            // The estimators see the undelayed reference and the first microphone channel.
             for f in 0..<frameFrames { estimatorMic[f] = micFloat[f * mics] }
             var ref = UnsafePointer(refFloat)
             if let estimatorRef {
@@ -253,10 +323,15 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
                 }
                 ref = UnsafePointer(estimatorRef)
             }
-            estimator.push(mic: estimatorMic, ref: ref, frames: frameFrames)
+            estimator?.push(mic: estimatorMic, ref: ref, frames: frameFrames)
+            driftEstimator?.push(mic: estimatorMic, ref: ref, frames: frameFrames)
+            coarseEstimator?.push(mic: estimatorMic, ref: ref, frames: frameFrames)
+            try track()
+        }
+        if let estimator {
             // Applied 10 ms early, so the echo's first taps are inside the filter; moves of less
             // than 5 ms are not worth re-adapting for.
-            if let e = estimator.estimate.map({ max(0, $0 - rate / 100) }),
+            if delaySetting == nil, let e = estimator.estimate.map({ max(0, $0 - rate / 100) }),
                delayFoundAt == nil || abs(e - delayFrames) >= rate / 200 {
                 if delayFoundAt == nil { delayFoundAt = Double(framesProcessed + Int64(frameFrames)) / Double(rate) }
                 else { delayChanges += 1 }
@@ -286,6 +361,13 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
             }
         }
         meter.add(mic: rec16, out: out16, filtered: filtered, ref: play16, n: frameFrames * mics, refCount: frameFrames * speakers, frames: frameFrames)
+        let micEnergy = ERLEMeter.energy(rec16, count: frameFrames * mics), n = Double(frameFrames * mics)
+        let refLevel = ERLEMeter.energy(play16, count: frameFrames * speakers) / Double(frameFrames * speakers)
+        let talking = doubleTalk.add(mic: micEnergy / n, filtered: filtered / n, reference: refLevel)
+        sinceDoubleTalk = talking ? 0 : sinceDoubleTalk + frameFrames
+        let echo = refLevel > ERLEMeter.activeThreshold && micEnergy / n > ERLEMeter.micFloor
+        series.add(echo: echo ? (micEnergy, ERLEMeter.energy(out16, count: frameFrames * mics)) : nil,
+                   delayMS: delayInUseMS, driftPPM: driftPPM, doubleTalk: talking)
         Speex16.toFloat(out16, into: output, count: frameFrames * mics)
         framesProcessed += Int64(frameFrames)
         framesRun += 1
@@ -326,6 +408,57 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
         return st
     }
 
+    /// `drift=auto`: the analyses just made, for the trackers (`tracker` on the fine one,
+    /// `bootstrap` on the coarse one), and the compensation follows: `tracker`'s factor once it
+    /// has a drift, until then `bootstrap`'s drift once that is beyond `bootstrapPPM`.
+    private func track() throws {
+        guard let compensator, var fine = tracker, var coarse = bootstrap, let c = coarseEstimator,
+              let f = driftEstimator ?? estimator else { return }
+        if f.estimatesMade + f.windowsSkipped != analysesSeen {
+            analysesSeen = f.estimatesMade + f.windowsSkipped
+            feed(&fine, from: f, lagAt: f.windowFrames, compensator: compensator)
+            tracker = fine
+        }
+        if fine.drift == nil, c.estimatesMade + c.windowsSkipped != coarseAnalysesSeen {
+            coarseAnalysesSeen = c.estimatesMade + c.windowsSkipped
+            feed(&coarse, from: c, lagAt: c.windowFrames / 2, compensator: compensator)
+            bootstrap = coarse
+        }
+        var factor: Double?
+        if let d = fine.drift {
+            factor = fine.engaged ? fine.factor : (compensator.engaged ? 1 + d : nil)
+        } else if let d = coarse.drift, abs(d) * 1e6 >= Self.bootstrapPPM {
+            factor = 1 + d
+            bootstrapped = true
+        }
+        if let factor, factor != compensator.factor || !compensator.engaged {
+            try compensator.engage(factor: factor)
+        }
+    }
+
+    /// One analysis of `estimator` for `tracker`, its lag holding `lagAt` frames back (the
+    /// middle of its window, and what smoothing across windows adds); frozen while double talk
+    /// is recent enough to be in it.
+    private func feed(_ tracker: inout DriftTracker, from estimator: DelayEstimator, lagAt back: Int, compensator: DriftCompensator) {
+        let trusted = sinceDoubleTalk >= estimator.windowFrames + estimator.hopFrames
+        let offset = compensator.offset - (compensator.factor - 1) * Double(back)
+        tracker.analysis(time: Double(estimator.framesPushed - back), offset: offset, trusted: trusted,
+                         strongest: estimator.strongestPeak, near: { estimator.peak(near: $0, radius: $1) })
+    }
+
+    /// The delay the reference has in the canceller, ms: `delay=` (or auto's) and what the drift
+    /// compensation has added.
+    private var delayInUseMS: Double { (Double(delayFrames) + (compensator?.offset ?? 0)) * 1000 / Double(rate) }
+
+    /// The drift in ppm: `drift=PPM`'s, auto's estimate, or nil (none yet, or off).
+    var driftPPM: Double? {
+        switch drift {
+        case .ppm(let ppm): return refSpec != nil ? ppm : nil
+        case .auto: return tracker?.driftPPM ?? (bootstrapped ? bootstrap?.driftPPM : nil)
+        case .off: return nil
+        }
+    }
+
     public var clippedSamples: Int { clipped }
 
     /// Whether the far end comes from `ref=` (which `--play` can play), not from an input channel.
@@ -353,7 +486,7 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
             parts.append("ERLE: no echo measured (the far end never played)")
         }
         let ms = formatFixed(Double(delayFrames) * 1000 / Double(rate))
-        if let estimator {
+        if delaySetting == nil, let estimator {
             if let found = delayFoundAt {
                 let warm = warmFrames > 0 ? ", canceller warm-started from \(String(format3: Double(warmFrames * frameFrames) / Double(rate))) s of history" : ""
                 parts.append("delay \(ms) ms (auto: found at \(String(format3: found)) s, changed \(counted(delayChanges, "time")) since\(warm), correlation peak \(formatFixed(estimator.confidence))× its noise floor)")
@@ -363,6 +496,7 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
         } else {
             parts.append("delay \(ms) ms")
         }
+        if let drift = driftNote { parts.append(drift) }
         if played != nil { parts.append("the far end as played on --play's device") }
         if let end = referenceEndedAt { parts.append("the reference ended at \(String(format3: end)) s; silence after it") }
         if vad, framesRun > 0 { parts.append("voice in \(voiceFrames * 100 / framesRun)% of frames (speex VAD)") }
@@ -373,12 +507,43 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
     /// the delay in use (ms).
     public var statsFigures: [StatsFigure] {
         [StatsFigure("erleDB", meter.erle), StatsFigure("erleMedianDB", meter.medianERLE),
-         StatsFigure("convergedAtSeconds", meter.convergedAt), StatsFigure("delayMS", Double(delayFrames) * 1000 / Double(rate))]
+         StatsFigure("convergedAtSeconds", meter.convergedAt), StatsFigure("delayMS", Double(delayFrames) * 1000 / Double(rate)),
+         StatsFigure("driftPPM", driftPPM.map { ($0 * 10).rounded() / 10 })]
+    }
+
+    /// The figures over stream time (`AECSeries`) for `--stats=json`.
+    public var statsSeries: [StatsSeries] { series.statsSeries }
+
+    /// `plot=`'s document.
+    private var plotSVG: String {
+        let erle = meter.erle.map { "ERLE \(formatFixed($0)) dB" } ?? "no echo measured"
+        return series.svg(title: "aupipe aec: \(erle), delay \(formatFixed(Double(delayFrames) * 1000 / Double(rate))) ms, drift \(driftPPM.map { formatFixed($0) + " ppm" } ?? "n/a")")
+    }
+
+    /// The drift's part of the `--stats` note, nil when `drift=off` or the far end is an input channel.
+    private var driftNote: String? {
+        guard refSpec != nil else { return nil }
+        switch drift {
+        case .off: return nil
+        case .ppm(let ppm): return "drift \(formatFixed(ppm)) ppm (given), reference resampled by \(formatFixed(ppm)) ppm"
+        case .auto:
+            guard let t = tracker, let compensator else { return nil }
+            let resampled = compensator.engaged ? "reference resampled by \(formatFixed((compensator.factor - 1) * 1e6)) ppm at the end" : "reference used as read"
+            if let ppm = t.driftPPM, let found = t.foundAt {
+                let since = t.engagedAt.map { "compensated from \(String(format3: $0)) s" } ?? (compensator.engaged ? "compensated" : "under a frame of drift so far")
+                return "drift \(formatFixed(ppm)) ppm (auto: found at \(String(format3: found)) s from \(counted(t.measurements, "measurement")) of the echo's lag, \(since), \(resampled))"
+            }
+            if bootstrapped, let ppm = bootstrap?.driftPPM {
+                return "drift \(formatFixed(ppm)) ppm (auto, coarse: the fine lag never settled; \(resampled))"
+            }
+            return "drift not found (auto: \(counted(t.measurements, "measurement")) of the echo's lag, too few or too short a span; \(resampled))"
+        }
     }
 
     public func parameterValue(_ name: String) -> String? {
         switch name {
         case "erle": return meter.erle.map(formatFixed) ?? "n/a"
+        case Keys.drift.name: return driftPPM.map { formatFixed($0) + "ppm" } ?? "n/a"
         case Keys.delay.name: return formatFixed(Double(delayFrames) * 1000 / Double(rate)) + "ms"
         default: return nil
         }
