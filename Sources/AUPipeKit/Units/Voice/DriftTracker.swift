@@ -7,24 +7,27 @@
 /// 1. Lock: the first trusted analysis whose strongest peak clears the estimator's threshold
 ///    gives the path followed, its lag `m` (frames, sub-sample by a parabola through the peak).
 /// 2. Follow: each later trusted analysis looks for that path's peak within a few frames of
-///    where it should be now; a peak at least half the threshold high is a measurement. Eight
+///    where it should be now; a peak at least half the threshold high, and half the strongest
+///    peak's height, is a measurement. Eight
 ///    analyses in a row without one (2 s: the echo path changed) drop the lock; the next lock
 ///    is joined to the earlier measurements without a jump (the new path's lag is offset to
-///    continue the line), so an echo-path change reads as no drift.
+///    continue the line), so an echo-path change reads as no drift. So is a measurement after
+///    a gap of over a second: another path may have taken over meanwhile.
 /// 3. Drift: the lag uncompensated, `u = m + offset` (`offset`: the frames the compensation has
 ///    added so far), against stream time, over the last `capacity` measurements (30 s): the
 ///    slope by Theil–Sen (the median of the slopes between each measurement and the one half
 ///    the window later; robust to a minority of stray peaks), once they span 3 s and number
 ///    12. That is the drift, in ppm; it follows a drift that changes over tens of seconds.
-/// 4. Control: the factor is 1 until the drift found would have moved the echo a frame since
-///    the first measurement (below that, the reference stays as read: no drift, no change).
+/// 4. Control: the factor is 1 until the drift found would have moved the echo two frames
+///    over the measurements it has, spanning at least 6 s, or at once when it is beyond 300 ppm
+///    (below that, the reference stays as read: no drift, no change).
 ///    Then it is 1 + drift + (m − m₀)/(2 s), the second term (within ±500 ppm) bringing the lag
 ///    back to `m₀`, where it was when compensation started; all within ±`limit`.
 ///
 /// `trusted: false` (double talk, or just after it: the near end corrupts the peak) freezes
 /// the tracker: no measurement, the factor kept. Silent windows never reach it (the estimator
-/// skips them). Everything is allocated in `init`.
-struct DriftTracker {
+/// skips them). Everything is allocated in `init` (a class: no copy on write in the audio path).
+final class DriftTracker {
     let sampleRate: Int
     /// The largest drift followed, as a fraction (0.002: 2000 ppm).
     let limit: Double
@@ -55,6 +58,8 @@ struct DriftTracker {
     private var recent = [Double](repeating: 0, count: 5)
     private var recentCount = 0, recentNext = 0
     private var setpoint = 0.0
+    /// When (stream frames) the path followed now was locked.
+    private var segmentStart = 0.0
     private var scratch: [Double]
 
     init(sampleRate: Int, limitPPM: Double, lockStrength: Double) {
@@ -73,7 +78,7 @@ struct DriftTracker {
     /// compensation's added frames at that time; `strongest`: the analysis's strongest peak
     /// (lag in frames, height over the floor); `near(lag, radius)`: the highest peak within
     /// `radius` frames of `lag`, refined, and its height.
-    mutating func analysis(time: Double, offset: Double, trusted: Bool, strongest: (lag: Double, height: Double)?,
+    func analysis(time: Double, offset: Double, trusted: Bool, strongest: (lag: Double, height: Double)?,
                            near: (Double, Int) -> (lag: Double, height: Double)?) {
         guard trusted else { frozen += 1; return }
         var measured: Double?
@@ -82,9 +87,20 @@ struct DriftTracker {
             let dt = time - lastT
             let predicted = lastU + (drift ?? 0) * dt - offset
             let radius = Int(min(24, 3 + dt * (drift == nil ? limit : 1e-4)).rounded(.up))
-            if let p = near(predicted, radius), p.height >= lockStrength / 2 {
+            // The path's peak, if it is still a main one: at least half the threshold, and
+            // half the strongest (after an echo-path change a stray peak near the old lag is
+            // no measurement of it).
+            if let p = near(predicted, radius), p.height >= max(lockStrength, strongest?.height ?? 0) / 2 {
                 measured = p.lag
                 misses = 0
+                // After a gap of over a second (double talk, silence, misses) the peak found
+                // may be another path (an echo-path change), not evidence of drift: joined
+                // like a re-lock.
+                if dt > Double(sampleRate) {
+                    let deviation = p.lag - predicted
+                    jumps += deviation
+                    segmentStart = time
+                }
             } else {
                 misses += 1
                 if misses >= 8 { locked = false; misses = 0 }
@@ -96,6 +112,7 @@ struct DriftTracker {
                 jumps += (s.lag + offset) - predicted
             }
             locked = true
+            segmentStart = time
             measured = s.lag
         }
         guard let m = measured else { return }
@@ -113,7 +130,7 @@ struct DriftTracker {
         control(at: seconds)
     }
 
-    private mutating func push(time: Double, lag: Double) {
+    private func push(time: Double, lag: Double) {
         let slot = (head + count) % capacity
         times[slot] = time
         lags[slot] = lag
@@ -121,7 +138,7 @@ struct DriftTracker {
     }
 
     /// Theil–Sen over pairs half the window apart.
-    private mutating func updateDrift(at seconds: Double) {
+    private func updateDrift(at seconds: Double) {
         guard count >= 12 else { return }
         let oldest = times[head], newest = times[(head + count - 1) % capacity]
         guard newest - oldest >= 3 * Double(sampleRate) else { return }
@@ -140,13 +157,19 @@ struct DriftTracker {
         if foundAt == nil { foundAt = seconds }
     }
 
-    private mutating func control(at seconds: Double) {
-        guard let drift, let first = firstMeasured else { return }
+    private func control(at seconds: Double) {
+        guard let drift else { return }
         for i in 0..<recentCount { scratch[i] = recent[i] }
         let lag = Self.median(&scratch, count: recentCount)
         if !engaged {
-            // Not before the drift found has moved the echo by a frame since the first measurement.
-            guard abs(drift) * (seconds - first) * Double(sampleRate) >= 1 else { return }
+            // Not before the drift found has moved the echo by two frames over the measurements
+            // behind it, spanning 6 s or more (a short span's slope is too uncertain to act on), or at once for a
+            // drift beyond 300 ppm, which no span of 3 s makes up.
+            // The span of the measurements behind it on the path followed now (a re-lock's
+            // first point lies on the line by construction: it adds no evidence).
+            let newest = times[(head + count - 1) % capacity]
+            let span = (newest - max(times[head], segmentStart)) / Double(sampleRate)
+            guard abs(drift) >= 3e-4 || (span >= 6 && abs(drift) * span * Double(sampleRate) >= 2) else { return }
             engaged = true
             engagedAt = seconds
             setpoint = lag

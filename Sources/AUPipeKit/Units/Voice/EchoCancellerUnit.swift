@@ -227,7 +227,10 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
             let coarse = DelayEstimator(sampleRate: rate, maxDelay: maxDelayFrames, windowSeconds: Self.coarseWindow, highestHz: Self.coarseBandHz)
             coarse.smoothing = 0
             coarseEstimator = coarse
-            if delaySetting != nil { driftEstimator = DelayEstimator(sampleRate: rate, maxDelay: maxDelayFrames) }
+            // With a fixed delay, the echo's lag is at most that delay and the tail.
+            if let d = delaySetting {
+                driftEstimator = DelayEstimator(sampleRate: rate, maxDelay: min(maxDelayFrames, d.frames(atRate: rate) + tailFrames))
+            }
             tracker = DriftTracker(sampleRate: rate, limitPPM: ClockDriftSetting.limitPPM, lockStrength: coarse.threshold)
             bootstrap = DriftTracker(sampleRate: rate, limitPPM: ClockDriftSetting.limitPPM, lockStrength: coarse.threshold)
         }
@@ -325,7 +328,8 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
             }
             estimator?.push(mic: estimatorMic, ref: ref, frames: frameFrames)
             driftEstimator?.push(mic: estimatorMic, ref: ref, frames: frameFrames)
-            coarseEstimator?.push(mic: estimatorMic, ref: ref, frames: frameFrames)
+            // The coarse tracker is needed only until the fine one has a drift.
+            if tracker?.drift == nil { coarseEstimator?.push(mic: estimatorMic, ref: ref, frames: frameFrames) }
             try track()
         }
         if let estimator {
@@ -412,17 +416,15 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
     /// `bootstrap` on the coarse one), and the compensation follows: `tracker`'s factor once it
     /// has a drift, until then `bootstrap`'s drift once that is beyond `bootstrapPPM`.
     private func track() throws {
-        guard let compensator, var fine = tracker, var coarse = bootstrap, let c = coarseEstimator,
+        guard let compensator, let fine = tracker, let coarse = bootstrap, let c = coarseEstimator,
               let f = driftEstimator ?? estimator else { return }
         if f.estimatesMade + f.windowsSkipped != analysesSeen {
             analysesSeen = f.estimatesMade + f.windowsSkipped
-            feed(&fine, from: f, lagAt: f.windowFrames, compensator: compensator)
-            tracker = fine
+            feed(fine, from: f, lagAt: f.windowFrames, compensator: compensator)
         }
         if fine.drift == nil, c.estimatesMade + c.windowsSkipped != coarseAnalysesSeen {
             coarseAnalysesSeen = c.estimatesMade + c.windowsSkipped
-            feed(&coarse, from: c, lagAt: c.windowFrames / 2, compensator: compensator)
-            bootstrap = coarse
+            feed(coarse, from: c, lagAt: c.windowFrames / 2, compensator: compensator)
         }
         var factor: Double?
         if let d = fine.drift {
@@ -439,7 +441,7 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
     /// One analysis of `estimator` for `tracker`, its lag holding `lagAt` frames back (the
     /// middle of its window, and what smoothing across windows adds); frozen while double talk
     /// is recent enough to be in it.
-    private func feed(_ tracker: inout DriftTracker, from estimator: DelayEstimator, lagAt back: Int, compensator: DriftCompensator) {
+    private func feed(_ tracker: DriftTracker, from estimator: DelayEstimator, lagAt back: Int, compensator: DriftCompensator) {
         let trusted = sinceDoubleTalk >= estimator.windowFrames + estimator.hopFrames
         let offset = compensator.offset - (compensator.factor - 1) * Double(back)
         tracker.analysis(time: Double(estimator.framesPushed - back), offset: offset, trusted: trusted,
