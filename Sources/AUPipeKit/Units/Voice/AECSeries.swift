@@ -17,7 +17,7 @@ import Glibc
 /// summed, means averaged) and each point covers twice as long from then on. A run of any
 /// length keeps between 1500 and 3000 points, each an equal share of the stream (the last
 /// one, at the end, possibly shorter).
-struct AECSeries {
+final class AECSeries {
     let capacity: Int
     /// Seconds per DSP frame.
     let frameSeconds: Double
@@ -36,13 +36,15 @@ struct AECSeries {
         self.capacity = max(2, capacity & ~1)
         frameSeconds = Double(frameFrames) / Double(rate)
         pointFrames = max(1, Int((0.1 / frameSeconds).rounded()))
-        let zeros = [Double](repeating: 0, count: self.capacity)
-        (time, micEnergy, outEnergy, delay, drift, driftWeight, doubleTalk) = (zeros, zeros, zeros, zeros, zeros, zeros, zeros)
+        // Seven buffers of their own (one shared, written, would be copied).
+        func zeros() -> [Double] { [Double](repeating: 0, count: capacity) }
+        time = zeros(); micEnergy = zeros(); outEnergy = zeros(); delay = zeros()
+        drift = zeros(); driftWeight = zeros(); doubleTalk = zeros()
     }
 
     /// One DSP frame: mic and output energy when it had echo (else nil), the delay in use (ms),
     /// the drift (ppm, nil before an estimate), and whether it was double talk.
-    mutating func add(echo: (mic: Double, out: Double)?, delayMS: Double, driftPPM: Double?, doubleTalk talk: Bool) {
+    func add(echo: (mic: Double, out: Double)?, delayMS: Double, driftPPM: Double?, doubleTalk talk: Bool) {
         if let echo { sumMic += echo.mic; sumOut += echo.out }
         sumDelay += delayMS
         if let driftPPM { sumDrift += driftPPM; framesWithDrift += 1 }
@@ -53,9 +55,9 @@ struct AECSeries {
     }
 
     /// Closes a part-filled last point (at the end of the stream).
-    mutating func finish() { if frames > 0 { close() } }
+    func finish() { if frames > 0 { close() } }
 
-    private mutating func close() {
+    private func close() {
         if count == capacity { mergePairs() }
         time[count] = elapsed
         micEnergy[count] = sumMic
@@ -70,7 +72,7 @@ struct AECSeries {
     }
 
     /// Halves the points: each pair becomes one covering both.
-    private mutating func mergePairs() {
+    private func mergePairs() {
         for i in 0..<count / 2 {
             let a = 2 * i, b = 2 * i + 1
             time[i] = time[b]
@@ -90,12 +92,19 @@ struct AECSeries {
     /// drift (ppm, nil before an estimate), double-talk share (0...1). Rounded as `--stats=json`
     /// writes them (0.001 s, 0.01 dB, ms and ppm, 0.01 share), so that the plot and the JSON agree.
     var points: [(t: Double, erle: Double?, delay: Double, drift: Double?, doubleTalk: Double)] {
-        func r(_ v: Double, _ scale: Double) -> Double { (v * scale).rounded() / scale }
-        return (0..<count).map { i in
-            let erle: Double? = micEnergy[i] > 0 ? (outEnergy[i] > 0 ? 10 * log10(micEnergy[i] / outEnergy[i]) : 100) : nil
-            return (r(time[i], 1000), erle.map { r($0, 100) }, r(delay[i], 100), driftWeight[i] > 0 ? r(drift[i], 100) : nil, r(doubleTalk[i], 100))
+        var list: [(t: Double, erle: Double?, delay: Double, drift: Double?, doubleTalk: Double)] = []
+        list.reserveCapacity(count)
+        for i in 0..<count {
+            var erle: Double?
+            if micEnergy[i] > 0 { erle = Self.rounded(outEnergy[i] > 0 ? 10 * log10(micEnergy[i] / outEnergy[i]) : 100, 100) }
+            list.append((Self.rounded(time[i], 1000), erle, Self.rounded(delay[i], 100),
+                         driftWeight[i] > 0 ? Self.rounded(drift[i], 100) : nil, Self.rounded(doubleTalk[i], 100)))
         }
+        return list
     }
+
+    /// `v` rounded to 1/`scale`.
+    static func rounded(_ v: Double, _ scale: Double) -> Double { (v * scale).rounded() / scale }
 }
 
 extension AECSeries {
@@ -103,15 +112,22 @@ extension AECSeries {
     /// `doubleTalk` (share 0...1), as `points`.
     var statsSeries: [StatsSeries] {
         let p = points
-        return [StatsSeries("t", p.map(\.t)), StatsSeries("erleDB", p.map(\.erle)), StatsSeries("delayMS", p.map { $0.delay }),
-                StatsSeries("driftPPM", p.map(\.drift)), StatsSeries("doubleTalk", p.map { $0.doubleTalk })]
+        // Built as [Double?] directly (a [Double] cast to it is converted element by element).
+        func column(_ value: (Int) -> Double?) -> [Double?] {
+            var c: [Double?] = []
+            c.reserveCapacity(p.count)
+            for i in p.indices { c.append(value(i)) }
+            return c
+        }
+        return [StatsSeries("t", column { p[$0].t }), StatsSeries("erleDB", column { p[$0].erle }), StatsSeries("delayMS", column { p[$0].delay }),
+                StatsSeries("driftPPM", column { p[$0].drift }), StatsSeries("doubleTalk", column { p[$0].doubleTalk })]
     }
 
     /// `aec plot=`: three panels on one time axis: ERLE (dB) with double talk shaded, the delay
     /// in use (ms), and the drift (ppm), double talk shaded in each; the points are `points`.
     func svg(title: String) -> String {
         let p = points
-        let times = p.map(\.t)
+        let times = p.map { $0.t }
         // Double talk: runs of points with half or more of their time in it, each from the
         // previous point's time to its own.
         var shaded: [Range<Double>] = []
@@ -119,7 +135,7 @@ extension AECSeries {
             let start = i > 0 ? p[i - 1].t : 0
             if let last = shaded.last, last.upperBound == start { shaded[shaded.count - 1] = last.lowerBound..<point.t } else { shaded.append(start..<point.t) }
         }
-        let erle = p.map(\.erle), delay: [Double?] = p.map { $0.delay }, drift = p.map(\.drift)
+        let erle = p.map { $0.erle }, delay: [Double?] = p.map { $0.delay }, drift = p.map { $0.drift }
         let delayRange = SVGPlot.range(of: delay, minimum: (delay.compactMap { $0 }.min() ?? 0)...((delay.compactMap { $0 }.max() ?? 0) + 1), step: 1)
         let driftRange = SVGPlot.range(of: drift, minimum: -100...100, step: 100)
         let panels = [
