@@ -76,6 +76,11 @@ public final class DelayEstimator {
     public var threshold: Double = 20
     /// The weight the previous smoothed cross-spectrum keeps at each analysis, 0..<1 (default 0.5).
     public var smoothing: Float = 0.5
+    /// Hops from one analysis to the next (≥ 1, default 1): more analyses less often, for a
+    /// caller that needs fewer (`aec`'s drift tracker once it has a drift: one a second).
+    public var hopsPerAnalysis = 1 {
+        didSet { hopsPerAnalysis = max(1, hopsPerAnalysis) }
+    }
     /// Consecutive estimates a new candidate must win before it is reported (default 3).
     public var requiredWins: Int {
         get { hysteresis.requiredWins }
@@ -243,7 +248,7 @@ public final class DelayEstimator {
 
     /// One window: GCC-PHAT, smoothing, peak picking, hysteresis.
     private func analyse() {
-        nextAnalysis += hop
+        nextAnalysis += hop * hopsPerAnalysis
         let n = fftSize
         // The rings' `span` frames, oldest first: all of them from the reference, the last
         // `window` from the microphone.

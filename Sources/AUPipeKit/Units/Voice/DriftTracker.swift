@@ -14,8 +14,9 @@
 ///    continue the line), so an echo-path change reads as no drift. So is a measurement after
 ///    a gap of over a second: another path may have taken over meanwhile.
 /// 3. Drift: the lag uncompensated, `u = m + offset` (`offset`: the frames the compensation has
-///    added so far), against stream time, over the last `capacity` measurements (30 s): the
-///    slope by Theil–Sen (the median of the slopes between each measurement and the one half
+///    added so far), against stream time, over the last `capacity` measurements (30 s of
+///    quarter-second analyses; four minutes of the one-a-second analyses `aec` makes with a
+///    fixed delay once it has a drift): the slope by Theil–Sen (the median of the slopes between each measurement and the one half
 ///    the window later; robust to a minority of stray peaks), once they span 3 s and number
 ///    12. That is the drift, in ppm; it follows a drift that changes over tens of seconds.
 /// 4. Control: the factor is 1 until the drift found would have moved the echo two frames

@@ -421,6 +421,9 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
         if f.estimatesMade + f.windowsSkipped != analysesSeen {
             analysesSeen = f.estimatesMade + f.windowsSkipped
             feed(fine, from: f, lagAt: f.windowFrames, compensator: compensator)
+            // Its own estimator (a fixed delay) analyses once a second once a drift is known:
+            // a quarter of the cost, and drift changes slowly.
+            if fine.drift != nil, f === driftEstimator { f.hopsPerAnalysis = 4 }
         }
         if fine.drift == nil, c.estimatesMade + c.windowsSkipped != coarseAnalysesSeen {
             coarseAnalysesSeen = c.estimatesMade + c.windowsSkipped
