@@ -535,7 +535,7 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
             guard let t = tracker, let compensator else { return nil }
             let resampled = compensator.engaged ? "reference resampled by \(formatFixed((compensator.factor - 1) * 1e6)) ppm at the end" : "reference used as read"
             if let ppm = t.driftPPM, let found = t.foundAt {
-                let since = t.engagedAt.map { "compensated from \(String(format3: $0)) s" } ?? (compensator.engaged ? "compensated" : "under a frame of drift so far")
+                let since = t.engagedAt.map { "compensated from \(String(format3: $0)) s" } ?? (compensator.engaged ? "compensated" : "not compensated yet (under two frames of drift over 6 s)")
                 return "drift \(formatFixed(ppm)) ppm (auto: found at \(String(format3: found)) s from \(counted(t.measurements, "measurement")) of the echo's lag, \(since), \(resampled))"
             }
             if bootstrapped, let ppm = bootstrap?.driftPPM {
