@@ -107,4 +107,17 @@ import Testing
         #expect(r.stderr.contains("plot=p is not a regular file"), "\(r.stderr)")
         #expect(r.stderr.contains("the output"), "\(r.stderr)")
     }
+
+    /// `drift=PPM` needs `ref=`: a reference from an input channel shares the microphone's clock.
+    @Test func aGivenDriftNeedsAReferenceFile() throws {
+        let dir = try CLI.temporaryDirectory()
+        let r = try CLI.shell("""
+            "$AUPIPE" gen noise duration=1 --out-format s16le:16000:2 -o two.wav
+            "$AUPIPE" -i two.wav aec ref-channel=1 drift=100 -o /dev/null; echo "given=$?"
+            "$AUPIPE" -i two.wav aec ref-channel=1 drift=auto -o /dev/null; echo "auto=$?"
+            """, cwd: dir)
+        let out = String(decoding: r.stdout, as: UTF8.self)
+        #expect(out.contains("given=64") && out.contains("auto=0"), "\(out) \(r.stderr)")
+        #expect(r.stderr.contains("aec: drift=100 needs ref=PATH"), "\(r.stderr)")
+    }
 }
