@@ -29,9 +29,14 @@ struct DriftScene {
     let far: [Int16]
     let near: [Double]
 
-    init(ppm: Double) {
-        self.ppm = ppm
-        let echo = DriftSignals.resampled(DriftSignals.echo, factor: 1 + ppm * 1e-6, delay: Double(Self.delayMS * Self.rate / 1000))
+    /// With a drift that moves linearly from `ppm` at the start to `endPPM` at the end (the
+    /// same: a constant drift).
+    init(ppm: Double, endPPM: Double? = nil) {
+        self.ppm = endPPM ?? ppm
+        let end = endPPM ?? ppm
+        let echo = DriftSignals.resampled(DriftSignals.echo, delay: Double(Self.delayMS * Self.rate / 1000)) { n in
+            1 + (ppm + (end - ppm) * Double(n) / Double(Self.count)) * 1e-6
+        }
         let near = DriftSignals.near, noise = DriftSignals.noise
         mic = (0..<Self.count).map { AECSignals.int16(echo[$0] + near[$0] + noise[$0]) }
         far = DriftSignals.far16
@@ -56,15 +61,18 @@ enum DriftSignals {
     /// The far end through the room, on the far end's clock.
     static let echo = AECSignals.convolve(far, AECSignals.room1)
 
-    /// `x` on a clock `factor` times faster, `delay` frames later: y[n] = x(n / factor − delay),
-    /// by a windowed sinc of 16 taps each side (window (1 − (d/16.5)²)², cut-off at the Nyquist
-    /// frequency; exact at integer positions up to rounding), zero outside `x`.
-    static func resampled(_ x: [Double], factor: Double, delay: Double) -> [Double] {
+    /// `x` on a clock `factor(n)` times faster at frame n, `delay` frames later: y[n] = x(p(n) −
+    /// delay), p(n) = Σ_{k<n} 1 / factor(k) (n / factor for a constant one), by a windowed sinc of
+    /// 16 taps each side (window (1 − (d/16.5)²)², cut-off at the Nyquist frequency; exact at
+    /// integer positions up to rounding), zero outside `x`.
+    static func resampled(_ x: [Double], delay: Double, factor: (Int) -> Double) -> [Double] {
         let half = 16, width = Double(half) + 0.5
         var y = [Double](repeating: 0, count: x.count)
+        var clock = 0.0
         x.withUnsafeBufferPointer { xs in
             for n in 0..<y.count {
-                let position = Double(n) / factor - delay
+                let position = clock - delay
+                clock += 1 / factor(n)
                 let base = Int(position.rounded(.down))
                 let frac = position - Double(base)
                 if frac == 0 {

@@ -47,7 +47,7 @@ import Testing
 
     @Test func thePlotIsWellFormedAndAgreesWithTheJSONSeries() throws {
         let dir = try CLI.temporaryDirectory()
-        let r = try CLI.shell(Self.scene + "\n" + #""$AUPIPE" -i mic.wav --stats=json aec ref=far.wav plot=p.svg -o /dev/null"#, cwd: dir)
+        let r = try CLI.shell(Self.scene + "\n" + #""$AUPIPE" -i mic.wav --stats=json aec ref=far.wav frame=10ms plot=p.svg -o /dev/null"#, cwd: dir)
         try #require(r.status == 0, "\(r.stderr)")
         let line = try #require(r.stderr.split(separator: "\n").first { $0.hasPrefix("{") }, "\(r.stderr)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
