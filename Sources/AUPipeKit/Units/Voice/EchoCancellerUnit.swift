@@ -508,8 +508,8 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
         return parts.joined(separator: ", ")
     }
 
-    /// ERLE and its median (dB), convergence (s), each null when not measured or reached, and
-    /// the delay in use (ms).
+    /// ERLE and its median (dB), convergence (s), each null when not measured or reached, the
+    /// delay in use (ms), and the drift (ppm, 0.1; null with `drift=off` or before an estimate).
     public var statsFigures: [StatsFigure] {
         [StatsFigure("erleDB", meter.erle), StatsFigure("erleMedianDB", meter.medianERLE),
          StatsFigure("convergedAtSeconds", meter.convergedAt), StatsFigure("delayMS", Double(delayFrames) * 1000 / Double(rate)),
