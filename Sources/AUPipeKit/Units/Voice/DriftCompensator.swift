@@ -8,8 +8,9 @@
 /// ring), its output for them discarded, at exactly one frame per frame, so that its next
 /// output is the next frame read and its filter has its history; the factor then moves from 1.
 /// From then on the reference is read ahead of what the canceller takes by the resampler's
-/// latency (a few ms). `offset` counts what the compensation has added: the frames taken so
-/// far less the frames read they stand for (negative when the factor is below 1).
+/// latency (240 frames with libsoxr: 15 ms at 16 kHz). `offset` counts what the compensation
+/// has added: the frames taken so far less the frames read they stand for (negative when the
+/// factor is below 1).
 ///
 /// Everything is allocated in `init`; `take` and `setFactor` allocate nothing.
 final class DriftCompensator {
