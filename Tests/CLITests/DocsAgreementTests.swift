@@ -91,6 +91,7 @@ import Testing
         case .number(let r, _): return "\(number(r.lowerBound)) to \(number(r.upperBound))"
         case .integer(let r): return "\(r.lowerBound) to \(r.upperBound)"
         case .integerOrChoice(let r, _): return "\(r.lowerBound) to \(r.upperBound)"
+        case .numberOrChoice(let r, _, _): return "\(number(r.lowerBound)) to \(number(r.upperBound))"
         case .rate: return "1 to 768000"
         case .duration(let r, _): return "\(number(r.lowerBound * 1000)) to \(number(r.upperBound * 1000)) ms"
         case .boolean, .encoding, .channelMap, .timeRanges, .choice, .text, .bus, .reference, .gainOrFactor, .streamFormat, .path, .pluginControl: return nil

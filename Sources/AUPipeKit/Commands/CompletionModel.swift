@@ -79,6 +79,7 @@ public struct CompletionModel: Sendable {
         switch kind {
         case .choice(let words): return .words(words)
         case .integerOrChoice(_, let words): return .words(words)
+        case .numberOrChoice(_, _, let words): return .words(words)
         case .boolean: return .words(["0", "1"])
         case .encoding: return .formats
         case .path, .bus, .reference: return .files

@@ -21,6 +21,11 @@ struct JSONObject {
         append(key, value.flatMap { $0.isFinite ? formatNumber($0) : nil } ?? "null")
     }
 
+    /// An array of numbers, each `null` when nil or not finite, written as `add(_:number:)` does.
+    mutating func add(_ key: String, numbers values: [Double?]) {
+        append(key, "[" + values.map { v in v.flatMap { $0.isFinite ? formatNumber($0) : nil } ?? "null" }.joined(separator: ",") + "]")
+    }
+
     mutating func add(_ key: String, _ value: JSONObject) { append(key, value.text) }
 
     mutating func add(_ key: String, _ values: [JSONObject]) {

@@ -56,6 +56,11 @@ enum StatsPrinter {
                 for f in s.figures { figures.add(f.name, number: f.value) }
                 u.add("figures", figures)
             }
+            if !s.series.isEmpty {
+                var series = JSONObject()
+                for c in s.series { series.add(c.name, numbers: c.values) }
+                u.add("series", series)
+            }
             return u
         }
         var output = JSONObject()

@@ -76,6 +76,11 @@ public final class DelayEstimator {
     public var threshold: Double = 20
     /// The weight the previous smoothed cross-spectrum keeps at each analysis, 0..<1 (default 0.5).
     public var smoothing: Float = 0.5
+    /// Hops from one analysis to the next (≥ 1, default 1): more analyses less often, for a
+    /// caller that needs fewer (`aec`'s drift tracker once it has a drift: one a second).
+    public var hopsPerAnalysis = 1 {
+        didSet { hopsPerAnalysis = max(1, hopsPerAnalysis) }
+    }
     /// Consecutive estimates a new candidate must win before it is reported (default 3).
     public var requiredWins: Int {
         get { hysteresis.requiredWins }
@@ -111,6 +116,10 @@ public final class DelayEstimator {
     public private(set) var framesPushed = 0
 
     private var hysteresis: DelayHysteresis
+    /// The latest analysis's noise floor (0: the window was skipped, or none yet) and strongest
+    /// lag (analysis frames); its correlation stays in `re` until the next analysis.
+    private var floorMagnitude: Float = 0
+    private var strongestLag = 0
     private let fft: FFT
     private let micDecimator: Decimator, refDecimator: Decimator
     /// In analysis frames: the longest lag searched, the lags the floor is taken over (all of
@@ -139,13 +148,16 @@ public final class DelayEstimator {
 
     /// Prepares an estimator for two mono streams at `sampleRate` (≥ 1000) looking for delays
     /// of 0...`maxDelay` frames. `maxDelay` may be up to 3.5 s at any rate (precisely: half a
-    /// second plus `maxDelay` must fit in 65536 frames at the analysis rate).
-    public init(sampleRate: Int, maxDelay: Int) {
+    /// second plus `maxDelay` must fit in 65536 frames at the analysis rate). `windowSeconds`
+    /// (default 0.5) is the analysis window (the hop is half of it), and `highestHz` (default
+    /// 7 kHz) the top of the band analysed: a shorter window and a lower band keep the peak of
+    /// an echo whose lag moves (clock drift: `aec`'s `DriftTracker`) sharp.
+    public init(sampleRate: Int, maxDelay: Int, windowSeconds: Double = 0.5, highestHz: Double = 7000) {
         precondition(sampleRate >= 1000, "sample rate \(sampleRate) too low for delay estimation")
         precondition(maxDelay >= 0, "negative maxDelay")
         let q = (sampleRate + 15_999) / 16_000
         let analysisRate = Double(sampleRate) / Double(q)
-        let window = Int(analysisRate / 2)
+        let window = Int(analysisRate * windowSeconds)
         let lags = (maxDelay + q - 1) / q
         let floorLags = max(lags, 511)
         precondition(window + floorLags <= FFT.maxSize,
@@ -186,7 +198,7 @@ public final class DelayEstimator {
         smoothIm.initialize(repeating: 0, count: n / 2 + 1)
         let binHz = analysisRate / Double(n)
         lowBin = max(1, Int((100 / binHz).rounded(.up)))
-        highBin = min(n / 2 - 1, Int((min(7000, 0.45 * analysisRate) / binHz).rounded(.down)))
+        highBin = min(n / 2 - 1, Int((min(highestHz, 0.45 * analysisRate) / binHz).rounded(.down)))
     }
 
     deinit {
@@ -236,7 +248,7 @@ public final class DelayEstimator {
 
     /// One window: GCC-PHAT, smoothing, peak picking, hysteresis.
     private func analyse() {
-        nextAnalysis += hop
+        nextAnalysis += hop * hopsPerAnalysis
         let n = fftSize
         // The rings' `span` frames, oldest first: all of them from the reference, the last
         // `window` from the microphone.
@@ -257,6 +269,7 @@ public final class DelayEstimator {
         for i in span..<n { im[i] = 0 }
         if micEnergy / Double(window) < Double(silenceLevel) || refEnergy / Double(span) < Double(silenceLevel) {
             windowsSkipped += 1
+            floorMagnitude = 0
             return
         }
         fft.forward(real: re, imag: im)
@@ -302,11 +315,42 @@ public final class DelayEstimator {
         for i in 0...floorLags { scratch[i] = abs(re[i]) }
         let median = Self.select(scratch, count: floorLags + 1, rank: floorLags / 2)
         estimatesMade += 1
+        floorMagnitude = median
+        strongestLag = best
         peakToFloor = median > 0 ? Double(bestValue / median) : 0
         candidate = peakToFloor >= threshold ? streamLag(best) : nil
         hysteresis.update(candidate: candidate)
         let shown = hysteresis.estimate.map { min(lags, ($0 + decimation / 2) / decimation) } ?? best
         confidence = median > 0 ? Double(abs(re[floorLags - shown]) / median) : 0
+    }
+
+    /// The latest analysis's strongest peak (whether or not it counted): its lag in stream
+    /// frames, refined between frames by a parabola, and its height over the noise floor (the
+    /// scale of `threshold`); nil when the latest window was skipped as silent.
+    public var strongestPeak: (lag: Double, height: Double)? { peak(near: Double(strongestLag * decimation), radius: 0) }
+
+    /// The highest peak of the latest analysis's correlation within `radius` stream frames of
+    /// `lag` (clamped to 0...maxDelay): its lag in stream frames, refined between frames by a
+    /// parabola through it and its neighbours, and its height over the noise floor; nil when
+    /// the latest window was skipped as silent. For following one path's lag as it drifts
+    /// (`DriftTracker`); valid until the next analysis.
+    public func peak(near lag: Double, radius: Int) -> (lag: Double, height: Double)? {
+        guard floorMagnitude > 0 else { return nil }
+        let centre = Int((lag / Double(decimation)).rounded())
+        let r = radius == 0 ? 0 : max(1, (radius + decimation - 1) / decimation)
+        let low = max(0, centre - r), high = min(lags, centre + r)
+        guard low <= high else { return nil }
+        var best = low, bestValue: Float = -1
+        for d in low...high {
+            let v = abs(re[floorLags - d])
+            if v > bestValue { bestValue = v; best = d }
+        }
+        // Lag d is at index floorLags − d: its neighbours d − 1 and d + 1 at k + 1 and k − 1.
+        let n = fftSize, k = floorLags - best
+        let before = abs(re[k + 1]), after = abs(re[(k - 1 + n) % n])
+        let curve = before - 2 * bestValue + after
+        let offset = curve < 0 ? max(-0.5, min(0.5, 0.5 * (before - after) / curve)) : 0
+        return ((Double(best) + Double(offset)) * Double(decimation), Double(bestValue / floorMagnitude))
     }
 
     /// An analysis lag in stream frames: scaled by `decimation`, refined by the parabola through

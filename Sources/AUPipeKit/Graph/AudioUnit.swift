@@ -92,12 +92,16 @@ public protocol StatsReporting: AnyObject {
     var statsNote: String? { get }
     /// The figures of `statsNote` that scripts read, as numbers for `--stats=json` (`aec`'s ERLE).
     var statsFigures: [StatsFigure] { get }
+    /// Figures over stream time for `--stats=json` (`aec`'s ERLE every 100 ms): named columns
+    /// of equal length, the first one the time. Empty for most units.
+    var statsSeries: [StatsSeries] { get }
 }
 
 extension StatsReporting {
     public var clippedSamples: Int { 0 }
     public var statsNote: String? { nil }
     public var statsFigures: [StatsFigure] { [] }
+    public var statsSeries: [StatsSeries] { [] }
 }
 
 /// A unit that sets the stream's sample encoding from its point on (`convert format=`): the

@@ -14,6 +14,8 @@ public struct StageStats: Sendable, Equatable {
     public var note: String?
     /// The unit's own figures as numbers, for `--stats=json` (see `AudioUnit.statsFigures`).
     public var figures: [StatsFigure] = []
+    /// The unit's figures over stream time, for `--stats=json` (see `StatsReporting.statsSeries`).
+    public var series: [StatsSeries] = []
 
     /// The peak in dBFS, or -inf for silence.
     public var peakDBFS: Double { peak > 0 ? 20 * Double(peak).log10 : -.infinity }
@@ -28,6 +30,18 @@ public struct StatsFigure: Sendable, Equatable {
     public init(_ name: String, _ value: Double?) {
         self.name = name
         self.value = value
+    }
+}
+
+/// One column of a unit's figures over stream time for `--stats=json`: a name and a value per
+/// point, nil where there is nothing to measure (written as `null`).
+public struct StatsSeries: Sendable, Equatable {
+    public var name: String
+    public var values: [Double?]
+
+    public init(_ name: String, _ values: [Double?]) {
+        self.name = name
+        self.values = values
     }
 }
 
@@ -179,6 +193,7 @@ public final class Chain {
                 s.clipped = unit.clippedSamples
                 s.note = unit.statsNote
                 s.figures = unit.statsFigures
+                s.series = unit.statsSeries
             }
             return s
         }

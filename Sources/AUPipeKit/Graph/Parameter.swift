@@ -51,6 +51,9 @@ public struct ParameterDescriptor: Sendable {
         /// A plugin's input control port (`lv2`, `ladspa`): a number in the port's range, a
         /// toggle or a scale point's label; given as `.number`.
         case pluginControl(PluginControlRange)
+        /// A real number in `range` (with an optional `unit` suffix: `-500ppm`), given as
+        /// `.number`, or one of `words` (lower case), given as `.text` (`aec drift=auto|off|PPM`).
+        case numberOrChoice(ClosedRange<Double>, unit: String, [String])
     }
 
     public let name: String
@@ -104,6 +107,8 @@ public struct ParameterDescriptor: Sendable {
         case .streamFormat: return "TOKEN:RATE:CHANNELS, e.g. s16le:48000:2"
         case .path: return "PATH (a file, a FIFO or >(command))"
         case .pluginControl(let range): return range.description
+        case .numberOrChoice(let r, let unit, let words):
+            return "one of \(words.joined(separator: ", ")), or \(unit.isEmpty ? "a number" : unit), \(formatNumber(r.lowerBound))...\(formatNumber(r.upperBound))"
         case .durationOrAuto(let r, let bare):
             return "auto, or a duration (ms, s or frames like 480f; bare number in \(bare.rawValue)), \(formatNumber(r.lowerBound * 1000))...\(formatNumber(r.upperBound * 1000)) ms"
         }
@@ -226,6 +231,11 @@ public struct ParameterDescriptor: Sendable {
             let (value, problem, outside) = range.parse(text)
             if let value { return .number(value) }
             throw outside ? outOfRange(problem ?? "is out of range") : fail(problem ?? "is not a value of this port")
+        case .numberOrChoice(let range, let u, let words):
+            if let word = words.first(where: { $0 == text.lowercased() }) { return .text(word) }
+            guard let v = Self.number(text, unit: u) else { throw fail("is neither a number nor one of \(words.joined(separator: ", ")); expected \(typeDescription)") }
+            guard range.contains(v) else { throw outOfRange("is out of range \(formatNumber(range.lowerBound))...\(formatNumber(range.upperBound))\(u.isEmpty ? "" : " " + u)") }
+            return .number(v)
         case .durationOrAuto(let range, let bare):
             if text.lowercased() == Automatic<StreamDuration>.word { return .auto }
             return try ParameterDescriptor(name, .duration(range, bareUnit: bare), default: nil, help: help).parse(text, unit: unit)

@@ -14,7 +14,7 @@ import CSpeexDSP
 /// recent past (`EchoHistory`) with the reference at the new delay.
 /// Frames of `frame=` go through speex in 16-bit samples. The output has exactly the input's
 /// frame count; a part-filled last frame is padded, processed and trimmed.
-public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReporting, SideInputReader, ReferencePlayer {
+public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReporting, SideInputReader, SideOutputWriter, ReferencePlayer {
     public static let descriptor = UnitDescriptor(
         name: "aec",
         summary: "cancel the loudspeaker's echo (speexdsp echo canceller + preprocessor)",
@@ -24,9 +24,9 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
             With preprocess=1 (the default) speex's preprocessor, attached to the echo state, suppresses residual echo (suppress= while only the far end talks, suppress-active= while both do) and noise (denoise=; 0 removes none) and, when asked, sets the level (agc=), and runs voice activity detection (vad=) and dereverberation (dereverb=).
             The defaults of tail= (400ms), frame= (20ms), suppress= (-80), suppress-active= (-30) and denoise= (-30) were measured, not guessed: on the 23 echo scenes of bench/aec/ (speech at both ends, rooms of RT60 0.2-1 s at delays of 0-400 ms, noise and babble at 5-45 dB SNR, a saturating loudspeaker, an echo-path change, double talk; bench/aec/compare.py sweep, ERLE against the true echo) they give the best worst-case ERLE with the near end kept at -2 dB or better in double talk. The former defaults (200ms, 10ms, -40, -15, no noise suppression) gave 26.0 dB on average in rooms at delays up to 120 ms, 21.9 dB at 300-400 ms, 14.0 dB in the worst room and 16.2 dB with a saturating loudspeaker; these give 31.0, 31.3, 26.2 and 17.7 dB, with the near end at -1.3 dB or better. Why each: a 400 ms tail covers rooms up to RT60 1 s (26.2 dB in the worst room against 21.7 at 300 ms and 14.3 at 200 ms; 500 ms adapts more slowly and loses 1 dB on average); 20 ms frames cancel 0.9-4.7 dB more than 10 ms on average in every kind of scene, at 10 ms more latency; denoise=-30 adds 2.7 dB on average (8 in noise) for 0.4 dB less of the near end; suppress=-80 and suppress-active=-30 add 0.5 dB in the worst case (the saturating loudspeaker) at the same near-end level. bench/aec/run prints the whole comparison, with speexdsp and WebRTC's canceller on the same scenes.
             speexdsp works on whole frames of frame= in 16-bit samples (samples beyond full scale are clipped there, and counted): the output has exactly the input's length (a part-filled last frame is padded and trimmed), aligned sample for sample with the input, and in a live pipe it comes at most one frame late without the preprocessor and two with it (whose own one-frame delay is removed from the output's timing, not from the wait). With vad=1, --stats reports the share of frames speex judged to be voice (speex prints a warning of its own about its VAD). Several microphone channels get echo cancellation but no residual-echo suppression (speex attaches the preprocessor to a mono microphone only). --stats reports the ERLE (echo return loss enhancement: how much quieter the output is than the microphone while there is echo: the far end above -50 dBFS and the microphone above -60 dBFS; "no echo measured" when there was none), when the canceller converged (its filter, before the preprocessor, 10 dB below the microphone for 1 s), the delay used and the history the last warm start replayed. A reference that ends before the stream gets a warning on stderr, with or without --stats.
-            """,
+            """ + driftDetails,
         parameters: [Keys.ref, Keys.refChannel, Keys.speakers, Keys.delay, Keys.maxDelay, Keys.tail, Keys.frame, Keys.preprocess,
-                     Keys.suppress, Keys.suppressActive, Keys.denoise, Keys.agc, Keys.vad, Keys.dereverb],
+                     Keys.suppress, Keys.suppressActive, Keys.denoise, Keys.agc, Keys.vad, Keys.dereverb, Keys.drift, Keys.plot],
         primary: Keys.ref.name,
         example: "arecord -t raw -f S16_LE -r 16000 -c 1 | aupipe --in-format s16le:16000:1 aec ref=played.wav delay=auto -t wav > clean.wav",
         make: { v in try EchoCancellerUnit(v) })
@@ -42,6 +42,25 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
     private let tail: StreamDuration
     private let frameLength: StreamDuration
     private let settings: PreprocessSettings?
+    /// `drift=`, and what follows it: the reference's resampler (with `ref=` and drift ≠ off),
+    /// the tracker (`drift=auto`), the double-talk detector that freezes it, and how long ago
+    /// (stream frames) double talk was last seen.
+    private let drift: ClockDriftSetting
+    private var compensator: DriftCompensator?
+    private var tracker: DriftTracker?
+    /// A second tracker on short, low-band analyses (`coarseEstimator`): it finds a drift too
+    /// fast for `tracker`'s analyses (whose peak it smears), and its estimate is used, from
+    /// `bootstrapPPM` on, until `tracker` has one of its own.
+    private var bootstrap: DriftTracker?
+    private var coarseEstimator: DelayEstimator?
+    private var bootstrapped = false
+    static let bootstrapPPM = 250.0
+    private var doubleTalk = DoubleTalkDetector(frameFrames: 160, rate: 16000)
+    private var sinceDoubleTalk = Int.max / 2
+    private var analysesSeen = 0, coarseAnalysesSeen = 0
+    /// `plot=`'s path, and the figures over time (plot and `--stats=json`).
+    private let plotPath: String?
+    private var series = AECSeries(frameFrames: 160, rate: 16000, capacity: 2)
 
     /// speex's echo state in use; with `delay=auto` also a spare one, never used until a warm
     /// start replaces the state in use with it (see `warmStart`); every state made, destroyed
@@ -68,6 +87,10 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
     private var estimatorMic: UnsafeMutablePointer<Float>?
     /// The loudspeakers summed for the estimator (with speakers > 1).
     private var estimatorRef: UnsafeMutablePointer<Float>?
+    /// `drift=auto` with a fixed delay: the tracker's estimator (with `delay=auto`, `estimator`).
+    private var driftEstimator: DelayEstimator?
+    /// `coarseEstimator`'s window (s) and band (Hz).
+    static let coarseWindow = 0.25, coarseBandHz = 3000.0
     private var delayChanges = 0
     private var delayFoundAt: Double?
     /// The history the latest warm start replayed, in DSP frames (0: none yet).
@@ -92,6 +115,7 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
     }
 
     public var sideInputs: [(role: String, path: String)] { refSpec.map { [("aec's reference", $0.path)] } ?? [] }
+    public var sideOutputs: [(role: String, path: String)] { plotPath.map { [("aec plot=", $0)] } ?? [] }
 
     init(_ v: ParameterValues) throws {
         refSpec = v[Keys.ref]
@@ -118,6 +142,18 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
             settings = p
         } else {
             settings = nil
+        }
+        drift = v[Keys.drift]
+        if refChannel != nil, case .ppm(let ppm) = drift {
+            throw AUPipeError.usage("aec: drift=\(formatNumber(ppm)) needs ref=PATH: a reference from an input channel shares the microphone's clock (drift=off or auto, which then does nothing)")
+        }
+        plotPath = v[Keys.plot]
+        if let plot = plotPath {
+            let file = try SideOutputFile(path: plot, name: "aec plot= (\(plot))", stop: .signals)
+            // Written whole at the end with a blocking open: a FIFO would hang there without a reader.
+            guard file.kind == .regular else {
+                throw AUPipeError.usage("aec: plot=\(plot) is not a regular file; the plot is written at the end, to a file (e.g. plot=aec.svg)")
+            }
         }
     }
 
@@ -180,14 +216,35 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
         let historyFrames = delaySetting == nil ? (Int((Self.warmStartSeconds * Double(rate)).rounded()) + maxDelayFrames) / frameFrames : 0
         history = EchoHistory(frameFrames: frameFrames, mics: mics, speakers: speakers, maxDelay: maxDelayFrames, capacity: historyFrames)
         meter = ERLEMeter(sampleRate: rate)
+        doubleTalk = DoubleTalkDetector(frameFrames: frameFrames, rate: rate)
+        series = AECSeries(frameFrames: frameFrames, rate: rate)
+        // Drift: only a reference of its own (ref=) can have a clock of its own.
+        if refSpec != nil, drift != .off {
+            let c = try DriftCompensator(channels: speakers, rate: rate, frameFrames: frameFrames)
+            if case .ppm(let ppm) = drift { try c.engage(factor: 1 + ppm * 1e-6) }
+            compensator = c
+        }
+        if refSpec != nil, drift == .auto {
+            let coarse = DelayEstimator(sampleRate: rate, maxDelay: maxDelayFrames, windowSeconds: Self.coarseWindow, highestHz: Self.coarseBandHz)
+            coarse.smoothing = 0
+            coarseEstimator = coarse
+            // With a fixed delay, the echo's lag is at most that delay and the tail.
+            if let d = delaySetting {
+                driftEstimator = DelayEstimator(sampleRate: rate, maxDelay: min(maxDelayFrames, d.frames(atRate: rate) + tailFrames))
+            }
+            tracker = DriftTracker(sampleRate: rate, limitPPM: ClockDriftSetting.limitPPM, lockStrength: coarse.threshold)
+            bootstrap = DriftTracker(sampleRate: rate, limitPPM: ClockDriftSetting.limitPPM, lockStrength: coarse.threshold)
+        }
+        if delaySetting == nil || tracker != nil {
+            estimatorMic = .allocate(capacity: frameFrames)
+            if speakers > 1 { estimatorRef = .allocate(capacity: frameFrames) }
+        }
         if delaySetting == nil {
             estimator = DelayEstimator(sampleRate: rate, maxDelay: maxDelayFrames)
             // The first estimate may come from candidates up to 5 ms apart (a change must reach
             // 5 ms to be applied anyway): a room's strongest paths can take turns a few ms
             // apart, which within 1 ms would hold the first estimate back by analyses.
             estimator?.firstEstimateTolerance = rate / 200
-            estimatorMic = .allocate(capacity: frameFrames)
-            if speakers > 1 { estimatorRef = .allocate(capacity: frameFrames) }
         }
         var out = input
         out.channels = mics
@@ -219,7 +276,13 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
     }
 
     public func drain(into output: UnsafeMutablePointer<Float>, capacity: Int) throws -> (frames: Int, done: Bool) {
-        (try blocker!.finish(into: output) { try runFrame(into: blocker!.frameOut) }, true)
+        let written = try blocker!.finish(into: output) { try runFrame(into: blocker!.frameOut) }
+        series.finish()
+        if let plotPath {
+            let file = try SideOutputFile(path: plotPath, name: "aec plot= (\(plotPath))", stop: .signals)
+            try file.createFile().write(Array(plotSVG.utf8))
+        }
+        return (written, true)
     }
 
     /// One frame: split microphone and reference, delay the reference, cancel, post-process.
@@ -236,13 +299,23 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
             }
         } else {
             micFloat.update(from: frame, count: frameFrames * mics)
-            let (_, endedAt) = try reader!.read(into: refFloat, frames: frameFrames)
-            try played?.play(refFloat, frames: frameFrames)
-            if let end = endedAt, referenceEndFrame == nil { referenceEndFrame = framesProcessed + Int64(end) }
+            if let compensator {
+                // Through the drift compensation: the end is placed where the canceller takes it.
+                let ahead = Int64(compensator.engaged ? compensator.latency : 0)
+                try compensator.take(into: refFloat) { buffer, frames in
+                    let (_, endedAt) = try reader!.read(into: buffer, frames: frames)
+                    try played?.play(buffer, frames: frames)
+                    if let end = endedAt, referenceEndFrame == nil { referenceEndFrame = max(0, framesProcessed + Int64(end) - ahead) }
+                }
+            } else {
+                let (_, endedAt) = try reader!.read(into: refFloat, frames: frameFrames)
+                try played?.play(refFloat, frames: frameFrames)
+                if let end = endedAt, referenceEndFrame == nil { referenceEndFrame = framesProcessed + Int64(end) }
+            }
         }
         history.pushReference(refFloat)
-        if let estimator, let estimatorMic {
-            // The estimator sees the undelayed reference and the first microphone channel.
+        if let estimatorMic {
+            // The estimators see the undelayed reference and the first microphone channel.
             for f in 0..<frameFrames { estimatorMic[f] = micFloat[f * mics] }
             var ref = UnsafePointer(refFloat)
             if let estimatorRef {
@@ -254,10 +327,16 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
                 }
                 ref = UnsafePointer(estimatorRef)
             }
-            estimator.push(mic: estimatorMic, ref: ref, frames: frameFrames)
+            estimator?.push(mic: estimatorMic, ref: ref, frames: frameFrames)
+            driftEstimator?.push(mic: estimatorMic, ref: ref, frames: frameFrames)
+            // The coarse tracker is needed only until the fine one has a drift.
+            if tracker?.drift == nil { coarseEstimator?.push(mic: estimatorMic, ref: ref, frames: frameFrames) }
+            try track()
+        }
+        if let estimator {
             // Applied 10 ms early, so the echo's first taps are inside the filter; moves of less
             // than 5 ms are not worth re-adapting for.
-            if let e = estimator.estimate.map({ max(0, $0 - rate / 100) }),
+            if delaySetting == nil, let e = estimator.estimate.map({ max(0, $0 - rate / 100) }),
                delayFoundAt == nil || abs(e - delayFrames) >= rate / 200 {
                 if delayFoundAt == nil { delayFoundAt = Double(framesProcessed + Int64(frameFrames)) / Double(rate) }
                 else { delayChanges += 1 }
@@ -287,6 +366,13 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
             }
         }
         meter.add(mic: rec16, out: out16, filtered: filtered, ref: play16, n: frameFrames * mics, refCount: frameFrames * speakers, frames: frameFrames)
+        let micEnergy = ERLEMeter.energy(rec16, count: frameFrames * mics), n = Double(frameFrames * mics)
+        let refLevel = ERLEMeter.energy(play16, count: frameFrames * speakers) / Double(frameFrames * speakers)
+        let talking = doubleTalk.add(mic: micEnergy / n, filtered: filtered / n, reference: refLevel)
+        sinceDoubleTalk = talking ? 0 : sinceDoubleTalk + frameFrames
+        let echo = refLevel > ERLEMeter.activeThreshold && micEnergy / n > ERLEMeter.micFloor
+        series.add(echo: echo ? (micEnergy, ERLEMeter.energy(out16, count: frameFrames * mics)) : nil,
+                   delayMS: delayInUseMS, driftPPM: driftPPM, doubleTalk: talking)
         Speex16.toFloat(out16, into: output, count: frameFrames * mics)
         framesProcessed += Int64(frameFrames)
         framesRun += 1
@@ -327,6 +413,58 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
         return st
     }
 
+    /// `drift=auto`: the analyses just made, for the trackers (`tracker` on the fine one,
+    /// `bootstrap` on the coarse one), and the compensation follows: `tracker`'s factor once it
+    /// has a drift, until then `bootstrap`'s drift once that is beyond `bootstrapPPM`.
+    private func track() throws {
+        guard let compensator, let fine = tracker, let coarse = bootstrap, let c = coarseEstimator,
+              let f = driftEstimator ?? estimator else { return }
+        if f.estimatesMade + f.windowsSkipped != analysesSeen {
+            analysesSeen = f.estimatesMade + f.windowsSkipped
+            feed(fine, from: f, lagAt: f.windowFrames, compensator: compensator)
+            // Its own estimator (a fixed delay) analyses once a second once a drift is known:
+            // a quarter of the cost, and drift changes slowly.
+            if fine.drift != nil, f === driftEstimator { f.hopsPerAnalysis = 4 }
+        }
+        if fine.drift == nil, c.estimatesMade + c.windowsSkipped != coarseAnalysesSeen {
+            coarseAnalysesSeen = c.estimatesMade + c.windowsSkipped
+            feed(coarse, from: c, lagAt: c.windowFrames / 2, compensator: compensator)
+        }
+        var factor: Double?
+        if let d = fine.drift {
+            factor = fine.engaged ? fine.factor : (compensator.engaged ? 1 + d : nil)
+        } else if let d = coarse.drift, abs(d) * 1e6 >= Self.bootstrapPPM {
+            factor = 1 + d
+            bootstrapped = true
+        }
+        if let factor, factor != compensator.factor || !compensator.engaged {
+            try compensator.engage(factor: factor)
+        }
+    }
+
+    /// One analysis of `estimator` for `tracker`, its lag holding `lagAt` frames back (the
+    /// middle of its window, and what smoothing across windows adds); frozen while double talk
+    /// is recent enough to be in it.
+    private func feed(_ tracker: DriftTracker, from estimator: DelayEstimator, lagAt back: Int, compensator: DriftCompensator) {
+        let trusted = sinceDoubleTalk >= estimator.windowFrames + estimator.hopFrames
+        let offset = compensator.offset - (compensator.factor - 1) * Double(back)
+        tracker.analysis(time: Double(estimator.framesPushed - back), offset: offset, trusted: trusted,
+                         strongest: estimator.strongestPeak, near: { estimator.peak(near: $0, radius: $1) })
+    }
+
+    /// The delay the reference has in the canceller, ms: `delay=` (or auto's) and what the drift
+    /// compensation has added.
+    private var delayInUseMS: Double { (Double(delayFrames) + (compensator?.offset ?? 0)) * 1000 / Double(rate) }
+
+    /// The drift in ppm: `drift=PPM`'s, auto's estimate, or nil (none yet, or off).
+    var driftPPM: Double? {
+        switch drift {
+        case .ppm(let ppm): return refSpec != nil ? ppm : nil
+        case .auto: return tracker?.driftPPM ?? (bootstrapped ? bootstrap?.driftPPM : nil)
+        case .off: return nil
+        }
+    }
+
     public var clippedSamples: Int { clipped }
 
     /// Whether the far end comes from `ref=` (which `--play` can play), not from an input channel.
@@ -354,7 +492,7 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
             parts.append("ERLE: no echo measured (the far end never played)")
         }
         let ms = formatFixed(Double(delayFrames) * 1000 / Double(rate))
-        if let estimator {
+        if delaySetting == nil, let estimator {
             if let found = delayFoundAt {
                 let warm = warmFrames > 0 ? ", canceller warm-started from \(String(format3: Double(warmFrames * frameFrames) / Double(rate))) s of history" : ""
                 parts.append("delay \(ms) ms (auto: found at \(String(format3: found)) s, changed \(counted(delayChanges, "time")) since\(warm), correlation peak \(formatFixed(estimator.confidence))× its noise floor)")
@@ -364,22 +502,54 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
         } else {
             parts.append("delay \(ms) ms")
         }
+        if let drift = driftNote { parts.append(drift) }
         if played != nil { parts.append("the far end as played on --play's device") }
         if let end = referenceEndedAt { parts.append("the reference ended at \(String(format3: end)) s; silence after it") }
         if vad, framesRun > 0 { parts.append("voice in \(voiceFrames * 100 / framesRun)% of frames (speex VAD)") }
         return parts.joined(separator: ", ")
     }
 
-    /// ERLE and its median (dB), convergence (s), each null when not measured or reached, and
-    /// the delay in use (ms).
+    /// ERLE and its median (dB), convergence (s), each null when not measured or reached, the
+    /// delay in use (ms), and the drift (ppm, 0.1; null with `drift=off` or before an estimate).
     public var statsFigures: [StatsFigure] {
         [StatsFigure("erleDB", meter.erle), StatsFigure("erleMedianDB", meter.medianERLE),
-         StatsFigure("convergedAtSeconds", meter.convergedAt), StatsFigure("delayMS", Double(delayFrames) * 1000 / Double(rate))]
+         StatsFigure("convergedAtSeconds", meter.convergedAt), StatsFigure("delayMS", Double(delayFrames) * 1000 / Double(rate)),
+         StatsFigure("driftPPM", driftPPM.map { ($0 * 10).rounded() / 10 })]
+    }
+
+    /// The figures over stream time (`AECSeries`) for `--stats=json`.
+    public var statsSeries: [StatsSeries] { series.statsSeries }
+
+    /// `plot=`'s document.
+    private var plotSVG: String {
+        let erle = meter.erle.map { "ERLE \(formatFixed($0)) dB" } ?? "no echo measured"
+        return series.svg(title: "aupipe aec: \(erle), delay \(formatFixed(Double(delayFrames) * 1000 / Double(rate))) ms, drift \(driftPPM.map { formatFixed($0) + " ppm" } ?? "n/a")")
+    }
+
+    /// The drift's part of the `--stats` note, nil when `drift=off` or the far end is an input channel.
+    private var driftNote: String? {
+        guard refSpec != nil else { return nil }
+        switch drift {
+        case .off: return nil
+        case .ppm(let ppm): return "drift \(formatFixed(ppm)) ppm (given), reference resampled by \(formatFixed(ppm)) ppm"
+        case .auto:
+            guard let t = tracker, let compensator else { return nil }
+            let resampled = compensator.engaged ? "reference resampled by \(formatFixed((compensator.factor - 1) * 1e6)) ppm at the end" : "reference used as read"
+            if let ppm = t.driftPPM, let found = t.foundAt {
+                let since = t.engagedAt.map { "compensated from \(String(format3: $0)) s" } ?? (compensator.engaged ? "compensated" : "not compensated yet (under two frames of drift over 6 s)")
+                return "drift \(formatFixed(ppm)) ppm (auto: found at \(String(format3: found)) s from \(counted(t.measurements, "measurement")) of the echo's lag, \(since), \(resampled))"
+            }
+            if bootstrapped, let ppm = bootstrap?.driftPPM {
+                return "drift \(formatFixed(ppm)) ppm (auto, coarse: the fine lag never settled; \(resampled))"
+            }
+            return "drift not found (auto: \(counted(t.measurements, "measurement")) of the echo's lag, too few or too short a span; \(resampled))"
+        }
     }
 
     public func parameterValue(_ name: String) -> String? {
         switch name {
         case "erle": return meter.erle.map(formatFixed) ?? "n/a"
+        case Keys.drift.name: return driftPPM.map { formatFixed($0) + "ppm" } ?? "n/a"
         case Keys.delay.name: return formatFixed(Double(delayFrames) * 1000 / Double(rate)) + "ms"
         default: return nil
         }

@@ -1,0 +1,60 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Double talk as `aec` tells it: the near end talking while the far end plays, seen as a
+/// sudden fall of the canceller's own cancellation.
+///
+/// Per DSP frame in which the far end plays (reference above −50 dBFS) and the microphone is
+/// above −60 dBFS (`ERLEMeter`'s conditions): the filter's cancellation (microphone over the
+/// filter's output, before the preprocessor) smoothed over about 100 ms, and a slow envelope of
+/// it that rises with it within about 200 ms and falls only over about a second. A frame is
+/// double talk when the smoothed cancellation is 10 dB or more below the envelope, and the
+/// envelope is at least 10 dB (the canceller has cancelled something); the verdict holds for
+/// 200 ms after. A near end alone (the far end silent) is not double talk. An echo-path change
+/// reads as double talk until the filter has re-adapted or the envelope has come down to it
+/// (which is what the drift tracker, frozen meanwhile, wants). A slow fall (clock drift left
+/// uncompensated) is followed by the envelope and does not count.
+struct DoubleTalkDetector {
+    private let smooth: Double, rise: Double, fall: Double
+    private let hangFrames: Int
+    private var mic = 0.0, out = 0.0
+    private var envelope = 0.0
+    private var hang = 0
+    /// Whether the latest frame is double talk.
+    private(set) var active = false
+
+    /// For frames of `frameFrames` at `rate` Hz.
+    init(frameFrames: Int, rate: Int) {
+        let seconds = Double(frameFrames) / Double(rate)
+        smooth = 1 - exp(-seconds / 0.1)
+        rise = 1 - exp(-seconds / 0.2)
+        fall = 1 - exp(-seconds / 1.0)
+        hangFrames = max(1, Int((0.2 / seconds).rounded()))
+    }
+
+    /// The gap (dB) below the envelope that is double talk, and the least envelope.
+    static let dropDB = 10.0, minimumDB = 10.0
+
+    /// One frame: the mean squares (full scale 1.0) of the microphone, of the filter's output
+    /// and of the reference. Returns `active`.
+    @discardableResult
+    mutating func add(mic m: Double, filtered e: Double, reference r: Double) -> Bool {
+        guard r > ERLEMeter.activeThreshold, m > ERLEMeter.micFloor else {
+            hang = max(0, hang - 1)
+            active = hang > 0
+            return active
+        }
+        mic += smooth * (m - mic)
+        out += smooth * (e - out)
+        let cancel = 10 * log10(max(mic, 1e-20) / max(out, 1e-20))
+        envelope += (cancel > envelope ? rise : fall) * (cancel - envelope)
+        if envelope >= Self.minimumDB, cancel <= envelope - Self.dropDB {
+            hang = hangFrames
+        } else {
+            hang = max(0, hang - 1)
+        }
+        active = hang > 0
+        return active
+    }
+}

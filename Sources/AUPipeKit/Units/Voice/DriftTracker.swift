@@ -1,0 +1,193 @@
+/// `aec drift=auto`: the clock drift between the reference and the microphone, from the fine
+/// lag of the echo over time, and the resampling factor that holds the echo where the
+/// canceller's filter expects it.
+///
+/// Measurements come from `DelayEstimator`'s analyses (every quarter second) of the reference
+/// *as compensated* (resampled by `factor`, not yet delayed) against the microphone:
+/// 1. Lock: the first trusted analysis whose strongest peak clears the estimator's threshold
+///    gives the path followed, its lag `m` (frames, sub-sample by a parabola through the peak).
+/// 2. Follow: each later trusted analysis looks for that path's peak within a few frames of
+///    where it should be now; a peak at least half the threshold high, and half the strongest
+///    peak's height, is a measurement. Eight
+///    analyses in a row without one (2 s: the echo path changed) drop the lock; the next lock
+///    is joined to the earlier measurements without a jump (the new path's lag is offset to
+///    continue the line), so an echo-path change reads as no drift. So is a measurement after
+///    a gap of over a second: another path may have taken over meanwhile.
+/// 3. Drift: the lag uncompensated, `u = m + offset` (`offset`: the frames the compensation has
+///    added so far), against stream time, over the last `capacity` measurements (30 s of
+///    quarter-second analyses; four minutes of the one-a-second analyses `aec` makes with a
+///    fixed delay once it has a drift): the slope by Theil–Sen (the median of the slopes between each measurement and the one half
+///    the window later; robust to a minority of stray peaks), once they span 3 s and number
+///    12. That is the drift, in ppm; it follows a drift that changes over tens of seconds.
+/// 4. Control: the factor is 1 until the drift found would have moved the echo two frames
+///    over the measurements it has, spanning at least 6 s, or at once when it is beyond 300 ppm
+///    (below that, the reference stays as read: no drift, no change).
+///    Then it is 1 + drift + (m − m₀)/(2 s), the second term (within ±500 ppm) bringing the lag
+///    back to `m₀`, where it was when compensation started; all within ±`limit`.
+///
+/// `trusted: false` (double talk, or just after it: the near end corrupts the peak) freezes
+/// the tracker: no measurement, the factor kept. Silent windows never reach it (the estimator
+/// skips them). Everything is allocated in `init` (a class: no copy on write in the audio path).
+final class DriftTracker {
+    let sampleRate: Int
+    /// The largest drift followed, as a fraction (0.002: 2000 ppm).
+    let limit: Double
+    /// Measurements kept for the slope: 30 s of analyses.
+    let capacity = 240
+    /// A peak's height over the correlation's floor that locks, and half of it to follow.
+    let lockStrength: Double
+    /// The tracker's output: compensated frames per frame read (1 ± limit).
+    private(set) var factor = 1.0
+    /// The drift found, as a fraction (1e-6 is 1 ppm), or nil until enough measurements.
+    private(set) var drift: Double?
+    /// Whether the factor has left 1 (the reference is resampled from then on).
+    private(set) var engaged = false
+    /// Stream time (s) of the first measurement, of the first drift estimate and of engagement.
+    private(set) var firstMeasured: Double?, foundAt: Double?, engagedAt: Double?
+    /// Measurements taken, and analyses skipped as untrusted (double talk).
+    private(set) var measurements = 0, frozen = 0
+
+    private var locked = false, misses = 0
+    /// The followed path's last lag (compensated, frames), its raw lag and time (frames).
+    private var lastM = 0.0, lastU = 0.0, lastT = 0.0
+    /// What re-locks added to keep the line continuous, subtracted from every raw lag.
+    private var jumps = 0.0
+    /// Ring of (time, adjusted raw lag), oldest at `head`.
+    private var times: [Double], lags: [Double]
+    private var head = 0, count = 0
+    /// The last five adjusted compensated lags, for the control's proportional term.
+    private var recent = [Double](repeating: 0, count: 5)
+    private var recentCount = 0, recentNext = 0
+    private var setpoint = 0.0
+    /// When (stream frames) the path followed now was locked.
+    private var segmentStart = 0.0
+    private var scratch: [Double]
+
+    init(sampleRate: Int, limitPPM: Double, lockStrength: Double) {
+        self.sampleRate = sampleRate
+        limit = limitPPM * 1e-6
+        self.lockStrength = lockStrength
+        times = [Double](repeating: 0, count: capacity)
+        lags = [Double](repeating: 0, count: capacity)
+        scratch = [Double](repeating: 0, count: capacity)
+    }
+
+    /// The drift in ppm, or nil.
+    var driftPPM: Double? { drift.map { $0 * 1e6 } }
+
+    /// One analysis. `time`: when (stream frames) the analysis's lag holds; `offset`: the
+    /// compensation's added frames at that time; `strongest`: the analysis's strongest peak
+    /// (lag in frames, height over the floor); `near(lag, radius)`: the highest peak within
+    /// `radius` frames of `lag`, refined, and its height.
+    func analysis(time: Double, offset: Double, trusted: Bool, strongest: (lag: Double, height: Double)?,
+                           near: (Double, Int) -> (lag: Double, height: Double)?) {
+        guard trusted else { frozen += 1; return }
+        var measured: Double?
+        if locked {
+            // Where the path should be: its raw lag moved by the drift, less the compensation.
+            let dt = time - lastT
+            let predicted = lastU + (drift ?? 0) * dt - offset
+            let radius = Int(min(24, 3 + dt * (drift == nil ? limit : 1e-4)).rounded(.up))
+            // The path's peak, if it is still a main one: at least half the threshold, and
+            // half the strongest (after an echo-path change a stray peak near the old lag is
+            // no measurement of it).
+            if let p = near(predicted, radius), p.height >= max(lockStrength, strongest?.height ?? 0) / 2 {
+                measured = p.lag
+                misses = 0
+                // After a gap of over a second (double talk, silence, misses) the peak found
+                // may be another path (an echo-path change), not evidence of drift: joined
+                // like a re-lock.
+                if dt > Double(sampleRate) {
+                    let deviation = p.lag - predicted
+                    jumps += deviation
+                    segmentStart = time
+                }
+            } else {
+                misses += 1
+                if misses >= 8 { locked = false; misses = 0 }
+            }
+        } else if let s = strongest, s.height >= lockStrength {
+            if count > 0 {
+                // A new path: offset so that its raw lag continues the line where it was going.
+                let predicted = lastU + (drift ?? 0) * (time - lastT)
+                jumps += (s.lag + offset) - predicted
+            }
+            locked = true
+            segmentStart = time
+            measured = s.lag
+        }
+        guard let m = measured else { return }
+        measurements += 1
+        lastM = m
+        lastU = m + offset
+        lastT = time
+        let seconds = time / Double(sampleRate)
+        if firstMeasured == nil { firstMeasured = seconds }
+        push(time: time, lag: lastU - jumps)
+        recent[recentNext] = m - jumps
+        recentNext = (recentNext + 1) % recent.count
+        recentCount = min(recent.count, recentCount + 1)
+        updateDrift(at: seconds)
+        control(at: seconds)
+    }
+
+    private func push(time: Double, lag: Double) {
+        let slot = (head + count) % capacity
+        times[slot] = time
+        lags[slot] = lag
+        if count < capacity { count += 1 } else { head = (head + 1) % capacity }
+    }
+
+    /// Theil–Sen over pairs half the window apart.
+    private func updateDrift(at seconds: Double) {
+        guard count >= 12 else { return }
+        let oldest = times[head], newest = times[(head + count - 1) % capacity]
+        guard newest - oldest >= 3 * Double(sampleRate) else { return }
+        let h = count / 2
+        var n = 0
+        for i in 0..<(count - h) {
+            let a = (head + i) % capacity, b = (head + i + h) % capacity
+            let dt = times[b] - times[a]
+            guard dt > 0 else { continue }
+            scratch[n] = (lags[b] - lags[a]) / dt
+            n += 1
+        }
+        guard n > 0 else { return }
+        let slope = Self.median(&scratch, count: n)
+        drift = max(-limit, min(limit, slope))
+        if foundAt == nil { foundAt = seconds }
+    }
+
+    private func control(at seconds: Double) {
+        guard let drift else { return }
+        for i in 0..<recentCount { scratch[i] = recent[i] }
+        let lag = Self.median(&scratch, count: recentCount)
+        if !engaged {
+            // Not before the drift found has moved the echo by two frames over the measurements
+            // behind it, spanning 6 s or more (a short span's slope is too uncertain to act on), or at once for a
+            // drift beyond 300 ppm, which no span of 3 s makes up.
+            // The span of the measurements behind it on the path followed now (a re-lock's
+            // first point lies on the line by construction: it adds no evidence).
+            let newest = times[(head + count - 1) % capacity]
+            let span = (newest - max(times[head], segmentStart)) / Double(sampleRate)
+            guard abs(drift) >= 3e-4 || (span >= 6 && abs(drift) * span * Double(sampleRate) >= 2) else { return }
+            engaged = true
+            engagedAt = seconds
+            setpoint = lag
+        }
+        let pull = max(-5e-4, min(5e-4, (lag - setpoint) / (2 * Double(sampleRate))))
+        factor = 1 + max(-limit, min(limit, drift + pull))
+    }
+
+    /// The median of `values[0..<count]` (count ≥ 1), reordering them (insertion sort: a few
+    /// dozen values).
+    static func median(_ values: inout [Double], count: Int) -> Double {
+        for i in 1..<max(1, count) {
+            let v = values[i]
+            var j = i - 1
+            while j >= 0, values[j] > v { values[j + 1] = values[j]; j -= 1 }
+            values[j + 1] = v
+        }
+        return count % 2 == 1 ? values[count / 2] : 0.5 * (values[count / 2 - 1] + values[count / 2])
+    }
+}
