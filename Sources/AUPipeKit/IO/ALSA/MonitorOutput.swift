@@ -9,9 +9,8 @@ final class MonitorOutput {
     private let losses: DeviceLosses
     /// Frames given to `write` so far (played or not): the monitor's place in the stream.
     private var frames: Int64 = 0
-    /// Since the loss: when and where in the stream it happened, and when to try next.
-    private var lost: DeviceLoss?
-    private var lostAt = 0.0, detectedAt = 0.0, lostFrames: Int64 = 0, nextTry = 0.0
+    /// While the device is lost.
+    private var outage: PlaybackOutage?
     /// Whether the device is gone for the rest of the run.
     private var gaveUp = false
 
@@ -26,7 +25,7 @@ final class MonitorOutput {
     func write(_ data: UnsafeRawPointer, frames count: Int) throws {
         defer { frames += Int64(count) }
         if losses.fillingGap { return }   // a capture gap: that time has passed
-        if lost != nil, !tryReopen() { return }
+        if outage != nil, !tryReopen() { return }
         let before = device.framesTransferred
         do {
             try device.write(data, frames: count)
@@ -39,12 +38,7 @@ final class MonitorOutput {
     /// `position`: the frames of the stream the device played (or took) before it went.
     private func lose(_ loss: DeviceLoss, at position: Int64) {
         let at = DeviceLoss.seconds(Double(position) / rate)
-        lost = loss
-        lostAt = device.lastTransfer   // a stall is known only seconds after it began
-        lostFrames = position
-        detectedAt = DeviceLosses.now()
-        nextTry = detectedAt + Reconnect.interval
-        device.close()
+        outage = PlaybackOutage(loss, device: device, position: position)
         if let policy = losses.reconnect {
             warn("aupipe: \(loss.subject): lost (\(loss.code)) at \(at) s; the stream goes on, reconnecting (\(policy.text))")
         } else {
@@ -55,24 +49,23 @@ final class MonitorOutput {
 
     /// While lost: whether the device is back (tried at most every `Reconnect.interval`).
     private func tryReopen() -> Bool {
-        guard !gaveUp, let loss = lost, let policy = losses.reconnect else { return false }
-        let now = DeviceLosses.now()
-        if let timeout = policy.timeout, now - detectedAt >= Double(timeout.frames(atRate: device.format.sampleRate)) / rate {
-            gaveUp = true
-            warn("aupipe: \(loss.subject): lost (\(loss.code)) at \(DeviceLoss.seconds(Double(lostFrames) / rate)) s and did not come back within \(timeout); the stream goes on without it")
+        guard !gaveUp, var lost = outage, let policy = losses.reconnect else { return false }
+        defer { if outage != nil { outage = lost } }
+        switch lost.attempt(device, policy: policy, frames: frames) {
+        case .notYet:
             return false
+        case .timedOut(let timeout):
+            gaveUp = true
+            warn("aupipe: \(lost.loss.subject): lost (\(lost.loss.code)) at \(DeviceLoss.seconds(lost.start(rate: rate))) s and did not come back within \(timeout); the stream goes on without it")
+            return false
+        case .back(let gap):
+            losses.record(gap)
+            warn("aupipe: \(lost.loss.subject): back after \(DeviceLoss.seconds(gap.lengthSeconds)) s; \(gap.frames) frames of output were not played")
+            outage = nil
+            return true
         }
-        guard now >= nextTry else { return false }
-        nextTry = now + Reconnect.interval
-        guard device.reopen() else { return false }
-        let away = DeviceLosses.now() - lostAt
-        losses.record(DeviceGap(option: loss.option, device: loss.name, startSeconds: Double(lostFrames) / rate,
-                                lengthSeconds: away, frames: Int(frames - lostFrames)))
-        warn("aupipe: \(loss.subject): back after \(DeviceLoss.seconds(away)) s; \(frames - lostFrames) frames of output were not played")
-        lost = nil
-        return true
     }
 
     /// Plays what is queued to the end (nothing when the device is gone).
-    func drain() { if lost == nil { device.drain() } }
+    func drain() { if outage == nil { device.drain() } }
 }

@@ -43,9 +43,8 @@ final class PlayedReference {
     private let losses: DeviceLosses
     /// Frames given to `play` so far: the far end's place in the stream.
     private var framesGiven: Int64 = 0
-    /// Since a loss: what happened, when and where in the stream, when to try next.
-    private var lost: DeviceLoss?
-    private var lostAt = 0.0, detectedAt = 0.0, lostFrames: Int64 = 0, nextTry = 0.0
+    /// While the device is lost.
+    private var outage: PlaybackOutage?
 
     /// - Parameters:
     ///   - device: the playback device, opened s16le at the stream's rate, one channel per
@@ -76,7 +75,7 @@ final class PlayedReference {
         for i in 0..<frames * channels { samples[i] = SampleCodec.s16(x[i], clipped: &clipped) }
         defer { framesGiven += Int64(frames) }
         // During a capture gap's silence nothing is played: that time has passed.
-        var played = !losses.fillingGap && (lost == nil || tryReopen())
+        var played = !losses.fillingGap && (outage == nil || tryReopen())
         if played {
             let before = device.framesTransferred
             do {
@@ -106,19 +105,14 @@ final class PlayedReference {
     }
 
     /// Plays what is queued to the end.
-    func finish() { if lost == nil { device.drain() } }
+    func finish() { if outage == nil { device.drain() } }
 
     private var rate: Double { Double(device.format.sampleRate) }
 
     /// A loss: the run ends (no `--reconnect`), or the device is tried again from `play`.
     /// `position`: the far end's frames the device took before it went.
     private func lose(_ loss: DeviceLoss, at position: Int64) {
-        lost = loss
-        lostAt = device.lastTransfer   // a stall is known only seconds after it began
-        lostFrames = position
-        detectedAt = DeviceLosses.now()
-        nextTry = detectedAt + Reconnect.interval
-        device.close()
+        outage = PlaybackOutage(loss, device: device, position: position)
         let at = Double(position) / rate
         guard let policy = losses.reconnect else {
             losses.end(loss.error(at: at))
@@ -129,21 +123,20 @@ final class PlayedReference {
 
     /// While lost under `--reconnect`: whether the device is back.
     private func tryReopen() -> Bool {
-        guard let loss = lost, let policy = losses.reconnect, losses.ending == nil else { return false }
-        let now = DeviceLosses.now()
-        if let timeout = policy.timeout, now - detectedAt >= Double(timeout.frames(atRate: device.format.sampleRate)) / rate {
-            losses.end(loss.notBack(at: Double(lostFrames) / rate, within: timeout))
+        guard var lost = outage, let policy = losses.reconnect, losses.ending == nil else { return false }
+        defer { if outage != nil { outage = lost } }
+        switch lost.attempt(device, policy: policy, frames: framesGiven) {
+        case .notYet:
             return false
+        case .timedOut(let timeout):
+            losses.end(lost.loss.notBack(at: lost.start(rate: rate), within: timeout))
+            return false
+        case .back(let gap):
+            losses.record(gap)
+            warn("aupipe: \(lost.loss.subject): back after \(DeviceLoss.seconds(gap.lengthSeconds)) s; \(gap.frames) frames of the far end were not played")
+            outage = nil
+            return true
         }
-        guard now >= nextTry else { return false }
-        nextTry = now + Reconnect.interval
-        guard device.reopen() else { return false }
-        let away = DeviceLosses.now() - lostAt
-        losses.record(DeviceGap(option: loss.option, device: loss.name, startSeconds: Double(lostFrames) / rate,
-                                lengthSeconds: away, frames: Int(framesGiven - lostFrames)))
-        warn("aupipe: \(loss.subject): back after \(DeviceLoss.seconds(away)) s; \(framesGiven - lostFrames) frames of the far end were not played")
-        lost = nil
-        return true
     }
 
     /// For `--stats`: the delay applied and the one measured.
