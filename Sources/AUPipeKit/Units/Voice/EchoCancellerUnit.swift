@@ -69,6 +69,9 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
     private var freshState: OpaquePointer?
     private var states: [OpaquePointer] = []
     private var preprocessors: [Preprocessor] = []
+    /// A second canceller, run only after a sudden fall of the cancellation, that takes over
+    /// when it cancels clearly more (an echo-path change; see `ShadowCanceller`).
+    private var shadow: ShadowCanceller?
     private var reader: SideInput?
     /// `--play`: the far end goes to a device as it is read, and comes back as played.
     private var played: PlayedReference?
@@ -212,8 +215,10 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
         play16 = .allocate(capacity: frameFrames * speakers)
         out16 = .allocate(capacity: frameFrames * mics)
         channel16 = .allocate(capacity: frameFrames)
-        // Only delay=auto warm-starts: a fixed delay keeps just the delay line.
-        let historyFrames = delaySetting == nil ? (Int((Self.warmStartSeconds * Double(rate)).rounded()) + maxDelayFrames) / frameFrames : 0
+        let pathChanges = ShadowCanceller(state: try makeState(tailFrames: tailFrames), frameFrames: frameFrames, mics: mics, rate: rate)
+        shadow = pathChanges
+        // delay=auto warm-starts from the history; a fixed delay keeps what a shadow replays.
+        let historyFrames = delaySetting == nil ? (Int((Self.warmStartSeconds * Double(rate)).rounded()) + maxDelayFrames) / frameFrames : pathChanges.replayFrames
         history = EchoHistory(frameFrames: frameFrames, mics: mics, speakers: speakers, maxDelay: maxDelayFrames, capacity: historyFrames)
         meter = ERLEMeter(sampleRate: rate)
         doubleTalk = DoubleTalkDetector(frameFrames: frameFrames, rate: rate)
@@ -344,13 +349,29 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
                 if e != delayFrames {
                     delayFrames = e
                     st = warmStart(st, history: history, play: play16, scratch: out16)
+                    // The warm start has re-trained the canceller on the new alignment.
+                    shadow?.stop()
                 }
             }
+        }
+        // A sudden fall of the cancellation (double talk or an echo-path change): a shadow
+        // canceller, trained on the recent past, runs beside this one from now on.
+        if let shadow {
+            if doubleTalk.active, shadow.mayStart { shadow.start() }
+            shadow.retrain(history: history, delay: delayFrames, play: play16, scratch: out16)
         }
         // The delay line: this frame's reference, `delayFrames` earlier.
         history.reference(back: 0, delay: delayFrames, into: play16)
         clipped += Speex16.fromFloat(micFloat, into: rec16, count: frameFrames * mics)
         speex_echo_cancellation(st, rec16, play16, out16)
+        let refLevel = ERLEMeter.energy(play16, count: frameFrames * speakers) / Double(frameFrames * speakers)
+        if let shadow, shadow.run(rec: rec16, play: play16, inUseOutput: out16, echo: refLevel > ERLEMeter.activeThreshold) {
+            // The shadow cancels clearly more: an echo-path change. It is the canceller from now on.
+            out16.update(from: shadow.output, count: frameFrames * mics)
+            st = shadow.takeOver(replacing: st, at: Double(framesProcessed) / Double(rate))
+            state = st
+            if mics == 1 { for p in preprocessors { p.attach(echo: st) } }
+        }
         history.record(mic: rec16)
         // The filter's own output, before the preprocessor: convergence is the filter's doing.
         let filtered = ERLEMeter.energy(out16, count: frameFrames * mics)
@@ -367,7 +388,6 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
         }
         meter.add(mic: rec16, out: out16, filtered: filtered, ref: play16, n: frameFrames * mics, refCount: frameFrames * speakers, frames: frameFrames)
         let micEnergy = ERLEMeter.energy(rec16, count: frameFrames * mics), n = Double(frameFrames * mics)
-        let refLevel = ERLEMeter.energy(play16, count: frameFrames * speakers) / Double(frameFrames * speakers)
         let talking = doubleTalk.add(mic: micEnergy / n, filtered: filtered / n, reference: refLevel)
         sinceDoubleTalk = talking ? 0 : sinceDoubleTalk + frameFrames
         let echo = refLevel > ERLEMeter.activeThreshold && micEnergy / n > ERLEMeter.micFloor
@@ -501,6 +521,10 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
             }
         } else {
             parts.append("delay \(ms) ms")
+        }
+        if let shadow, shadow.started > 0 {
+            let took = shadow.lastTakeOver.map { ", taking over \(counted(shadow.tookOver, "time")) (an echo-path change; the last at \(String(format3: $0)) s)" } ?? ", never taking over"
+            parts.append("a shadow canceller ran after \(counted(shadow.started, "sudden fall")) of the cancellation\(took)")
         }
         if let drift = driftNote { parts.append(drift) }
         if played != nil { parts.append("the far end as played on --play's device") }
