@@ -24,7 +24,7 @@ import CSpeexDSP
 final class ShadowCanceller {
     /// A shadow is retrained on what it has seen every `retrainSeconds` up to `replaySeconds`
     /// after it started, `passes` times over.
-    static let replaySeconds = 0.6, retrainSeconds = 0.2, passes = 3
+    static let replaySeconds = 1.0, retrainSeconds = 0.2, passes = 3
     /// How much quieter (dB) the shadow's output must be to take over, over how long (s), and
     /// the least and most time (s) it runs beside the canceller.
     static let winDB = 6.0, window = 0.2, leastSeconds = 0.2, mostSeconds = 2.0
@@ -43,6 +43,10 @@ final class ShadowCanceller {
     /// Whether a shadow runs now, for how many frames it has, frames since the last one ended.
     private(set) var running = false
     private var ran = 0, idle = Int.max / 2
+    /// The state being retrained (the shadow's, and after a take-over the same state, now in
+    /// use, until `replayFrames` after the start), and the frames since the start.
+    private var learner: OpaquePointer?
+    private var learned = 0
     /// Smoothed output energies over frames with echo: the canceller in use, the shadow.
     private var inUse = 0.0, shadow = 0.0
     /// Shadows started and shadows that took over, over the stream.
@@ -77,23 +81,26 @@ final class ShadowCanceller {
         speex_echo_state_reset(state)
         running = true
         ran = 0
+        learner = state
+        learned = 0
         inUse = 0
         shadow = 0
         started += 1
     }
 
-    /// Call at the start of each frame while a shadow runs: every `retrainFrames` up to
-    /// `replayFrames`, the shadow is reset and trained again, `passes` times over, on all it
-    /// has seen so far (the history's last `ran` frames, the reference at `delay`; output
-    /// discarded into `scratch`, `play` takes the reference): a fresh filter learns the new
-    /// echo path from a fraction of a second several times faster so than from one pass.
+    /// Call at the start of each frame: every `retrainFrames` up to `replayFrames` after a
+    /// shadow started, its state (the one in use, if it has taken over meanwhile) is reset and
+    /// trained again, `passes` times over, on all it has seen so far (the history's last frames
+    /// since the start, the reference at `delay`; output discarded into `scratch`, `play`
+    /// takes the reference): a fresh filter learns the new echo path from a fraction of a
+    /// second several times faster so than from one pass.
     func retrain(history: EchoHistory, delay: Int, play: UnsafeMutablePointer<Int16>, scratch: UnsafeMutablePointer<Int16>) {
-        guard running, ran > 0, ran <= replayFrames, ran % retrainFrames == 0 else { return }
-        speex_echo_state_reset(state)
+        guard let learner, learned > 0, learned % retrainFrames == 0 else { return }
+        speex_echo_state_reset(learner)
         for _ in 0..<Self.passes {
-            for back in stride(from: min(ran, history.framesHeld), through: 1, by: -1) {
+            for back in stride(from: min(learned, history.framesHeld), through: 1, by: -1) {
                 history.reference(back: back, delay: delay, into: play)
-                speex_echo_cancellation(state, history.mic(back: back), play, scratch)
+                speex_echo_cancellation(learner, history.mic(back: back), play, scratch)
             }
         }
     }
@@ -102,6 +109,7 @@ final class ShadowCanceller {
     func stop() {
         running = false
         idle = 0
+        learner = nil
     }
 
     /// One frame beside the canceller in use: the shadow cancels `rec` with `play` into
@@ -109,6 +117,10 @@ final class ShadowCanceller {
     /// frame has echo (the far end playing). Returns true when the shadow takes over: the caller
     /// then uses `output` and `takeOver(replacing:)`s its state. Not running: does nothing.
     func run(rec: UnsafePointer<Int16>, play: UnsafePointer<Int16>, inUseOutput: UnsafePointer<Int16>, echo: Bool) -> Bool {
+        if learner != nil {
+            learned += 1
+            if learned > replayFrames { learner = nil }
+        }
         guard running else {
             idle += 1
             return false
@@ -132,7 +144,8 @@ final class ShadowCanceller {
         state = old
         tookOver += 1
         lastTakeOver = time
-        stop()
+        running = false
+        idle = 0
         return won
     }
 }
