@@ -348,9 +348,9 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
                 // A first estimate equal to the delay in use (0) leaves the canceller as it is.
                 if e != delayFrames {
                     delayFrames = e
+                    // A shadow running goes on: it is retrained at the new delay (a path change
+                    // can move the delay estimate too).
                     st = warmStart(st, history: history, play: play16, scratch: out16)
-                    // The warm start has re-trained the canceller on the new alignment.
-                    shadow?.stop()
                 }
             }
         }

@@ -4,9 +4,9 @@ import Glibc
 import CSpeexDSP
 
 /// `aec`'s answer to an echo-path change: a second speex echo state that, once the canceller's
-/// cancellation has suddenly fallen (`DoubleTalkDetector`), is started afresh on the recent
-/// past (`EchoHistory`) and then run beside the canceller in use, on the same frames, until one
-/// of them has clearly won.
+/// cancellation has suddenly fallen (`DoubleTalkDetector`), starts afresh and runs beside the
+/// canceller in use, on the same frames, until one of them has clearly won; for its first
+/// `replaySeconds` it is retrained on all it has seen (`EchoHistory`) every `retrainSeconds`.
 ///
 /// A sudden fall of the cancellation is either double talk (the near end talking: the
 /// microphone is no longer explained by the far end, and the filter in use, adapted before,
@@ -16,10 +16,13 @@ import CSpeexDSP
 /// shadow tells them apart by outcome: it takes over only when its own output has been
 /// `winDB` quieter than the output in use over `window` seconds of frames with echo, after at
 /// least `leastSeconds` beside it; a linear filter cannot cancel a near end, so in double talk
-/// it never wins and is dropped after `mostSeconds`. The canceller in use is never reset.
+/// it never wins and is dropped after `mostSeconds`. The canceller in use at the fall is never
+/// reset; a shadow that has taken over goes on being retrained until `replaySeconds` after it
+/// started.
 ///
-/// Only while a shadow runs is speex run twice per frame (about twice the CPU of the
-/// canceller); otherwise it costs nothing, and it never changes a sample unless it takes over.
+/// Only while a shadow runs is speex run twice per frame, and each retraining replays up to
+/// `passes` × `replaySeconds` of frames (about 40 ms of CPU per fall at 16 kHz, release
+/// build, default tail); otherwise it costs nothing, and it never changes a sample unless it takes over.
 /// The state, its output buffer and everything else are allocated in `init`.
 final class ShadowCanceller {
     /// A shadow is retrained on what it has seen every `retrainSeconds` up to `replaySeconds`
