@@ -30,12 +30,17 @@ struct DriftScene {
     let near: [Double]
 
     /// With a drift that moves linearly from `ppm` at the start to `endPPM` at the end (the
-    /// same: a constant drift).
-    init(ppm: Double, endPPM: Double? = nil) {
+    /// same: a constant drift), and from `pathChange` (s) on, if given, the echo through
+    /// `AECScene`'s second room (an echo-path change).
+    init(ppm: Double, endPPM: Double? = nil, pathChange: Double? = nil) {
         self.ppm = endPPM ?? ppm
         let end = endPPM ?? ppm
-        let echo = DriftSignals.resampled(DriftSignals.echo, delay: Double(Self.delayMS * Self.rate / 1000)) { n in
-            1 + (ppm + (end - ppm) * Double(n) / Double(Self.count)) * 1e-6
+        func factor(_ n: Int) -> Double { 1 + (ppm + (end - ppm) * Double(n) / Double(Self.count)) * 1e-6 }
+        let delay = Double(Self.delayMS * Self.rate / 1000)
+        var echo = DriftSignals.resampled(DriftSignals.echo, delay: delay, factor: factor)
+        if let pathChange {
+            let second = DriftSignals.resampled(DriftSignals.echo2, delay: delay, factor: factor)
+            for n in Self.frame(pathChange)..<Self.count { echo[n] = second[n] }
         }
         let near = DriftSignals.near, noise = DriftSignals.noise
         mic = (0..<Self.count).map { AECSignals.int16(echo[$0] + near[$0] + noise[$0]) }
@@ -60,6 +65,8 @@ enum DriftSignals {
     }()
     /// The far end through the room, on the far end's clock.
     static let echo = AECSignals.convolve(far, AECSignals.room1)
+    /// The far end through `AECScene`'s second room (for an echo-path change).
+    static let echo2 = AECSignals.convolve(far, AECSignals.room2)
 
     /// `x` on a clock `factor(n)` times faster at frame n, `delay` frames later: y[n] = x(p(n) −
     /// delay), p(n) = Σ_{k<n} 1 / factor(k) (n / factor for a constant one), by a windowed sinc of

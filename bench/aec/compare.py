@@ -147,7 +147,7 @@ def table(aupipe, speex, webrtc, root):
     never = [n for n in names if "error" in a[n] or (a[n]["conv"] is None and a[n]["conv_measurable"])]
     unknown = [n for n in names if n not in never and a[n]["conv"] is None]
     print(f"  {'every scene converges':64} {len(names) - len(never) - len(unknown):>3}/{len(names)}  {'MET' if not never else 'MISSED: ' + ' '.join(never)}"
-          + (f" (not measurable, the residual lost in the noise: {' '.join(unknown)})" if unknown else ""))
+          + (f" (not measurable: the echo too rarely above the noise, or the residual lost in it: {' '.join(unknown)})" if unknown else ""))
     if cpu.get("bare-speex"):
         r = cpu["aupipe"] / cpu["bare-speex"]
         print(f"  {'CPU at 16 kHz mono <= 3x the bare speexdsp loop':64} {r:>6.2f}x  {'MET' if r <= 3 else 'MISSED'}"

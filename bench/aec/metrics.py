@@ -15,7 +15,8 @@ the microphone (the lag, 0...60 ms, that best matches the output to the near end
   nr         noise reduction: microphone power over output power in the noise-only stretch (dB)
   erle_early the same over the far-end-only frames of 1-4 s (while still converging)
   conv       convergence: the first time from which the short-term ERLE of every qualifying
-             100 ms piece (at least 3) in the next second is >= 10 dB (s; None if never)
+             100 ms piece (at least 3) in the next second is >= 10 dB (s; None if never); not
+             measurable when most such pieces are lower bounds or no second holds 3 of them
   reconv     the same from the echo-path change, in seconds after it (path-change scenes)
 """
 import json
@@ -114,7 +115,12 @@ def measure(facts, parts, out):
     # Whether the short-term ERLE could be measured at all: not when most qualifying pieces
     # are lower bounds (the residual lost in the noise); a scene that then never "converges"
     # says nothing about the canceller.
-    res["conv_measurable"] = bool(np.count_nonzero(ok & (Y - floor * PIECE >= floor * PIECE / 4)) * 2 >= np.count_nonzero(ok))
+    # Nor when no second holds the 3 qualifying pieces the definition asks for: then not even a
+    # perfect canceller could converge by it (pink5: the echo is 10 dB above the noise in 9
+    # pieces of 420, never 3 in a second).
+    idx = np.nonzero(ok)[0]
+    windows = max((int(np.count_nonzero((t[idx] >= t[i]) & (t[idx] < t[i] + 1.0))) for i in idx), default=0)
+    res["conv_measurable"] = bool(np.count_nonzero(ok & (Y - floor * PIECE >= floor * PIECE / 4)) * 2 >= np.count_nonzero(ok)) and windows >= 3
     res["reconv"] = None
     if pc is not None:
         c = converged_after(pc)

@@ -24,7 +24,7 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
             With preprocess=1 (the default) speex's preprocessor, attached to the echo state, suppresses residual echo (suppress= while only the far end talks, suppress-active= while both do) and noise (denoise=; 0 removes none) and, when asked, sets the level (agc=), and runs voice activity detection (vad=) and dereverberation (dereverb=).
             The defaults of tail= (400ms), frame= (20ms), suppress= (-80), suppress-active= (-30) and denoise= (-30) were measured, not guessed: on the 23 echo scenes of bench/aec/ (speech at both ends, rooms of RT60 0.2-1 s at delays of 0-400 ms, noise and babble at 5-45 dB SNR, a saturating loudspeaker, an echo-path change, double talk; bench/aec/compare.py sweep, ERLE against the true echo) they give the best worst-case ERLE with the near end kept at -2 dB or better in double talk. The former defaults (200ms, 10ms, -40, -15, no noise suppression) gave 26.0 dB on average in rooms at delays up to 120 ms, 21.9 dB at 300-400 ms, 14.0 dB in the worst room and 16.2 dB with a saturating loudspeaker; these give 31.0, 31.3, 26.2 and 17.7 dB, with the near end at -1.3 dB or better. Why each: a 400 ms tail covers rooms up to RT60 1 s (26.2 dB in the worst room against 21.7 at 300 ms and 14.3 at 200 ms; 500 ms adapts more slowly and loses 1 dB on average); 20 ms frames cancel 0.9-4.7 dB more than 10 ms on average in every kind of scene, at 10 ms more latency; denoise=-30 adds 2.7 dB on average (8 in noise) for 0.4 dB less of the near end; suppress=-80 and suppress-active=-30 add 0.5 dB in the worst case (the saturating loudspeaker) at the same near-end level. bench/aec/run prints the whole comparison, with speexdsp and WebRTC's canceller on the same scenes.
             speexdsp works on whole frames of frame= in 16-bit samples (samples beyond full scale are clipped there, and counted): the output has exactly the input's length (a part-filled last frame is padded and trimmed), aligned sample for sample with the input, and in a live pipe it comes at most one frame late without the preprocessor and two with it (whose own one-frame delay is removed from the output's timing, not from the wait). With vad=1, --stats reports the share of frames speex judged to be voice (speex prints a warning of its own about its VAD). Several microphone channels get echo cancellation but no residual-echo suppression (speex attaches the preprocessor to a mono microphone only). --stats reports the ERLE (echo return loss enhancement: how much quieter the output is than the microphone while there is echo: the far end above -50 dBFS and the microphone above -60 dBFS; "no echo measured" when there was none), when the canceller converged (its filter, before the preprocessor, 10 dB below the microphone for 1 s), the delay used and the history the last warm start replayed. A reference that ends before the stream gets a warning on stderr, with or without --stats.
-            """ + driftDetails,
+            """ + driftDetails + pathChangeDetails,
         parameters: [Keys.ref, Keys.refChannel, Keys.speakers, Keys.delay, Keys.maxDelay, Keys.tail, Keys.frame, Keys.preprocess,
                      Keys.suppress, Keys.suppressActive, Keys.denoise, Keys.agc, Keys.vad, Keys.dereverb, Keys.drift, Keys.plot],
         primary: Keys.ref.name,
@@ -69,6 +69,9 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
     private var freshState: OpaquePointer?
     private var states: [OpaquePointer] = []
     private var preprocessors: [Preprocessor] = []
+    /// A second canceller, run only after a sudden fall of the cancellation, that takes over
+    /// when it cancels clearly more (an echo-path change; see `ShadowCanceller`).
+    private var shadow: ShadowCanceller?
     private var reader: SideInput?
     /// `--play`: the far end goes to a device as it is read, and comes back as played.
     private var played: PlayedReference?
@@ -212,8 +215,10 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
         play16 = .allocate(capacity: frameFrames * speakers)
         out16 = .allocate(capacity: frameFrames * mics)
         channel16 = .allocate(capacity: frameFrames)
-        // Only delay=auto warm-starts: a fixed delay keeps just the delay line.
-        let historyFrames = delaySetting == nil ? (Int((Self.warmStartSeconds * Double(rate)).rounded()) + maxDelayFrames) / frameFrames : 0
+        let pathChanges = ShadowCanceller(state: try makeState(tailFrames: tailFrames), frameFrames: frameFrames, mics: mics, rate: rate)
+        shadow = pathChanges
+        // delay=auto warm-starts from the history; a fixed delay keeps what a shadow replays.
+        let historyFrames = delaySetting == nil ? (Int((Self.warmStartSeconds * Double(rate)).rounded()) + maxDelayFrames) / frameFrames : pathChanges.replayFrames
         history = EchoHistory(frameFrames: frameFrames, mics: mics, speakers: speakers, maxDelay: maxDelayFrames, capacity: historyFrames)
         meter = ERLEMeter(sampleRate: rate)
         doubleTalk = DoubleTalkDetector(frameFrames: frameFrames, rate: rate)
@@ -343,14 +348,30 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
                 // A first estimate equal to the delay in use (0) leaves the canceller as it is.
                 if e != delayFrames {
                     delayFrames = e
+                    // A shadow running goes on: it is retrained at the new delay (a path change
+                    // can move the delay estimate too).
                     st = warmStart(st, history: history, play: play16, scratch: out16)
                 }
             }
+        }
+        // A sudden fall of the cancellation (double talk or an echo-path change): a shadow
+        // canceller, trained on the recent past, runs beside this one from now on.
+        if let shadow {
+            if doubleTalk.active, shadow.mayStart { shadow.start() }
+            shadow.retrain(history: history, delay: delayFrames, play: play16, scratch: out16)
         }
         // The delay line: this frame's reference, `delayFrames` earlier.
         history.reference(back: 0, delay: delayFrames, into: play16)
         clipped += Speex16.fromFloat(micFloat, into: rec16, count: frameFrames * mics)
         speex_echo_cancellation(st, rec16, play16, out16)
+        let refLevel = ERLEMeter.energy(play16, count: frameFrames * speakers) / Double(frameFrames * speakers)
+        if let shadow, shadow.run(rec: rec16, play: play16, inUseOutput: out16, echo: refLevel > ERLEMeter.activeThreshold) {
+            // The shadow cancels clearly more: an echo-path change. It is the canceller from now on.
+            out16.update(from: shadow.output, count: frameFrames * mics)
+            st = shadow.takeOver(replacing: st, at: Double(framesProcessed) / Double(rate))
+            state = st
+            if mics == 1 { for p in preprocessors { p.attach(echo: st) } }
+        }
         history.record(mic: rec16)
         // The filter's own output, before the preprocessor: convergence is the filter's doing.
         let filtered = ERLEMeter.energy(out16, count: frameFrames * mics)
@@ -367,7 +388,6 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
         }
         meter.add(mic: rec16, out: out16, filtered: filtered, ref: play16, n: frameFrames * mics, refCount: frameFrames * speakers, frames: frameFrames)
         let micEnergy = ERLEMeter.energy(rec16, count: frameFrames * mics), n = Double(frameFrames * mics)
-        let refLevel = ERLEMeter.energy(play16, count: frameFrames * speakers) / Double(frameFrames * speakers)
         let talking = doubleTalk.add(mic: micEnergy / n, filtered: filtered / n, reference: refLevel)
         sinceDoubleTalk = talking ? 0 : sinceDoubleTalk + frameFrames
         let echo = refLevel > ERLEMeter.activeThreshold && micEnergy / n > ERLEMeter.micFloor
@@ -501,6 +521,10 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
             }
         } else {
             parts.append("delay \(ms) ms")
+        }
+        if let shadow, shadow.started > 0 {
+            let took = shadow.lastTakeOver.map { ", taking over \(counted(shadow.tookOver, "time")) (an echo-path change; the last at \(String(format3: $0)) s)" } ?? ", never taking over"
+            parts.append("a shadow canceller ran after \(counted(shadow.started, "sudden fall")) of the cancellation\(took)")
         }
         if let drift = driftNote { parts.append(drift) }
         if played != nil { parts.append("the far end as played on --play's device") }

@@ -1,0 +1,7 @@
+extension EchoCancellerUnit {
+    /// `aupipe help aec`'s paragraph on echo-path changes and double talk (`ShadowCanceller`).
+    static let pathChangeDetails = """
+
+        Echo-path changes and double talk: speex's filter re-adapts slowly when the echo path changes (someone moves, a door opens: 3.2 s to cancel 10 dB again on bench/aec/'s pathchange scene). A sudden fall of the filter's cancellation (10 dB below its recent level; the double talk of --stats and the plot) is either the near end talking or such a change, so at each one a second, shadow canceller starts afresh beside the one in use, runs on the same frames for up to 2 s, and every 0.2 s for its first second is reset and trained again, three times over, on all it has seen (also once it has taken over): it takes over only if its output is 6 dB quieter than the canceller's over 0.2 s of far end (a linear filter cannot cancel a near end, so in double talk it never does; the canceller in use is never reset). With it the pathchange scene cancels 10 dB again 1.3 s after the change (ERLE 26.3 dB instead of 21.0), and no other scene of bench/aec/ changes. Only while a shadow runs is speex run twice (and retrained: about 40 ms of CPU per fall at 16 kHz with the default tail, release build); without a sudden fall nothing changes a sample. --stats says how many falls started a shadow, how many times one took over and when; on the plot a take-over shows as an ERLE that climbs back within about a second of the dip.
+        """
+}
