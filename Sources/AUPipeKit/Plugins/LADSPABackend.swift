@@ -73,8 +73,9 @@ public struct LADSPABackend: PluginBackend {
             throw AUPipeError(.unavailable, "ladspa: \(plugin.libraryPath) cannot be loaded any more: \(Self.lastError())")
         }
         var index: UInt = 0
-        while let d = function(index) {
-            if String(cString: d.pointee.Label) == plugin.label, UInt(d.pointee.UniqueID) == plugin.uniqueID {
+        while let d = function(index), index < 10_000 {
+            // A descriptor without a label (discovery skips it) is never read.
+            if let label = d.pointee.Label, String(cString: label) == plugin.label, UInt(d.pointee.UniqueID) == plugin.uniqueID {
                 return try LADSPAInstance(descriptor: d, plugin: plugin, sampleRate: settings.sampleRate)
             }
             index += 1

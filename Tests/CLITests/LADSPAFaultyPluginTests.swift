@@ -1,0 +1,58 @@
+import Foundation
+import Testing
+
+/// LADSPA libraries that misbehave the ways real ones do (`Support/ladspa_broken_plugins.c`):
+/// a descriptor without a label, ports without names or hints, bounds given the wrong way round,
+/// a latency port reporting what no host can compensate; next to a file that is not a library
+/// and a library with an unresolved symbol in the same directory.
+@Suite struct LADSPAFaultyPluginTests {
+    /// A directory with `aupipe_broken.so`, `garbage.so` (not an ELF file) and `undefined.so`
+    /// (needs a symbol nothing provides), or nil if the compiler is missing.
+    static let directory: String? = {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("aupipe-ladspa-broken-\(getpid())")
+        try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let source = CLI.packageRoot.appendingPathComponent("Tests/CLITests/Support/ladspa_broken_plugins.c").path
+        let include = CLI.packageRoot.appendingPathComponent("Sources/CAUPipeSupport/include").path
+        let r = try? CLI.shell("""
+            cc=$(command -v gcc || command -v clang || command -v cc) || exit 1
+            "$cc" -O2 -shared -fPIC -I '\(include)' -o aupipe_broken.so '\(source)' -lm || exit 1
+            printf 'not a library' > garbage.so
+            printf 'void aupipe_nowhere(void); void f(void) { aupipe_nowhere(); }\\n' > undefined.c
+            "$cc" -shared -fPIC -Wl,-z,now -o undefined.so undefined.c || exit 1
+            """, cwd: dir)
+        return r?.status == 0 ? dir.path : nil
+    }()
+
+    static func run(_ command: String) throws -> CLI.Result {
+        let plugins = try #require(directory, "could not compile Support/ladspa_broken_plugins.c")
+        let dir = try CLI.temporaryDirectory()
+        return try CLI.shell("""
+            "$AUPIPE" gen impulse at=100f level=-6 duration=1000f -o in.wav || exit 9
+            export LADSPA_PATH=\(plugins)
+            \(command)
+            """, cwd: dir)
+    }
+
+    /// Listing skips the file that is not a library, the one that does not link and the
+    /// label-less descriptor; using a plugin of that library after the label-less descriptor
+    /// does not read its NULL label (it crashed: status 132).
+    @Test func brokenLibrariesAndALabellessDescriptorAreSkipped() throws {
+        let noLV2 = try CLI.temporaryDirectory().path
+        let r = try Self.run("""
+            LV2_PATH=\(noLV2) "$AUPIPE" plugins ladspa | awk '{print $2}'; echo "listed=${PIPESTATUS[0]}"
+            "$AUPIPE" -i in.wav ladspa no_names -o out.wav; echo "ran=$?"
+            "$AUPIPE" compare out.wav in.wav >/dev/null; echo "compared=$?"
+            """)
+        let text = String(decoding: r.stdout, as: UTF8.self)
+        #expect(text == """
+            aupipe_broken:nan_out
+            aupipe_broken:no_names
+            aupipe_broken:swapped
+            aupipe_broken:told_latency
+            listed=0
+            ran=0
+            compared=0
+
+            """, "\(text) \(r.stderr)")
+    }
+}
