@@ -55,4 +55,17 @@ import Testing
 
             """, "\(text) \(r.stderr)")
     }
+
+    /// A hint whose lower bound (2) is above its upper (0.5) made every value out of range, the
+    /// port's own default included: the bounds are taken the right way round.
+    @Test func boundsGivenTheWrongWayRoundAreSwapped() throws {
+        let r = try Self.run("""
+            "$AUPIPE" -i in.wav ladspa swapped -o a.wav; echo "default=$?"
+            "$AUPIPE" -i in.wav ladspa swapped level=1 -o b.wav; echo "one=$?"
+            "$AUPIPE" compare b.wav in.wav >/dev/null; echo "compared=$?"
+            "$AUPIPE" -i in.wav ladspa swapped level=3 -o c.wav 2>err.txt; echo "three=$?"; cat err.txt
+            """)
+        let text = String(decoding: r.stdout, as: UTF8.self)
+        #expect(text == "default=0\none=0\ncompared=0\nthree=64\naupipe: ladspa: level=3 is out of range 0.5...2\n", "\(text) \(r.stderr)")
+    }
 }
