@@ -56,6 +56,31 @@ import Testing
             """, "\(text) \(r.stderr)")
     }
 
+    /// A first latency that is not a number of frames to wait for (NaN, infinite, negative, more
+    /// than 10 s) ends the run with one line and 70, instead of being taken as 0 or as hours of
+    /// silence; a fraction is rounded, and a latency longer than the stream is still compensated
+    /// with the exact length.
+    @Test(arguments: [("-1", "nan"), ("-2", "inf"), ("-5", "-5"), ("100000000", "100000000")])
+    func aLatencyThatCannotBeCompensatedIsRefused(report: String, shown: String) throws {
+        let r = try Self.run("\"$AUPIPE\" -i in.wav ladspa told_latency report=\(report) -o out.wav")
+        #expect(r.status == 70, "\(r.stderr)")
+        #expect(r.stderr == "aupipe: ladspa: aupipe_broken:told_latency reported a latency of \(shown) frames, which cannot be compensated "
+                + "(0 to 480000 frames, 10 s, expected); the plugin is faulty: use another\n")
+    }
+
+    @Test func aFractionalOrLongerThanTheStreamLatencyIsCompensated() throws {
+        let r = try Self.run("""
+            "$AUPIPE" -i in.wav --stats ladspa told_latency report=5.4 -o a.wav 2>a.txt; echo "a=$?"
+            "$AUPIPE" -i in.wav --stats ladspa told_latency report=2000 -o b.wav 2>b.txt; echo "b=$?"
+            grep -o 'latency [0-9]* frames compensated' a.txt b.txt
+            "$AUPIPE" info b.wav | grep -o 'frames: 1000'
+            """)
+        let text = String(decoding: r.stdout, as: UTF8.self)
+        #expect(text.contains("a=0\nb=0\n"), "\(text) \(r.stderr)")
+        #expect(text.contains("a.txt:latency 5 frames compensated") && text.contains("b.txt:latency 2000 frames compensated"), "\(text)")
+        #expect(text.hasSuffix("frames: 1000\n"), "the output of a plugin whose latency outlasts the stream must keep the length: \(text)")
+    }
+
     /// A hint whose lower bound (2) is above its upper (0.5) made every value out of range, the
     /// port's own default included: the bounds are taken the right way round.
     @Test func boundsGivenTheWrongWayRoundAreSwapped() throws {
