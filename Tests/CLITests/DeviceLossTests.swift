@@ -273,6 +273,20 @@ import Testing
         #expect(try Self.wavSamples(dir.appendingPathComponent("out.wav")).count < 24000)
     }
 
+    /// A playback device still away when the run ends (given up after the timeout, or never
+    /// waited for) counts its gap to the end in `--stats`: the output frames it did not play.
+    /// (It was left out: 0 gaps, though most of the output was never heard.)
+    @Test(arguments: ["--reconnect=300ms", ""])
+    func aMonitorStillAwayAtTheEndCountsItsGap(reconnect: String) throws {
+        let dir = try Self.directory()
+        let r = try Self.run("timeout -s KILL 30 \"$AUPIPE\" --capture steady --capture-format s16le:16000:1 --period 10ms --buffer 500ms --duration 1.5s --monitor spknever \(reconnect) --stats=json -o out.wav", in: dir)
+        #expect(r.status == 0, "\(r.stderr)")
+        let gap = try #require(r.stderr.firstMatch(of: /"deviceGaps":\[\{"option":"--monitor","device":"spknever","startSeconds":([0-9.]+),"lengthSeconds":[0-9.]+,"frames":(\d+)\}\],"deviceGapCount":1,/), "\(r.stderr)")
+        let start = try #require(Double(gap.1)), frames = try #require(Int(gap.2))
+        // From where it went to the end of the 24000 frames (the start is rounded to 1 ms).
+        #expect(abs(Double(frames) - (24000 - start * 16000)) <= 16, "\(r.stderr)")
+    }
+
     /// A monitor not back within `--reconnect=TIMEOUT` is dropped, with a line, and the stream
     /// goes on to its end.
     @Test func monitorThatDoesNotComeBackIsDropped() throws {
