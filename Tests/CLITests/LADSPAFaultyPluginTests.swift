@@ -45,6 +45,7 @@ import Testing
             """)
         let text = String(decoding: r.stdout, as: UTF8.self)
         #expect(text == """
+            aupipe_broken:named
             aupipe_broken:nan_out
             aupipe_broken:no_names
             aupipe_broken:swapped
@@ -92,5 +93,19 @@ import Testing
             """)
         let text = String(decoding: r.stdout, as: UTF8.self)
         #expect(text == "default=0\none=0\ncompared=0\nthree=64\naupipe: ladspa: level=3 is out of range 0.5...2\n", "\(text) \(r.stderr)")
+    }
+
+    /// A port named "Name" would have the symbol `name`, which every unit takes as its label for
+    /// `--control`: it could not be set (`name=0.5` was refused as a label) and the help's own
+    /// example failed. Its symbol is `name_port`.
+    @Test func aPortNamedNameDoesNotTakeTheLabelsKey() throws {
+        let r = try Self.run("""
+            "$AUPIPE" -i in.wav ladspa named name_port=0.5 name=half -o a.wav; echo "set=$?"
+            "$AUPIPE" -i in.wav gain -6.020599913279624 -o b.wav
+            "$AUPIPE" compare a.wav b.wav --max-lsb 1 >/dev/null; echo "compared=$?"
+            "$AUPIPE" help ladspa named | grep -c 'name_port (live'
+            """)
+        let text = String(decoding: r.stdout, as: UTF8.self)
+        #expect(text == "set=0\ncompared=0\n1\n", "\(text) \(r.stderr)")
     }
 }

@@ -6,6 +6,8 @@
      no_names      (4202)  mono pass-through with PortNames and PortRangeHints NULL
      swapped       (4203)  mono: output = input * Level, Level's hint has lower 2 > upper 0.5
      nan_out       (4204)  mono: writes NaN, +inf, -inf, then the input, in turn
+     named         (4205)  mono: output = input * Name (default 1): a port whose symbol would
+                           be `name`, every unit's label option
    Built with -I Sources/CAUPipeSupport/include, whose aupipe_ladspa.h declares the structs. */
 #include "aupipe_ladspa.h"
 #include <math.h>
@@ -71,6 +73,9 @@ static const char *const level_names[] = {"Input", "Output", "Level"};
 static const LADSPA_PortRangeHint level_hints[] = {
     {0, 0, 0}, {0, 0, 0}, {LADSPA_HINT_BOUNDED_BELOW | LADSPA_HINT_BOUNDED_ABOVE | LADSPA_HINT_DEFAULT_MIDDLE, 2, 0.5f}};
 
+static const char *const named_names[] = {"Input", "Output", "Name"};
+static const LADSPA_PortRangeHint named_hints[] = {{0, 0, 0}, {0, 0, 0}, {LADSPA_HINT_DEFAULT_1, 0, 0}};
+
 #define PLUGIN(id, label, name, count, ports, names, hints, runner) \
     {id, label, 0, name, "aupipe tests", "None", count, ports, names, hints, NULL, \
      instantiate, connect_port, NULL, runner, NULL, NULL, NULL, cleanup}
@@ -81,6 +86,7 @@ static const LADSPA_Descriptor descriptors[] = {
     PLUGIN(4202, "no_names", "No Names (test)", 2, copy_ports, NULL, NULL, run_copy),
     PLUGIN(4203, "swapped", "Swapped Bounds (test)", 3, level_ports, level_names, level_hints, run_level),
     PLUGIN(4204, "nan_out", "NaN Out (test)", 2, copy_ports, copy_names, copy_hints, run_nan),
+    PLUGIN(4205, "named", "Named Port (test)", 3, level_ports, named_names, named_hints, run_level),
 };
 
 const LADSPA_Descriptor *ladspa_descriptor(unsigned long index) {
