@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* lilv's types, opaque here (lilv/lilv.h, stable since lilv 0.24). Collections and iterators
    are void in lilv itself. */
@@ -292,6 +293,51 @@ struct aupipe_lv2_world {
 #define NODE_FIELD(field, uri) LilvNode *field;
     WORLD_NODES(NODE_FIELD)
 };
+
+/* stderr sent to a temporary file between capture_begin and capture_end (see the header). */
+static FILE *captured_file;
+static int captured_saved_fd = -1;
+
+void aupipe_lv2_stderr_capture_begin(void) {
+    if (captured_file) return;
+    const char *log_setting = getenv("AUPIPE_LV2_LOG");
+    if (log_setting && strcmp(log_setting, "1") == 0) return;
+    FILE *f = tmpfile();
+    if (!f) return;
+    fflush(stderr);
+    int saved = dup(2);
+    if (saved < 0 || dup2(fileno(f), 2) < 0) {
+        if (saved >= 0) close(saved);
+        fclose(f);
+        return;
+    }
+    captured_file = f;
+    captured_saved_fd = saved;
+}
+
+char *aupipe_lv2_stderr_capture_end(void) {
+    if (!captured_file) return NULL;
+    fflush(stderr);
+    dup2(captured_saved_fd, 2);
+    close(captured_saved_fd);
+    captured_saved_fd = -1;
+    FILE *file = captured_file;
+    captured_file = NULL;
+    char *text = NULL;
+    long size = ftell(file);
+    if (size > 0) {
+        if (size > 65536) size = 65536;
+        text = malloc((size_t)size + 1);
+        if (text) {
+            rewind(file);
+            size_t n = fread(text, 1, (size_t)size, file);
+            text[n] = 0;
+            if (n == 0) { free(text); text = NULL; }
+        }
+    }
+    fclose(file);
+    return text;
+}
 
 aupipe_lv2_world *aupipe_lv2_world_open(const char *lv2_path) {
     if (!handle) return NULL;

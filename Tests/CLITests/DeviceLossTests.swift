@@ -133,6 +133,23 @@ import Testing
         #expect(x.dropFirst(4800 + zeros) == ArraySlice((0..<(48000 - 4800 - zeros)).map { Int16($0 + 1) }), "frames were lost after the gap")
     }
 
+    /// `--duration` reached while the device is away (under `--reconnect`, for ever or for
+    /// longer than is left) ends the wait: the gap's silence is written up to the duration and
+    /// the run ends with 0, as it would have with the device there. (It waited for ever.)
+    @Test(arguments: ["--reconnect", "--reconnect=20s"])
+    func durationReachedDuringAGapEndsTheRun(reconnect: String) throws {
+        let dir = try Self.directory()
+        let r = try Self.run("timeout -s KILL 10 \"$AUPIPE\" --capture never --capture-format s16le:16000:1 --period 10ms --buffer 500ms \(reconnect) --duration 1s --stats=json -o out.wav", in: dir)
+        #expect(r.status == 0, "\(r.stderr)")
+        let lines = Self.lines(r.stderr)
+        #expect(lines.count == 3, "\(r.stderr)")
+        #expect(lines.count > 1 && lines[1] == "aupipe: --capture never: still away when --duration was reached; 11200 frames of silence written", "\(r.stderr)")
+        #expect(r.stderr.contains(#""frames":11200}],"deviceGapCount":1,"#), "\(r.stderr)")
+        let x = try Self.wavSamples(dir.appendingPathComponent("out.wav"))
+        #expect(x.count == 16000)
+        #expect(x.prefix(4800) == ArraySlice((0..<4800).map { Int16($0 + 1) }) && x.dropFirst(4800).allSatisfy { $0 == 0 })
+    }
+
     /// A device that does not come back within `--reconnect=TIMEOUT` ends the run as a loss
     /// does by default: 74, what was captured before, patched, and a line saying so.
     @Test func reconnectGivesUpAfterTheTimeout() throws {
@@ -254,6 +271,20 @@ import Testing
         #expect(late.status == 74, "\(late.stderr)")
         #expect(Self.lines(late.stderr).last?.firstMatch(of: /^aupipe: --play spknever: lost \(ENODEV\) at \d+\.\d{3} s and did not come back within 300ms; the output ends there$/) != nil, "\(late.stderr)")
         #expect(try Self.wavSamples(dir.appendingPathComponent("out.wav")).count < 24000)
+    }
+
+    /// A playback device still away when the run ends (given up after the timeout, or never
+    /// waited for) counts its gap to the end in `--stats`: the output frames it did not play.
+    /// (It was left out: 0 gaps, though most of the output was never heard.)
+    @Test(arguments: ["--reconnect=300ms", ""])
+    func aMonitorStillAwayAtTheEndCountsItsGap(reconnect: String) throws {
+        let dir = try Self.directory()
+        let r = try Self.run("timeout -s KILL 30 \"$AUPIPE\" --capture steady --capture-format s16le:16000:1 --period 10ms --buffer 500ms --duration 1.5s --monitor spknever \(reconnect) --stats=json -o out.wav", in: dir)
+        #expect(r.status == 0, "\(r.stderr)")
+        let gap = try #require(r.stderr.firstMatch(of: /"deviceGaps":\[\{"option":"--monitor","device":"spknever","startSeconds":([0-9.]+),"lengthSeconds":[0-9.]+,"frames":(\d+)\}\],"deviceGapCount":1,/), "\(r.stderr)")
+        let start = try #require(Double(gap.1)), frames = try #require(Int(gap.2))
+        // From where it went to the end of the 24000 frames (the start is rounded to 1 ms).
+        #expect(abs(Double(frames) - (24000 - start * 16000)) <= 16, "\(r.stderr)")
     }
 
     /// A monitor not back within `--reconnect=TIMEOUT` is dropped, with a line, and the stream

@@ -21,6 +21,7 @@ public enum PluginsCommand {
                 continue
             }
             rows += plugins.filter { matches($0, word) }.map(row)
+            if let lv2 = catalog.backend as? LV2Backend, let problem = lv2.loadProblem { console.err("aupipe: \(problem)") }
         }
         if rows.isEmpty {
             console.err("aupipe: plugins: none installed" + (word.map { " match '\($0)'" } ?? "")

@@ -128,7 +128,8 @@ public final class Pipeline {
         guard let name = options.capture else { throw AUPipeError(.software, "runCapture without --capture") }
         let control = try openControl()
         defer { control?.close() }
-        let source = CaptureSource(device: name, format: options.captureFormat, sizes: ALSADevice.Sizes(period: options.period, buffer: options.buffer))
+        let source = CaptureSource(device: name, format: options.captureFormat, sizes: ALSADevice.Sizes(period: options.period, buffer: options.buffer),
+                                   duration: options.duration)
         return try run(Input(header: source.header, audio: source, bytes: nil, isLive: true, capture: source), openSink: openSink, control: control)
     }
 

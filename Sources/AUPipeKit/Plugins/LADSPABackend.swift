@@ -73,8 +73,9 @@ public struct LADSPABackend: PluginBackend {
             throw AUPipeError(.unavailable, "ladspa: \(plugin.libraryPath) cannot be loaded any more: \(Self.lastError())")
         }
         var index: UInt = 0
-        while let d = function(index) {
-            if String(cString: d.pointee.Label) == plugin.label, UInt(d.pointee.UniqueID) == plugin.uniqueID {
+        while let d = function(index), index < 10_000 {
+            // A descriptor without a label (discovery skips it) is never read.
+            if let label = d.pointee.Label, String(cString: label) == plugin.label, UInt(d.pointee.UniqueID) == plugin.uniqueID {
                 return try LADSPAInstance(descriptor: d, plugin: plugin, sampleRate: settings.sampleRate)
             }
             index += 1
@@ -234,8 +235,9 @@ final class LADSPAInstance: PluginInstance {
 extension PluginPort {
     /// LADSPA port symbols from port names: lowercase, every character other than a-z and 0-9
     /// as `_`, runs of `_` collapsed, `_` trimmed at the ends ("Gain (dB)" → `gain_db`); a leading
-    /// `_` before a digit; a repeated symbol gets `_2`, `_3`; an empty one is `port`.
-    public static func symbols(forNames names: [String]) -> [String] {
+    /// `_` before a digit; a repeated symbol gets `_2`, `_3`; an empty one is `port`; one of
+    /// `reserved` gets `_port` (`name`, every unit's label for `--control`, is `name_port`).
+    public static func symbols(forNames names: [String], reserved: Set<String> = ["name"]) -> [String] {
         var used: [String: Int] = [:]
         var result: [String] = []
         for name in names {
@@ -247,6 +249,7 @@ extension PluginPort {
             while s.hasSuffix("_") { s.removeLast() }
             while s.hasPrefix("_") { s.removeFirst() }
             if s.isEmpty { s = "port" }
+            if reserved.contains(s) { s += "_port" }
             if s.first!.isNumber { s = "_" + s }
             var symbol = s
             if let n = used[s] {

@@ -169,13 +169,24 @@ public struct PluginInfo: Sendable {
         self.label = label
         self.uniqueID = uniqueID
         self.libraryPath = libraryPath
-        self.ports = ports
+        self.ports = ports.map(Self.withSaneBounds)
         self.requiredFeatures = requiredFeatures
         self.missingFeatures = missingFeatures
         self.needsFixedBlockLength = needsFixedBlockLength
         self.needsPowerOf2BlockLength = needsPowerOf2BlockLength
         self.isInPlaceBroken = isInPlaceBroken
         self.presets = presets
+    }
+
+    /// `port` with bounds a value can meet: a bound that is not a number dropped, and a lower
+    /// bound above the upper (a faulty plugin's hint) swapped with it, so that the port is
+    /// usable rather than refusing every value, its default included.
+    static func withSaneBounds(_ port: PluginPort) -> PluginPort {
+        var p = port
+        if p.minimum?.isNaN == true { p.minimum = nil }
+        if p.maximum?.isNaN == true { p.maximum = nil }
+        if let lo = p.minimum, let hi = p.maximum, lo > hi { p.minimum = hi; p.maximum = lo }
+        return p
     }
 
     public var audioInputs: [PluginPort] { ports.filter { $0.kind == .audioInput } }

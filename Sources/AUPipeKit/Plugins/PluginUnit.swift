@@ -192,7 +192,7 @@ public final class PluginUnit: AudioUnit, LiveControllable, StatsReporting {
                 guard filled == b else { continue }
                 filled = 0
             }
-            runBlock(isFixed ? b : n)
+            try runBlock(isFixed ? b : n)
             emit(isFixed ? b : n, into: output, written: &written)
         }
         return written
@@ -206,26 +206,40 @@ public final class PluginUnit: AudioUnit, LiveControllable, StatsReporting {
         for c in 0..<channels { (inPlanes + c * b + filled).update(repeating: 0, count: b - filled) }
         filled = 0
         var written = 0
-        runBlock(b)
+        try runBlock(b)
         emit(b, into: output, written: &written)
         return (written, framesOut >= framesIn)
     }
 
-    /// Runs every instance on `frames` frames of the planes; reads the latency port.
-    private func runBlock(_ frames: Int) {
+    /// Runs every instance on `frames` frames of the planes; reads the latency port. Throws
+    /// when the first latency reported is not a number of frames that can be compensated (not
+    /// finite, negative, more than `maximumLatency`): a whole number is expected, a fraction is
+    /// rounded.
+    private func runBlock(_ frames: Int) throws {
         // An index loop: iterating an array of existentials allocates in unoptimized builds.
         for k in 0..<instances.count { instances[k].run(frames: frames) }
         runs += 1
         guard let latencyIndex, let outputs else { return }
         let reported = outputs[latencyIndex]
-        let l = reported.isFinite ? Int(max(0, min(reported.rounded(), Float(1 << 24)))) : 0
         if latency == nil {
+            // The first value is compensated: it must be a number of frames aupipe can wait for.
+            let limit = Self.maximumLatency(atRate: sampleRate)
+            guard reported.isFinite, reported.rounded() >= 0, reported.rounded() <= Float(limit) else {
+                throw AUPipeError(.software, "\(unitName): \(plugin.identifier) reported a latency of \(Self.format(reported)) frames, "
+                                  + "which cannot be compensated (0 to \(limit) frames, 10 s, expected); the plugin is faulty: use another")
+            }
+            let l = Int(reported.rounded())
             latency = l
             skip = l
-        } else if l != latency, laterLatency == nil {
-            laterLatency = l
+        } else {
+            let l = reported.isFinite ? Int(max(0, min(reported.rounded(), Float(Int32.max)))) : -1
+            if l != latency, laterLatency == nil { laterLatency = l }
         }
     }
+
+    /// The largest latency compensated: 10 seconds of frames at `rate` (a look-ahead or a
+    /// linear-phase filter reports well under a second; more is a faulty plugin).
+    static func maximumLatency(atRate rate: Double) -> Int { Int(max(1, rate) * 10) }
 
     /// Interleaves `frames` frames of the output planes into `output` at `written`, after the
     /// frames still to skip, never past the input's length.

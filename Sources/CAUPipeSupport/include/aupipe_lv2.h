@@ -28,6 +28,14 @@ int aupipe_lv2_feature_is_provided(const char *uri);
 typedef struct aupipe_lv2_world aupipe_lv2_world;
 aupipe_lv2_world *aupipe_lv2_world_open(const char *lv2_path);
 uint32_t aupipe_lv2_world_plugin_count(aupipe_lv2_world *world);
+/* lilv (and serd under it) write several lines on stderr for every bundle whose Turtle does
+   not parse, at every load and again at queries of a plugin whose data is broken: with one
+   broken bundle installed, every run using any LV2 plugin would print them. Between begin and
+   end stderr (fd 2) goes to a temporary file; end restores it and returns what was written
+   (malloc'd, the caller frees it; NULL if nothing). With AUPIPE_LV2_LOG=1 nothing is captured.
+   Not reentrant: the caller serialises (aupipe calls them around loading a world). */
+void aupipe_lv2_stderr_capture_begin(void);
+char *aupipe_lv2_stderr_capture_end(void);
 
 /* What a port carries. */
 enum {

@@ -25,11 +25,17 @@ final class CaptureSource: ByteSource {
     private var silenceFrames = 0
     /// One frame of silence in the capture format (0 is not silence in every encoding: u8's is 0x80).
     private let silence: UnsafeMutableRawPointer
+    /// `--duration` in frames (nil: none): a gap still open when the stream reaches it ends the
+    /// wait, its silence written up to the duration.
+    let limitFrames: Int64?
+    /// The device was still away when the stream reached `--duration`: nothing more is read.
+    private var endedInGap = false
 
-    init(device: String, format: StreamFormat, sizes: ALSADevice.Sizes) {
+    init(device: String, format: StreamFormat, sizes: ALSADevice.Sizes, duration: StreamDuration? = nil) {
         deviceName = device
         self.format = format
         self.sizes = sizes
+        limitFrames = duration.map { Int64($0.frames(atRate: format.sampleRate)) }
         silence = .allocate(byteCount: format.bytesPerFrame, alignment: 16)
         let zeros = [Float](repeating: 0, count: format.channels)
         SampleCodec(format.encoding).encode(zeros, count: format.channels, into: silence)
@@ -50,6 +56,7 @@ final class CaptureSource: ByteSource {
         let frameBytes = format.bytesPerFrame
         guard let device, buffer.count >= frameBytes, let base = buffer.baseAddress else { return 0 }
         if silenceFrames > 0 { return fillSilence(base, frames: min(silenceFrames, buffer.count / frameBytes)) }
+        if endedInGap { return 0 }
         losses.fillingGap = false
         do {
             let n = try device.read(into: base, frames: buffer.count / frameBytes)
@@ -86,13 +93,23 @@ final class CaptureSource: ByteSource {
         let start = device.lastTransfer
         device.close()
         let deadline = policy.timeout.map { DeviceLosses.now() + Double($0.frames(atRate: format.sampleRate)) / Double(format.sampleRate) }
+        // The gap is the stream's time: at this moment the stream reaches --duration.
+        let rate = Double(format.sampleRate)
+        let durationEnds = limitFrames.map { start + Double(max(0, $0 - framesRead)) / rate }
         while true {
             let now = DeviceLosses.now()
-            if let deadline, now >= deadline {
+            if let deadline, now >= deadline, durationEnds.map({ deadline < $0 }) ?? true {
                 losses.end(loss.notBack(at: at, within: policy.timeout!))
                 return false
             }
-            let pause = min(Reconnect.interval, deadline.map { $0 - now } ?? Reconnect.interval)
+            if let limitFrames, let durationEnds, now >= durationEnds {
+                silenceFrames = Int(max(0, limitFrames - framesRead))
+                endedInGap = true
+                losses.record(DeviceGap(option: "--capture", device: deviceName, startSeconds: at, lengthSeconds: now - start, frames: silenceFrames))
+                warn("aupipe: \(loss.subject): still away when --duration was reached; \(silenceFrames) frames of silence written")
+                return true
+            }
+            let pause = min(Reconnect.interval, max(0, min(deadline ?? .infinity, durationEnds ?? .infinity) - now))
             if Self.sleepUnlessStopped(seconds: pause) { return false }
             if device.reopen() { break }
         }

@@ -66,6 +66,9 @@ final class MonitorOutput {
         }
     }
 
-    /// Plays what is queued to the end (nothing when the device is gone).
-    func drain() { if outage == nil { device.drain() } }
+    /// Plays what is queued to the end; a device still gone counts its gap to the end, so that
+    /// `--stats` tells how much of the output was not played.
+    func drain() {
+        if let outage { losses.record(outage.gapAtEnd(frames: frames, rate: rate)) } else { device.drain() }
+    }
 }

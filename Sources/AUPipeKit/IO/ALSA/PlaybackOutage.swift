@@ -22,6 +22,13 @@ struct PlaybackOutage {
         device.close()
     }
 
+    /// The gap of a device still away when the run ends (not back yet, given up, or never
+    /// waited for): from the loss to the end, the owner's stream being at `frames`.
+    func gapAtEnd(frames: Int64, rate: Double) -> DeviceGap {
+        DeviceGap(option: loss.option, device: loss.name, startSeconds: start(rate: rate),
+                  lengthSeconds: DeviceLosses.now() - lostAt, frames: Int(max(0, frames - lostFrames)))
+    }
+
     /// Where in the stream the device went, in seconds at `rate`.
     func start(rate: Double) -> Double { Double(lostFrames) / rate }
 

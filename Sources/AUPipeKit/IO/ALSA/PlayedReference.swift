@@ -104,8 +104,10 @@ final class PlayedReference {
         }
     }
 
-    /// Plays what is queued to the end.
-    func finish() { if outage == nil { device.drain() } }
+    /// Plays what is queued to the end; a device still gone counts its gap to the end.
+    func finish() {
+        if let outage { losses.record(outage.gapAtEnd(frames: framesGiven, rate: rate)) } else { device.drain() }
+    }
 
     private var rate: Double { Double(device.format.sampleRate) }
 

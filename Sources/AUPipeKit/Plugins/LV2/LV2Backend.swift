@@ -45,6 +45,9 @@ public struct LV2Backend: PluginBackend {
         return features
     }
 
+    /// What lilv could not read while discovering, in one line (nil: nothing; see `LV2World.loadProblem`).
+    var loadProblem: String? { (try? LV2World.world(searchPath: searchPath))?.loadProblem }
+
     public func discover() throws -> [PluginInfo] {
         try LV2World.world(searchPath: searchPath).plugins
     }

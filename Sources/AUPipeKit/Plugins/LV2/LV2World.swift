@@ -10,8 +10,13 @@ final class LV2World: @unchecked Sendable {
     let pointer: OpaquePointer
     /// Every plugin, sorted by URI.
     let plugins: [PluginInfo]
+    /// What lilv said on stderr while loading (bundles whose Turtle does not parse, skipped),
+    /// in one line for `aupipe plugins`; nil when it said nothing. Kept off stderr so that one
+    /// broken bundle does not print lines on every run (`AUPIPE_LV2_LOG=1` lets them through).
+    let loadProblem: String?
 
-    private init(pointer: OpaquePointer) {
+    /// Describes every plugin of the world; lilv's messages from loading it, summarised.
+    private init(pointer: OpaquePointer, captured: () -> String?) {
         self.pointer = pointer
         var plugins: [PluginInfo] = []
         for index in 0..<aupipe_lv2_world_plugin_count(pointer) {
@@ -21,6 +26,7 @@ final class LV2World: @unchecked Sendable {
             aupipe_lv2_plugin_info_free(info)
         }
         self.plugins = plugins.sorted { $0.identifier < $1.identifier }
+        loadProblem = captured().flatMap(Self.summary)
     }
 
     private static let worlds = Mutex<[String?: LV2World]>([:])
@@ -32,13 +38,32 @@ final class LV2World: @unchecked Sendable {
         let path = searchPath ?? getenv("LV2_PATH").map { String(cString: $0) }
         return try worlds.withLock { worlds in
             if let world = worlds[path] { return world }
+            // lilv's messages while it reads every bundle (and each plugin's data, at the first
+            // query: in `init`) are captured, not printed; see `loadProblem`.
+            aupipe_lv2_stderr_capture_begin()
+            func captured() -> String? {
+                guard let text = aupipe_lv2_stderr_capture_end() else { return nil }
+                defer { free(text) }
+                return String(cString: text)
+            }
             guard let pointer = aupipe_lv2_world_open(path) else {
+                _ = captured()
                 throw AUPipeError(.software, "lv2: lilv could not load its world of plugins")
             }
-            let world = LV2World(pointer: pointer)
+            let world = LV2World(pointer: pointer, captured: captured)
             worlds[path] = world
             return world
         }
+    }
+
+    /// lilv's messages as one line: the first error (serd's `error: FILE:LINE:COL: what`) and
+    /// how many lines there were.
+    static func summary(_ messages: String) -> String? {
+        let lines = messages.split(separator: "\n").filter { $0.contains { !$0.isWhitespace } }
+        guard let first = lines.first(where: { $0.hasPrefix("error: ") }) ?? lines.first else { return nil }
+        let text = first.hasPrefix("error: ") ? String(first.dropFirst(7)) : String(first)
+        return "lv2: lilv could not read some bundles and skipped them (\(text)"
+            + (lines.count > 1 ? "; \(lines.count - 1) more lines" : "") + "); fix or remove the bundle, AUPIPE_LV2_LOG=1 shows lilv's messages"
     }
 
     /// The plugin with this URI.
