@@ -123,6 +123,19 @@ import Testing
         #expect(r.stderr.split(separator: "\n").count == 1, "\(r.stderr)")
     }
 
+    /// A port whose lv2:symbol is `name` (every unit's label key) is `name_port`, as LADSPA's is.
+    @Test func aPortNamedNameIsNamePort() throws {
+        let dir = try CLI.temporaryDirectory()
+        let r = try Self.run("""
+            "$AUPIPE" gen noise duration=1000f --out-format f32le:48000:1 -t raw > in.raw \
+              && "$AUPIPE" --in-format f32le:48000:1 lv2 plugins/named name_port=0.5 name=half -t raw < in.raw > out.raw \
+              && "$AUPIPE" help lv2 plugins/named | grep -q '^  name_port'
+            """, in: dir)
+        try #require(r.status == 0, "\(r.stderr)")
+        let input = try Self.floats(dir.appendingPathComponent("in.raw")), output = try Self.floats(dir.appendingPathComponent("out.raw"))
+        #expect(output.count == input.count && zip(input, output).allSatisfy { $0 * 0.5 == $1 }, "name_port=0.5 did not halve every sample")
+    }
+
     @Test func sameBytesEveryRun() throws {
         let dir = try CLI.temporaryDirectory()
         let r = try Self.run("""

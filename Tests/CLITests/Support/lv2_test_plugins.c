@@ -5,6 +5,8 @@
  *                                            nominal (or, without it, the maximum) block length
  *   http://aupipe.test/plugins/delay100     delays by 100 frames and reports that as its latency
  *   http://aupipe.test/plugins/cv           passthrough with a CV input port (a port type aupipe refuses)
+ *   http://aupipe.test/plugins/named        multiplies by a control port whose symbol is "name" (every
+ *                                            unit's label key in aupipe)
  * The LV2 structs are declared from the LV2 specification (stable ABI), so no lv2-dev is needed. */
 #include <stdint.h>
 #include <stdlib.h>
@@ -32,6 +34,7 @@ typedef struct {
     float *out;
     float *latency;
     const float *cv;
+    const float *factor;
     uint32_t block;      /* fixedblock: the only frame count run accepts */
     float line[100];     /* delay100: the frames held back */
     uint32_t pos;
@@ -70,7 +73,7 @@ static void connect_port(LV2_Handle h, uint32_t port, void *data) {
     switch (port) {
     case 0: p->in = data; break;
     case 1: p->out = data; break;
-    case 2: p->latency = data; p->cv = data; break;
+    case 2: p->latency = data; p->cv = data; p->factor = data; break;
     }
 }
 
@@ -96,6 +99,11 @@ static void run_delay(LV2_Handle h, uint32_t n) {
     if (p->latency) *p->latency = 100;
 }
 
+static void run_named(LV2_Handle h, uint32_t n) {
+    Plugin *p = h;
+    for (uint32_t i = 0; i < n; i++) p->out[i] = p->in[i] * *p->factor;
+}
+
 static void cleanup(LV2_Handle h) { free(h); }
 
 static const LV2_Descriptor descriptors[] = {
@@ -103,6 +111,7 @@ static const LV2_Descriptor descriptors[] = {
     { "http://aupipe.test/plugins/fixedblock", instantiate, connect_port, NULL, run_fixed, NULL, cleanup, NULL },
     { "http://aupipe.test/plugins/delay100", instantiate, connect_port, NULL, run_delay, NULL, cleanup, NULL },
     { "http://aupipe.test/plugins/cv", instantiate, connect_port, NULL, run_pass, NULL, cleanup, NULL },
+    { "http://aupipe.test/plugins/named", instantiate, connect_port, NULL, run_named, NULL, cleanup, NULL },
 };
 
 __attribute__((visibility("default"))) const LV2_Descriptor *lv2_descriptor(uint32_t index) {
