@@ -26,7 +26,7 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
             speexdsp works on whole frames of frame= in 16-bit samples (samples beyond full scale are clipped there, and counted): the output has exactly the input's length (a part-filled last frame is padded and trimmed), aligned sample for sample with the input, and in a live pipe it comes at most one frame late without the preprocessor and two with it (whose own one-frame delay is removed from the output's timing, not from the wait). With vad=1, --stats reports the share of frames speex judged to be voice (speex prints a warning of its own about its VAD). Several microphone channels get echo cancellation but no residual-echo suppression (speex attaches the preprocessor to a mono microphone only). --stats reports the ERLE (echo return loss enhancement: how much quieter the output is than the microphone while there is echo: the far end above -50 dBFS and the microphone above -60 dBFS; "no echo measured" when there was none), when the canceller converged (its filter, before the preprocessor, 10 dB below the microphone for 1 s), the delay used and the history the last warm start replayed. A reference that ends before the stream gets a warning on stderr, with or without --stats.
             """ + driftDetails,
         parameters: [Keys.ref, Keys.refChannel, Keys.speakers, Keys.delay, Keys.maxDelay, Keys.tail, Keys.frame, Keys.preprocess,
-                     Keys.suppress, Keys.suppressActive, Keys.denoise, Keys.agc, Keys.vad, Keys.dereverb, Keys.drift, Keys.plot],
+                     Keys.suppress, Keys.suppressActive, Keys.residual, Keys.denoise, Keys.agc, Keys.vad, Keys.dereverb, Keys.drift, Keys.plot],
         primary: Keys.ref.name,
         example: "arecord -t raw -f S16_LE -r 16000 -c 1 | aupipe --in-format s16le:16000:1 aec ref=played.wav delay=auto -t wav > clean.wav",
         make: { v in try EchoCancellerUnit(v) })
@@ -69,6 +69,9 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
     private var freshState: OpaquePointer?
     private var states: [OpaquePointer] = []
     private var preprocessors: [Preprocessor] = []
+    /// `residual=1` (with the preprocessor, one microphone): the residual echo suppressor.
+    private let residualOn: Bool
+    private var residual: ResidualEchoSuppressor?
     private var reader: SideInput?
     /// `--play`: the far end goes to a device as it is read, and comes back as played.
     private var played: PlayedReference?
@@ -143,6 +146,7 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
         } else {
             settings = nil
         }
+        residualOn = settings != nil && v[Keys.residual]
         drift = v[Keys.drift]
         if refChannel != nil, case .ppm(let ppm) = drift {
             throw AUPipeError.usage("aec: drift=\(formatNumber(ppm)) needs ref=PATH: a reference from an input channel shares the microphone's clock (drift=off or auto, which then does nothing)")
@@ -204,8 +208,13 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
                 try Preprocessor(frameFrames: frameFrames, sampleRate: rate, settings: settings, echo: mics == 1 ? st : nil)
             }
         }
-        // speex's preprocessor gives each frame out one frame later: that latency is removed.
-        blocker = FrameBlocker(frameFrames: frameFrames, channels: inChannels, outputChannels: mics, latency: preprocessors.isEmpty ? 0 : frameFrames)
+        if residualOn, mics == 1, let settings {
+            residual = ResidualEchoSuppressor(frameFrames: frameFrames, rate: rate, suppressDB: settings.echoSuppress, activeDB: settings.echoSuppressActive)
+        }
+        // speex's preprocessor gives each frame out one frame later, the residual echo
+        // suppressor one more: that latency is removed.
+        blocker = FrameBlocker(frameFrames: frameFrames, channels: inChannels, outputChannels: mics,
+                               latency: (preprocessors.isEmpty ? 0 : frameFrames) + (residual == nil ? 0 : frameFrames))
         micFloat = .allocate(capacity: frameFrames * mics)
         refFloat = .allocate(capacity: frameFrames * speakers)
         rec16 = .allocate(capacity: frameFrames * mics)
@@ -356,7 +365,9 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
         let filtered = ERLEMeter.energy(out16, count: frameFrames * mics)
         if !preprocessors.isEmpty {
             if mics == 1 {
+                residual?.capture(mic: rec16, cancelled: out16)
                 if preprocessors[0].run(out16) { voiceFrames += 1 }
+                residual?.run(out16, doubleTalk: doubleTalk.active)
             } else if let ch = channel16 {
                 for c in 0..<mics {
                     for f in 0..<frameFrames { ch[f] = out16[f * mics + c] }
@@ -506,6 +517,9 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
         if played != nil { parts.append("the far end as played on --play's device") }
         if let end = referenceEndedAt { parts.append("the reference ended at \(String(format3: end)) s; silence after it") }
         if vad, framesRun > 0 { parts.append("voice in \(voiceFrames * 100 / framesRun)% of frames (speex VAD)") }
+        if let residual, residual.framesRun > 0 {
+            parts.append("residual echo suppressor: its echo model adapted in \(residual.framesAdapted * 100 / residual.framesRun)% of frames")
+        }
         return parts.joined(separator: ", ")
     }
 
