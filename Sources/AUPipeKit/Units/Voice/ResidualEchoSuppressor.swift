@@ -7,26 +7,28 @@ import Glibc
 /// saturating loudspeaker's harmonics and intermodulation) — taken out per frequency bin
 /// without ducking the near talker.
 ///
-/// It runs on one microphone after speex's preprocessor, in the aec's frames of N samples,
-/// on an STFT of 2N-sample sqrt-Hann windows at a hop of N (zero-padded to a power of two),
-/// and adds one frame of latency (which `aec` removes from the output's timing). Per bin k:
-/// - the signals: E, the output of the preprocessor; Ŷ, the linear filter's echo estimate
-///   (microphone minus the canceller's output, before the preprocessor); D, the microphone;
-///   Ŷ and D held one frame so that they line up with the preprocessor's output.
-/// - the echo model: the residual echo power R(k) = w₁(k)·P(k) + w₂(k)·S(k) + w₃(k)·B, with
-///   P = |Ŷ|² held with a decay of `tailDecay` per frame (the tail), S = P spread over
-///   ±`spreadHz` (intermodulation near strong partials), B = P's mean over all bins (a
-///   saturating loudspeaker's distortion, which follows the echo's overall level and spreads
-///   over the whole band; w₃ learns its shape). The weights adapt by NLMS on smoothed power
-///   spectra only in frames where the far end plays and the near end is absent: the
-///   microphone coherent with Ŷ (`echoCoherence`, weighted by Ŷ's power) and no double talk
-///   (`DoubleTalkDetector`).
-/// - the gain: G = 1 − β·R/|E|² (|E|² lightly smoothed), at least the gain that keeps the
-///   output at E's noise floor (minimum tracking: the noise bed stays, no pumping), at least
-///   `suppress=` (−80 dB by default) or `suppress-active=` (−30) in double talk; where the
-///   near end is present in the bin (low coherence between D and Ŷ and E well above R) β is
-///   1, so the near end keeps what the predicted echo does not cover. No broadband gain is
-///   ever applied. G is smoothed over time and over neighbouring bins.
+/// It runs on one microphone, in the aec's frames of N samples, on an STFT of 2N-sample
+/// sqrt-Hann windows at a hop of N (zero-padded to a power of two), and adds one frame of
+/// latency (which `aec` removes from the output's timing). Per bin:
+/// - the signals: C, the canceller's output before speex's preprocessor; Ŷ = D − C, the
+///   linear filter's echo estimate; D, the microphone; E, the preprocessor's output, which is
+///   what the gain applies to (C, Ŷ and D are held one frame to line up with it).
+/// - the echo model, on C (whose residual follows Ŷ steadily; the preprocessor's output
+///   does not, its own suppression switching from frame to frame): the residual echo power
+///   R = w₁·P + w₂·S + w₃·B, with P = |Ŷ|² held with a decay of `tailSeconds` (the tail),
+///   S = P spread over ±`spreadHz` (intermodulation near strong partials) and B = P's mean
+///   over all bins (a saturating loudspeaker's distortion follows the echo's overall level
+///   and spreads over the band; w₃ learns its shape). The weights adapt by NLMS on smoothed
+///   power spectra, towards C's power less its noise floor, only in frames of echo alone.
+/// - echo alone or not, per frame: the near end may be present when `aec`'s double-talk
+///   detector says so, when D's coherence with Ŷ (weighted by Ŷ's power) is below
+///   `echoCoherence`, or when D's power is more than `micOverEcho` times Ŷ's.
+/// - the gain: G = 1 − β·R/|C|², with β = `beta` in frames of echo alone and `betaNear`
+///   otherwise (and at most 1 in bins where the near end is present: D incoherent with Ŷ
+///   and C well above R); at least the gain that leaves C's noise floor (minimum tracking:
+///   the noise bed stays, no pumping), at least `suppress=` (−80 dB by default) in frames of
+///   echo alone and `suppress-active=` (−30) otherwise. No broadband gain is ever applied.
+///   G is smoothed over time and over neighbouring bins.
 /// Everything is allocated in `init`; `capture` and `run` allocate nothing.
 final class ResidualEchoSuppressor {
     /// Samples per frame (N), the FFT size (a power of two ≥ 2N) and its bins (size/2 + 1).
@@ -43,22 +45,25 @@ final class ResidualEchoSuppressor {
     /// Bins each side of S's spread.
     private let spreadBins: Int
 
-    /// Over-subtraction while only the far end talks; where the near end is present it is 1.
-    static func tun(_ n: String, _ d: Float) -> Float { getenv(n).flatMap { Float(String(cString: $0)) } ?? d }
-    static let beta: Float = tun("R_BETA", 1.5)
+    /// Over-subtraction in frames where only the far end talks, and in frames where the near end
+    /// may be present (`betaNear`; bins where it is present get at most 1).
+    static let beta: Float = 8
     /// Smoothing (per frame) of the spectra for coherence and adaptation, and of |E|² for the gain.
-    static let statsSmoothing: Float = tun("R_A", 0.85), gainPowerSmoothing: Float = tun("R_G", 0.4)
+    static let statsSmoothing: Float = 0.85, gainPowerSmoothing: Float = 0.4
     /// The Ŷ-weighted coherence between D and Ŷ above which a frame counts as echo only,
     /// and the per-bin coherence below which the near end may be present.
-    static let echoCoherence: Float = tun("R_EC", 0.8), nearCoherence: Float = tun("R_NC", 0.5)
+    static let echoCoherence: Float = 0.93, nearCoherence: Float = 0.5
     /// NLMS step, and the largest weight.
-    static let step: Float = tun("R_MU", 0.1), maxWeight: Float = 8
+    static let step: Float = 0.1, maxWeight: Float = 8
     /// The spread of S, and the tail's decay time constant.
-    static let spreadHz = Double(tun("R_SPREAD", 250)), tailSeconds = Double(tun("R_TAIL", 0.08))
+    static let spreadHz = 500.0, tailSeconds = 0.15
     /// The noise floor's window (s), and what its minimum is multiplied by (the minimum of a
     /// smoothed power lies below its mean).
-    static let dy: Float = tun("R_DY", 2)
-    static let ts: Float = tun("R_TS", 0.3), w3on: Float = tun("R_W3", 1), w2on: Float = tun("R_W2", 1)
+    static let betaNear: Float = 0.3
+    /// How far (power ratio) the microphone may be above Ŷ (smoothed) in a frame of echo only.
+    static let micOverEcho: Float = 2
+    /// The gain's smoothing over time (per frame).
+    static let gainSmoothing: Float = 0.3
     static let noiseSeconds = 1.0, minimumBias: Float = 2
 
     private let window: UnsafeMutablePointer<Float>
@@ -179,7 +184,7 @@ final class ResidualEchoSuppressor {
             cohWeighted += coh * syy[k]
             yWeight += syy[k]
             dWeight += sdd[k]
-            // The noise floor: the least of E's smoothed power over the last one to two
+            // The noise floor: the least of C's smoothed power over the last one to two
             // `noiseSeconds`, times the bias of a minimum.
             minNow[k] = min(minNow[k], see[k])
             noise[k] = Self.minimumBias * min(minNow[k], minBefore[k])
@@ -201,10 +206,11 @@ final class ResidualEchoSuppressor {
             if hi + 1 < bins { run += p[hi + 1] }
             if lo >= 0 { run -= p[lo] }
         }
-        // Adapt where only the far end talks: Ŷ well above E's noise, D coherent with Ŷ.
-        // and the microphone at most 3 dB above Ŷ (the near end adds power the filter does not predict).
-        let echoOnly = !doubleTalk && pSum > 10 * noiseSum && yWeight > 0 && cohWeighted / yWeight >= Self.echoCoherence
-            && dWeight <= Self.dy * yWeight
+        // Echo alone: no double talk, D coherent with Ŷ and at most `micOverEcho` above it (the
+        // near end adds power the filter does not predict); the model adapts when Ŷ is also
+        // well above C's noise.
+        let nearActive = doubleTalk || !(cohWeighted >= Self.echoCoherence * yWeight) || dWeight > Self.micOverEcho * yWeight
+        let echoOnly = !nearActive && pSum > 10 * noiseSum
         sb = a * sb + (1 - a) * b
         for k in 0..<bins {
             sp[k] = a * sp[k] + (1 - a) * p[k]
@@ -223,19 +229,20 @@ final class ResidualEchoSuppressor {
             }
         }
         // The gains.
-        let floor = doubleTalk ? activeGain : minGain
+        let floor = nearActive ? activeGain : minGain
+        let beta = nearActive ? Self.betaNear : Self.beta
         for k in 0..<bins {
-            let r = w1[k] * p[k] + Self.w2on * w2[k] * s[k] + Self.w3on * w3[k] * b
+            let r = w1[k] * p[k] + w2[k] * s[k] + w3[k] * b
             let e2 = max(eFast[k], 1e-20)
             let near = rawGain[k] < Self.nearCoherence && e2 > 4 * r
-            var gk = 1 - (near ? 1 : Self.beta) * r / e2
-            // Keep the noise bed: never below the gain that leaves E's noise floor.
+            var gk = 1 - (near ? min(1, beta) : beta) * r / e2
+            // Keep the noise bed: never below the gain that leaves C's noise floor.
             gk = max(gk, min(1, (noise[k] / e2).squareRoot()), near ? activeGain : floor)
             rawGain[k] = min(gk, 1)
         }
         for k in 0..<bins {
             let l = rawGain[max(k - 1, 0)], c = rawGain[k], r = rawGain[min(k + 1, bins - 1)]
-            gain[k] = Self.ts * gain[k] + (1 - Self.ts) * (0.25 * l + 0.5 * c + 0.25 * r)
+            gain[k] = Self.gainSmoothing * gain[k] + (1 - Self.gainSmoothing) * (0.25 * l + 0.5 * c + 0.25 * r)
         }
         // Synthesis: G·E, the inverse transform, the window, overlap-add.
         for k in 0..<bins {
