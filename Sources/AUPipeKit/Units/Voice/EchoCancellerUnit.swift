@@ -9,7 +9,8 @@ import CSpeexDSP
 /// (any container, converted to mono at the stream's rate) or from input channel `ref-channel=`.
 /// The reference is delayed by `delay=` (or by the bulk delay `delay=auto` finds), the canceller
 /// adapts a `tail=`-long filter, and speex's preprocessor (attached to the echo state) removes
-/// residual echo (`suppress=`), and optionally noise and level (`denoise=`, `agc=`).
+/// residual echo (`suppress=`), and optionally noise and level (`denoise=`, `agc=`); then
+/// `ResidualEchoSuppressor` (`residual=`) takes out what the linear filter cannot model.
 /// When `delay=auto` changes the delay, the canceller is warm-started: run again over the
 /// recent past (`EchoHistory`) with the reference at the new delay.
 /// Frames of `frame=` go through speex in 16-bit samples. The output has exactly the input's

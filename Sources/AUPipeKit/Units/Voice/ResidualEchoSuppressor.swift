@@ -67,14 +67,15 @@ final class ResidualEchoSuppressor {
     static let noiseSeconds = 1.0, minimumBias: Float = 2
 
     private let window: UnsafeMutablePointer<Float>
-    /// Time signals (N each): this frame's Ŷ and D as captured before the preprocessor, the
-    /// frame they line up with now, the frame before it, E's previous frame, and the
+    /// Time signals (N each): this frame's Ŷ, D and C as captured before the preprocessor, the
+    /// frames they line up with now and the frames before those, E's previous frame, and the
     /// overlap-add carry.
     private let yIn, dIn, cIn, yNow, dNow, cNow, yPrev, dPrev, cPrev, ePrev, carry: UnsafeMutablePointer<Float>
     /// FFT work (fftSize each).
     private let re, im, re2, im2: UnsafeMutablePointer<Float>
-    /// Per bin: E's spectrum (for synthesis), the smoothed spectra, the regressors, their
-    /// smoothed values, the weights, the noise floor, the gains.
+    /// Per bin: E's spectrum (for synthesis); C's, Ŷ's and D's smoothed spectra and cross
+    /// spectrum, C's lightly smoothed power; the regressors P and S and their smoothed values;
+    /// the weights; C's noise floor and its minima; the gains (and, before them, the coherence).
     private let eRe, eIm: UnsafeMutablePointer<Float>
     private let see, syy, sdd, sdyRe, sdyIm, eFast: UnsafeMutablePointer<Float>
     private let p, s, sp, ss: UnsafeMutablePointer<Float>
