@@ -31,7 +31,7 @@ extension EchoCancellerUnit {
         public static let suppress = Parameter("suppress", VoiceParameters.suppressionDB, default: -80, help: "residual echo suppression while only the far end talks")
         /// Residual echo suppression in dB while both talk, −100...0.
         public static let suppressActive = Parameter("suppress-active", VoiceParameters.suppressionDB, default: -30, help: "residual echo suppression while both talk")
-        /// The residual echo suppressor between canceller and preprocessor (`ResidualEchoSuppressor`): on by
+        /// The residual echo suppressor after the preprocessor (`ResidualEchoSuppressor`): on by
         /// default with `preprocess=1`; nothing without the preprocessor or with several microphones.
         public static let residual = Parameter("residual", .boolean, default: true, help: "suppress the echo the linear filter leaves (nonlinear, tail), keeping the near end")
         /// Noise suppression in dB, −100...0; 0 leaves the noise as it is (the preprocessor runs

@@ -7,16 +7,14 @@ import Glibc
 /// saturating loudspeaker's harmonics and intermodulation) — taken out per frequency bin
 /// without ducking the near talker.
 ///
-/// It runs on one microphone between the canceller and speex's preprocessor, in the aec's
-/// frames of N samples, on an STFT of 2N-sample sqrt-Hann windows at a hop of N (zero-padded
-/// to a power of two), and adds one frame of latency (which `aec` removes from the output's
-/// timing). Before the preprocessor, not after it: measured on bench/aec's 23 scenes, 1-4 dB
-/// more ERLE in rooms and 2 dB more with a saturating loudspeaker, for 0.1 dB of the near end
-/// and 1 dB less after an echo-path change; and modelled on the preprocessor's output (whose
-/// own suppression switches from frame to frame) it gained 1 dB less. Per bin:
-/// - the signals: C, the canceller's output, which the gain applies to; Ŷ = D − C, the
-///   linear filter's echo estimate; D, the microphone.
-/// - the echo model (C's residual follows Ŷ steadily): the residual echo power
+/// It runs on one microphone, in the aec's frames of N samples, on an STFT of 2N-sample
+/// sqrt-Hann windows at a hop of N (zero-padded to a power of two), and adds one frame of
+/// latency (which `aec` removes from the output's timing). Per bin:
+/// - the signals: C, the canceller's output before speex's preprocessor; Ŷ = D − C, the
+///   linear filter's echo estimate; D, the microphone; E, the preprocessor's output, which is
+///   what the gain applies to (C, Ŷ and D are held one frame to line up with it).
+/// - the echo model, on C (whose residual follows Ŷ steadily; the preprocessor's output
+///   does not, its own suppression switching from frame to frame): the residual echo power
 ///   R = w₁·P + w₂·S + w₃·B, with P = |Ŷ|² held with a decay of `tailSeconds` (the tail),
 ///   S = P spread over ±`spreadHz` (intermodulation near strong partials) and B = P's mean
 ///   over all bins (a saturating loudspeaker's distortion follows the echo's overall level
@@ -31,7 +29,7 @@ import Glibc
 ///   the noise bed stays, no pumping), at least `suppress=` (−80 dB by default) in frames of
 ///   echo alone and `suppress-active=` (−30) otherwise. No broadband gain is ever applied.
 ///   G is smoothed over time and over neighbouring bins.
-/// Everything is allocated in `init`; `run` allocates nothing.
+/// Everything is allocated in `init`; `capture` and `run` allocate nothing.
 final class ResidualEchoSuppressor {
     /// Samples per frame (N), the FFT size (a power of two ≥ 2N) and its bins (size/2 + 1).
     let frameFrames: Int
@@ -70,11 +68,13 @@ final class ResidualEchoSuppressor {
     static let noiseSeconds = 2.0, minimumBias: Float = 1
 
     private let window: UnsafeMutablePointer<Float>
-    /// Time signals (N each): this frame's Ŷ, D and C, the frame before's, and the overlap-add carry.
-    private let yNow, dNow, cNow, yPrev, dPrev, cPrev, carry: UnsafeMutablePointer<Float>
+    /// Time signals (N each): this frame's Ŷ, D and C as captured before the preprocessor, the
+    /// frames they line up with now and the frames before those, E's previous frame, and the
+    /// overlap-add carry.
+    private let yIn, dIn, cIn, yNow, dNow, cNow, yPrev, dPrev, cPrev, ePrev, carry: UnsafeMutablePointer<Float>
     /// FFT work (fftSize each).
     private let re, im, re2, im2: UnsafeMutablePointer<Float>
-    /// Per bin: C's spectrum (for synthesis); C's, Ŷ's and D's smoothed spectra and cross
+    /// Per bin: E's spectrum (for synthesis); C's, Ŷ's and D's smoothed spectra and cross
     /// spectrum, C's lightly smoothed power; the regressors P and S and their smoothed values;
     /// the weights; C's noise floor and its minima; the gains (and, before them, the coherence).
     private let eRe, eIm: UnsafeMutablePointer<Float>
@@ -112,8 +112,8 @@ final class ResidualEchoSuppressor {
         let n = frameFrames, k = size / 2 + 1
         window = buffer(2 * n)
         for i in 0..<(2 * n) { window[i] = Float(sin(Double.pi * Double(i) / Double(2 * n))) }
-        yNow = buffer(n); dNow = buffer(n); cNow = buffer(n)
-        yPrev = buffer(n); dPrev = buffer(n); cPrev = buffer(n); carry = buffer(n)
+        yIn = buffer(n); dIn = buffer(n); cIn = buffer(n); yNow = buffer(n); dNow = buffer(n); cNow = buffer(n)
+        yPrev = buffer(n); dPrev = buffer(n); cPrev = buffer(n); ePrev = buffer(n); carry = buffer(n)
         re = buffer(size); im = buffer(size); re2 = buffer(size); im2 = buffer(size)
         eRe = buffer(k); eIm = buffer(k)
         see = buffer(k); syy = buffer(k); sdd = buffer(k); sdyRe = buffer(k); sdyIm = buffer(k); eFast = buffer(k)
@@ -130,30 +130,37 @@ final class ResidualEchoSuppressor {
 
     deinit { for b in buffers { b.deallocate() } }
 
-    /// Suppresses the residual echo of the canceller's output `cancelled` (N 16-bit samples),
-    /// in place, one frame late (the overlap-add); `mic` is the microphone's frame, and
-    /// `doubleTalk` `aec`'s detector's verdict.
-    func run(_ cancelled: UnsafeMutablePointer<Int16>, mic: UnsafePointer<Int16>, doubleTalk: Bool) {
-        let n = frameFrames, size = fftSize
-        for i in 0..<n {
+    /// Before the preprocessor: the microphone and the canceller's output of this frame
+    /// (N 16-bit samples each).
+    func capture(mic: UnsafePointer<Int16>, cancelled: UnsafePointer<Int16>) {
+        for i in 0..<frameFrames {
             let d = Float(mic[i]) / 32768, c = Float(cancelled[i]) / 32768
-            dNow[i] = d
-            cNow[i] = c
-            yNow[i] = d - c
+            dIn[i] = d
+            cIn[i] = c
+            yIn[i] = d - c
         }
-        // Analysis: C and Ŷ in one complex transform, D in another.
+    }
+
+    /// After the preprocessor: suppresses the residual echo of its output `frame` (N 16-bit
+    /// samples), in place, one frame late (the overlap-add). `doubleTalk`: `aec`'s detector.
+    func run(_ frame: UnsafeMutablePointer<Int16>, doubleTalk: Bool) {
+        let n = frameFrames, size = fftSize
+        // Analysis: the canceller's output C and Ŷ in one complex transform, E and D in another.
         for i in 0..<n {
+            let e = Float(frame[i]) / 32768
             re[i] = window[i] * cPrev[i]; re[n + i] = window[n + i] * cNow[i]
             im[i] = window[i] * yPrev[i]; im[n + i] = window[n + i] * yNow[i]
-            re2[i] = window[i] * dPrev[i]; re2[n + i] = window[n + i] * dNow[i]
+            re2[i] = window[i] * ePrev[i]; re2[n + i] = window[n + i] * e
+            im2[i] = window[i] * dPrev[i]; im2[n + i] = window[n + i] * dNow[i]
+            ePrev[i] = e
         }
-        for i in (2 * n)..<size { re[i] = 0; im[i] = 0; re2[i] = 0 }
-        im2.update(repeating: 0, count: size)
+        for i in (2 * n)..<size { re[i] = 0; im[i] = 0; re2[i] = 0; im2[i] = 0 }
         fft.forward(real: re, imag: im)
         fft.forward(real: re2, imag: im2)
-        yPrev.update(from: yNow, count: n)
-        dPrev.update(from: dNow, count: n)
-        cPrev.update(from: cNow, count: n)
+        // Ŷ, D and C move on a frame.
+        yPrev.update(from: yNow, count: n); yNow.update(from: yIn, count: n)
+        dPrev.update(from: dNow, count: n); dNow.update(from: dIn, count: n)
+        cPrev.update(from: cNow, count: n); cNow.update(from: cIn, count: n)
 
         let a = Self.statsSmoothing, g = Self.gainPowerSmoothing
         var pSum: Float = 0, cohWeighted: Float = 0, yWeight: Float = 0, noiseSum: Float = 0, dWeight: Float = 0
@@ -162,8 +169,9 @@ final class ResidualEchoSuppressor {
             let zr = re[k], zi = im[k], cr = re[j], ci = im[j]
             let er = (zr + cr) / 2, ei = (zi - ci) / 2
             let yr = (zi + ci) / 2, yi = (cr - zr) / 2
-            eRe[k] = er; eIm[k] = ei
-            let dr = re2[k], di = im2[k]
+            let ur = re2[k], ui = im2[k], vr = re2[j], vi = im2[j]
+            eRe[k] = (ur + vr) / 2; eIm[k] = (ui - vi) / 2
+            let dr = (ui + vi) / 2, di = (vr - ur) / 2
             let e2 = er * er + ei * ei, y2 = yr * yr + yi * yi
             see[k] = a * see[k] + (1 - a) * e2
             syy[k] = a * syy[k] + (1 - a) * y2
@@ -247,7 +255,7 @@ final class ResidualEchoSuppressor {
         for i in 0..<n {
             let x = carry[i] + window[i] * re[i]
             carry[i] = window[n + i] * re[n + i]
-            cancelled[i] = SampleCodec.s16(x, clipped: &clipped)
+            frame[i] = SampleCodec.s16(x, clipped: &clipped)
         }
         framesRun += 1
     }
