@@ -139,8 +139,8 @@ import CSpeexDSP
 
     /// The 9 s scenes with the tail and frame the thresholds were set for (200 ms, 10 ms; the
     /// defaults before issue 13): the defaults (400 ms, 20 ms) converge more slowly, which the
-    /// 2 s these scenes give before the path change and 3 s after it show (22.7-26.1 dB with the
-    /// preprocessor, 15.6-18.1 without; `shortScenesWithTheDefaults`), while over the 42 s of
+    /// 2 s these scenes give before the path change and 3 s after it show (29.5-47.4 dB with the
+    /// preprocessor and the residual echo suppressor, 15.6-18.1 without either; `shortScenesWithTheDefaults`), while over the 42 s of
     /// the benchmark's scenes they cancel 5 dB more in rooms.
     static let formerTailAndFrame = ["tail=200ms", "frame=10ms"]
 
@@ -149,7 +149,21 @@ import CSpeexDSP
         let m = try cancel(AECScene(delayMS: delayMS), [Self.fittingDelay(delayMS), "preprocess=0"] + Self.formerTailAndFrame)
         #expect(m.erle >= 18, "ERLE \(Self.fmt(m.erle)) dB without the preprocessor at \(delayMS) ms: \(m)")
         #expect(abs(m.nearChange) <= 2, "near end changed by \(Self.fmt(m.nearChange, sign: true)) dB in double talk: \(m)")
-        #expect(Self.reportedERLE(m).map { abs($0 - m.erle) <= 5 } == true, "the unit reports \(m.note ?? "nothing"); measured \(Self.fmt(m.erle)) dB")
+        #expect(Self.reportAgrees(m), "the unit reports \(m.note ?? "nothing"); measured \(Self.fmt(m.erle)) dB")
+    }
+
+    /// How far (dB) the unit's own ERLE may be from the measured one: it counts every frame with
+    /// echo after convergence, these only the converged stretches, and with the residual echo
+    /// suppressor the two part further than 5 dB (5.6 dB at 40 ms with the defaults).
+    static let reportTolerance = 6.0
+
+    /// Whether the unit's own ERLE agrees with the measured one: within `reportTolerance`, or
+    /// both above the noise ceiling (the residual echo below the noise, which the preprocessor's
+    /// noise suppression then decides: 59.6 reported against 41.0 measured at 40 ms with
+    /// `erleWithPreprocessor`'s tail and frame, over a ceiling of 32.7).
+    static func reportAgrees(_ m: Measurement) -> Bool {
+        guard let reported = reportedERLE(m) else { return false }
+        return abs(reported - m.erle) <= reportTolerance || (reported > m.ceiling && m.erle > m.ceiling)
     }
 
     /// The ERLE the unit reports in its --stats note ("ERLE 23.38 dB (median …").
@@ -160,19 +174,21 @@ import CSpeexDSP
     @Test(arguments: [0, 40, 120, 300])
     func erleWithPreprocessor(delayMS: Int) throws {
         let m = try cancel(AECScene(delayMS: delayMS), [Self.fittingDelay(delayMS)] + Self.formerTailAndFrame)
-        #expect(m.erle >= 28, "ERLE \(Self.fmt(m.erle)) dB with the preprocessor at \(delayMS) ms: \(m)")
+        // Reached 49.6, 41.0, 56.5 and 44.7 dB with the residual echo suppressor (28-30 without).
+        #expect(m.erle >= 39, "ERLE \(Self.fmt(m.erle)) dB with the preprocessor at \(delayMS) ms: \(m)")
         #expect(abs(m.nearChange) <= 2, "near end changed by \(Self.fmt(m.nearChange, sign: true)) dB in double talk (default suppress): \(m)")
-        #expect(Self.reportedERLE(m).map { abs($0 - m.erle) <= 5 } == true, "the unit reports \(m.note ?? "nothing"); measured \(Self.fmt(m.erle)) dB")
+        #expect(Self.reportAgrees(m), "the unit reports \(m.note ?? "nothing"); measured \(Self.fmt(m.erle)) dB")
     }
 
-    /// The defaults on the 9 s scenes: what they reach (22.7-26.1 dB), asserted, the near end
+    /// The defaults on the 9 s scenes: what they reach (29.5-47.4 dB with the residual echo
+    /// suppressor; 22.7-26.1 without), asserted, the near end
     /// kept in double talk, and the unit's own ERLE figure within 5 dB of the measured one.
     @Test(arguments: [0, 40, 120, 300])
     func shortScenesWithTheDefaults(delayMS: Int) throws {
         let m = try cancel(AECScene(delayMS: delayMS), [Self.fittingDelay(delayMS)])
-        #expect(m.erle >= 21, "ERLE \(Self.fmt(m.erle)) dB with the defaults at \(delayMS) ms: \(m)")
+        #expect(m.erle >= 27.5, "ERLE \(Self.fmt(m.erle)) dB with the defaults at \(delayMS) ms: \(m)")
         #expect(abs(m.nearChange) <= 2, "near end changed by \(Self.fmt(m.nearChange, sign: true)) dB in double talk: \(m)")
-        #expect(Self.reportedERLE(m).map { abs($0 - m.erle) <= 5 } == true, "the unit reports \(m.note ?? "nothing"); measured \(Self.fmt(m.erle)) dB")
+        #expect(Self.reportAgrees(m), "the unit reports \(m.note ?? "nothing"); measured \(Self.fmt(m.erle)) dB")
     }
 
     /// `delay=auto` finds the 300 ms bulk delay and cancels within 3 dB of the scene without one.
@@ -352,21 +368,23 @@ import CSpeexDSP
 /// `aec`'s defaults (only `ref=`) on the benchmark's scene kinds in small (`RoomScene`, 8 s):
 /// rooms of RT60 0.2–1 s, a saturating loudspeaker, pink noise and babble. Each test prints its
 /// figures and asserts what the defaults reach there; the issue's targets that they do not reach
-/// (40 dB in rooms, 30 dB with a saturating loudspeaker) are reported by bench/aec/run, not
-/// asserted here.
+/// (30 dB with a saturating loudspeaker) are reported by bench/aec/run, not asserted here. The
+/// residual echo suppressor (`residual=1`, the default) is compared with `residual=0` on a room
+/// and on the saturating loudspeaker: what it adds, and that it leaves the near end as it was.
 ///
 /// ERLE here is 10·log10(Σ mic² / Σ out²) over `RoomScene.converged` (3–5 s and 6.5–8 s, the far
 /// end alone), capped by the noise (the ceiling printed beside it); "residual over noise" is
 /// 10·log10(Σ out² / Σ noise²) there, which is at most 0 dB when what is left of the echo is
 /// below the microphone's noise; the near end's gain is that of its own component in the output
-/// during the double talk (least squares per 100 ms piece where it is above −45 dBFS).
+/// during the double talk (least squares per 100 ms piece where it is above −45 dBFS), and its
+/// SI-SDR (dB) is that of the output against the near end over those pieces (bench/aec's).
 extension EchoSceneTests {
     struct RoomMeasurement: CustomStringConvertible {
-        var erle, ceiling, residualOverNoise, nearGain: Double
+        var erle, ceiling, residualOverNoise, nearGain, nearSISDR: Double
         var note: String?
         var description: String {
             "ERLE \(EchoSceneTests.fmt(erle)) dB (noise ceiling \(EchoSceneTests.fmt(ceiling))), residual over noise \(EchoSceneTests.fmt(residualOverNoise, sign: true)) dB, "
-                + "near end in double talk \(EchoSceneTests.fmt(nearGain, sign: true)) dB; unit: \(note ?? "no note")"
+                + "near end in double talk \(EchoSceneTests.fmt(nearGain, sign: true)) dB (SI-SDR \(EchoSceneTests.fmt(nearSISDR)) dB); unit: \(note ?? "no note")"
         }
     }
 
@@ -383,18 +401,22 @@ extension EchoSceneTests {
                 z += scene.noise[i] * scene.noise[i]
             }
         }
-        var gained = 0.0, total = 0.0
+        var gained = 0.0, total = 0.0, cross = 0.0, outPower = 0.0
         let piece = RoomScene.rate / 10
         for start in stride(from: RoomScene.frame(RoomScene.doubleTalk.lowerBound), to: RoomScene.frame(RoomScene.doubleTalk.upperBound) - piece + 1, by: piece) {
-            var ss = 0.0, ys = 0.0
-            for i in start..<start + piece { ss += scene.near[i] * scene.near[i]; ys += s(out[i]) * scene.near[i] }
+            var ss = 0.0, ys = 0.0, yy = 0.0
+            for i in start..<start + piece { ss += scene.near[i] * scene.near[i]; ys += s(out[i]) * scene.near[i]; yy += s(out[i]) * s(out[i]) }
             guard ss / Double(piece) >= pow(10, -4.5) else { continue }
+            cross += ys
+            outPower += yy
             let g = ys / ss
             gained += g * g * ss
             total += ss
         }
+        // SI-SDR: the output's projection on the near end (α·s) over what is left.
+        let alpha = cross / total, target = alpha * alpha * total
         let r = RoomMeasurement(erle: 10 * log10(m / o), ceiling: 10 * log10(m / z), residualOverNoise: 10 * log10(o / z),
-                                nearGain: 10 * log10(gained / total), note: note)
+                                nearGain: 10 * log10(gained / total), nearSISDR: 10 * log10(target / max(outPower - 2 * alpha * cross + target, 1e-20)), note: note)
         print("aec room scene (\(scene.name)), aec ref=far.wav \(args.joined(separator: " ")): \(r)")
         return r
     }
@@ -406,22 +428,41 @@ extension EchoSceneTests {
         #expect(m.nearGain >= -2, "the near end in double talk: \(m)")
     }
 
-    /// What the defaults reach in `roomsWithTheDefaults` (26.4, 18.3 and 21.4 dB), less 2 dB.
-    static let roomERLE: [Double: Double] = [0.2: 24, 0.6: 16, 1.0: 19]
+    /// What the defaults reach in `roomsWithTheDefaults` (40.9, 32.9 and 27.7 dB; 26.4, 18.3 and
+    /// 21.4 without the residual echo suppressor), less 2 dB.
+    static let roomERLE: [Double: Double] = [0.2: 38.5, 0.6: 30.5, 1.0: 25.5]
 
     @Test func saturatingLoudspeakerWithTheDefaults() throws {
         let m = try cancel(RoomScene(rt60: 0.3, delayMS: 80, drive: 3))
-        #expect(m.erle >= 19, "reached 21.7 dB: \(m)")
+        #expect(m.erle >= 28.5, "reached 30.7 dB (21.7 without the residual echo suppressor): \(m)")
         #expect(m.nearGain >= -2, "the near end in double talk: \(m)")
     }
 
     @Test(arguments: [RoomScene.Noise.pink(snrDB: 15), .babble(snrDB: 15)])
     func noiseWithTheDefaults(noise: RoomScene.Noise) throws {
         let m = try cancel(RoomScene(rt60: 0.4, delayMS: 80, noise: noise))
-        // Reached: -19.2 dB in pink noise, -7.2 dB in babble.
-        #expect(m.residualOverNoise <= -5, "what is left of the echo is not 5 dB below the noise: \(m)")
+        // Reached: -20.5 dB in pink noise, -8.4 dB in babble (-19.2 and -7.2 without the
+        // residual echo suppressor).
+        #expect(m.residualOverNoise <= -6, "what is left of the echo is not 5 dB below the noise: \(m)")
         #expect(m.nearGain >= -2, "the near end in double talk: \(m)")
     }
+
+    /// `residual=1` (the default) against `residual=0`, on a room of RT60 0.6 s and on the
+    /// saturating loudspeaker: the suppressor adds at least `residualAdds` dB of ERLE, and the
+    /// near end's SI-SDR in double talk is not worse by more than 0.5 dB, its gain not below −2 dB.
+    @Test(arguments: [0.0, 3.0])
+    func residualSuppressorAddsWithoutDucking(drive: Double) throws {
+        let scene = drive > 0 ? RoomScene(rt60: 0.3, delayMS: 80, drive: drive) : RoomScene(rt60: 0.6, delayMS: 120)
+        let on = try cancel(scene), off = try cancel(scene, ["residual=0"])
+        #expect(on.erle >= off.erle + Self.residualAdds[drive]!, "residual=1: \(on); residual=0: \(off)")
+        #expect(on.nearSISDR >= off.nearSISDR - 0.5, "the near end's SI-SDR: \(Self.fmt(on.nearSISDR)) dB with, \(Self.fmt(off.nearSISDR)) dB without")
+        #expect(on.nearGain >= -2, "the near end in double talk: \(on)")
+    }
+
+    /// What the suppressor adds in `residualSuppressorAddsWithoutDucking`, less 2 dB (reached:
+    /// 14.6 dB in the room, 9.0 dB with the saturating loudspeaker; the near end's SI-SDR 0.2
+    /// and 0.3 dB lower).
+    static let residualAdds: [Double: Double] = [0: 12.5, 3: 7]
 }
 
 // MARK: echo-path changes and double talk (the shadow canceller)

@@ -31,6 +31,9 @@ extension EchoCancellerUnit {
         public static let suppress = Parameter("suppress", VoiceParameters.suppressionDB, default: -80, help: "residual echo suppression while only the far end talks")
         /// Residual echo suppression in dB while both talk, −100...0.
         public static let suppressActive = Parameter("suppress-active", VoiceParameters.suppressionDB, default: -30, help: "residual echo suppression while both talk")
+        /// The residual echo suppressor after the preprocessor (`ResidualEchoSuppressor`): on by
+        /// default with `preprocess=1`; nothing without the preprocessor or with several microphones.
+        public static let residual = Parameter("residual", .boolean, default: true, help: "suppress the echo the linear filter leaves (nonlinear, tail), keeping the near end")
         /// Noise suppression in dB, −100...0; 0 leaves the noise as it is (the preprocessor runs
         /// its noise estimate anyway, for the residual echo). Measured: −30 adds 2.7 dB of ERLE on
         /// average, 8 in noise, at 0.4 dB less of the near end in double talk; −45 adds nothing more.

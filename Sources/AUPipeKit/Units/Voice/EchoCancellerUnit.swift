@@ -9,7 +9,8 @@ import CSpeexDSP
 /// (any container, converted to mono at the stream's rate) or from input channel `ref-channel=`.
 /// The reference is delayed by `delay=` (or by the bulk delay `delay=auto` finds), the canceller
 /// adapts a `tail=`-long filter, and speex's preprocessor (attached to the echo state) removes
-/// residual echo (`suppress=`), and optionally noise and level (`denoise=`, `agc=`).
+/// residual echo (`suppress=`), and optionally noise and level (`denoise=`, `agc=`); then
+/// `ResidualEchoSuppressor` (`residual=`) takes out what the linear filter cannot model.
 /// When `delay=auto` changes the delay, the canceller is warm-started: run again over the
 /// recent past (`EchoHistory`) with the reference at the new delay.
 /// Frames of `frame=` go through speex in 16-bit samples. The output has exactly the input's
@@ -22,11 +23,12 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
             The stream is the microphone; ref= names the far end (what the loudspeaker played: a file, a FIFO or <(command), any container, mixed to mono and resampled to the stream's rate; with speakers=N, N channels for N loudspeakers, a mono far end copied to each, and speex models one echo path from each loudspeaker to each microphone, at N times the cost), or ref-channel=N takes it from input channel N (counted from 0), which is then dropped from the output. With --play DEVICE the far end of ref= is also played on a sound device as it is read, and the canceller gets it as the device plays it (full duplex).
             delay= delays the reference by a fixed time; delay=auto (the default) finds the bulk delay from the two signals (GCC-PHAT, re-estimated while running, with hysteresis; up to max-delay=), applies it less a 10 ms margin so that the echo's first taps stay inside the filter, and reports it in --stats; until it is found (after 1 s plus max-delay of both talking: 1.5 s by default), the reference is not delayed. A change of the delay (the first estimate too) warm-starts the canceller: it is reset and run again, its output discarded, over the last 1.5 s plus max-delay of the stream (2 s by default; all of it if shorter) with the reference at the new delay, so that it goes on as converged as if it had had that delay all along (when that is the whole stream so far, a fresh canceller takes over: exactly the one a fixed delay= would have given); the preprocessor is not run again. That replay costs, in that one frame, about 3.5 ms of CPU per second replayed at 16 kHz and 11 ms at 48 kHz with the default tail (release build, x86-64; more with a longer tail), and in a live pipe holds that frame back as long. A first estimate equal to the delay in use (0) changes nothing; changes smaller than 5 ms are ignored. tail= is the echo length the filter covers after that delay.
             With preprocess=1 (the default) speex's preprocessor, attached to the echo state, suppresses residual echo (suppress= while only the far end talks, suppress-active= while both do) and noise (denoise=; 0 removes none) and, when asked, sets the level (agc=), and runs voice activity detection (vad=) and dereverberation (dereverb=).
+            With residual=1 (the default; with preprocess=1 and one microphone channel) a residual echo suppressor follows the preprocessor: what the linear filter leaves (its misadjustment, the room's tail beyond tail=, a saturating loudspeaker's distortion) is predicted per frequency bin from the filter's echo estimate (its power, the power held over a decaying tail, spread over ±500 Hz, and spread over the whole band for distortion), with weights learned only in frames where the far end talks alone (the microphone coherent with the echo estimate and no more than 3 dB above it, and no double talk); the bins' gains take that prediction out (Wiener-like, down to suppress=), but never below the noise floor (the noise bed stays) and, in frames where the near end may talk, gently (down to suppress-active=, and no more than the prediction where the near end is present in the bin): no broadband duck. It adds one frame of latency (removed from the output's timing) and about 0.65× the bare canceller's CPU. Its model runs on the canceller's output before the preprocessor, whose residual follows the echo estimate steadily (speex's own suppression switches from frame to frame: modelled after it, the same setting gained 1 dB less in rooms), and its gain applies to the preprocessor's output: applied before the preprocessor instead, it measured 1-4 dB more ERLE in rooms and 2 dB more with a saturating loudspeaker, but took 0.75-1 dB off the near end's SI-SDR in double talk (against 0.2-0.3 dB here), more than is allowed. Measured on the 23 scenes of bench/aec/ (bench/aec/compare.py sweep, residual=0 against the default): rooms 31.0 to 44.5 dB of ERLE on average at delays up to 120 ms and 31.3 to 43.5 at 300-400 ms (worst room 26.2 to 36.2), a saturating loudspeaker 18.4 to 24.4, clock drift 17.4 to 19.0, echo-path change 21.0 to 22.0, with the near end's worst gain in double talk -1.3 to -1.6 dB and its SI-SDR 8.7 to 8.4 dB on average; its noise floor is the least smoothed power of the canceller's output over windows of 2 s (1-3 dB more in rooms than twice the least over 1 s). residual=0 compares.
             The defaults of tail= (400ms), frame= (20ms), suppress= (-80), suppress-active= (-30) and denoise= (-30) were measured, not guessed: on the 23 echo scenes of bench/aec/ (speech at both ends, rooms of RT60 0.2-1 s at delays of 0-400 ms, noise and babble at 5-45 dB SNR, a saturating loudspeaker, an echo-path change, double talk; bench/aec/compare.py sweep, ERLE against the true echo) they give the best worst-case ERLE with the near end kept at -2 dB or better in double talk. The former defaults (200ms, 10ms, -40, -15, no noise suppression) gave 26.0 dB on average in rooms at delays up to 120 ms, 21.9 dB at 300-400 ms, 14.0 dB in the worst room and 16.2 dB with a saturating loudspeaker; these give 31.0, 31.3, 26.2 and 17.7 dB, with the near end at -1.3 dB or better. Why each: a 400 ms tail covers rooms up to RT60 1 s (26.2 dB in the worst room against 21.7 at 300 ms and 14.3 at 200 ms; 500 ms adapts more slowly and loses 1 dB on average); 20 ms frames cancel 0.9-4.7 dB more than 10 ms on average in every kind of scene, at 10 ms more latency; denoise=-30 adds 2.7 dB on average (8 in noise) for 0.4 dB less of the near end; suppress=-80 and suppress-active=-30 add 0.5 dB in the worst case (the saturating loudspeaker) at the same near-end level. bench/aec/run prints the whole comparison, with speexdsp and WebRTC's canceller on the same scenes.
-            speexdsp works on whole frames of frame= in 16-bit samples (samples beyond full scale are clipped there, and counted): the output has exactly the input's length (a part-filled last frame is padded and trimmed), aligned sample for sample with the input, and in a live pipe it comes at most one frame late without the preprocessor and two with it (whose own one-frame delay is removed from the output's timing, not from the wait). With vad=1, --stats reports the share of frames speex judged to be voice (speex prints a warning of its own about its VAD). Several microphone channels get echo cancellation but no residual-echo suppression (speex attaches the preprocessor to a mono microphone only). --stats reports the ERLE (echo return loss enhancement: how much quieter the output is than the microphone while there is echo: the far end above -50 dBFS and the microphone above -60 dBFS; "no echo measured" when there was none), when the canceller converged (its filter, before the preprocessor, 10 dB below the microphone for 1 s), the delay used and the history the last warm start replayed. A reference that ends before the stream gets a warning on stderr, with or without --stats.
+            speexdsp works on whole frames of frame= in 16-bit samples (samples beyond full scale are clipped there, and counted): the output has exactly the input's length (a part-filled last frame is padded and trimmed), aligned sample for sample with the input, and in a live pipe it comes at most one frame late without the preprocessor, two with it and three with the residual echo suppressor (whose own delays, one frame each, are removed from the output's timing, not from the wait). With vad=1, --stats reports the share of frames speex judged to be voice (speex prints a warning of its own about its VAD). Several microphone channels get echo cancellation but no residual-echo suppression (speex attaches the preprocessor to a mono microphone only; residual= does nothing there either). --stats reports the ERLE (echo return loss enhancement: how much quieter the output is than the microphone while there is echo: the far end above -50 dBFS and the microphone above -60 dBFS; "no echo measured" when there was none), when the canceller converged (its filter, before the preprocessor, 10 dB below the microphone for 1 s), the delay used, the history the last warm start replayed and the share of frames in which the residual echo suppressor's echo model adapted (those it took for the far end alone). A reference that ends before the stream gets a warning on stderr, with or without --stats.
             """ + driftDetails + pathChangeDetails,
         parameters: [Keys.ref, Keys.refChannel, Keys.speakers, Keys.delay, Keys.maxDelay, Keys.tail, Keys.frame, Keys.preprocess,
-                     Keys.suppress, Keys.suppressActive, Keys.denoise, Keys.agc, Keys.vad, Keys.dereverb, Keys.drift, Keys.plot],
+                     Keys.suppress, Keys.suppressActive, Keys.residual, Keys.denoise, Keys.agc, Keys.vad, Keys.dereverb, Keys.drift, Keys.plot],
         primary: Keys.ref.name,
         example: "arecord -t raw -f S16_LE -r 16000 -c 1 | aupipe --in-format s16le:16000:1 aec ref=played.wav delay=auto -t wav > clean.wav",
         make: { v in try EchoCancellerUnit(v) })
@@ -72,6 +74,9 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
     /// A second canceller, run only after a sudden fall of the cancellation, that takes over
     /// when it cancels clearly more (an echo-path change; see `ShadowCanceller`).
     private var shadow: ShadowCanceller?
+    /// `residual=1` (with the preprocessor, one microphone): the residual echo suppressor.
+    private let residualOn: Bool
+    private var residual: ResidualEchoSuppressor?
     private var reader: SideInput?
     /// `--play`: the far end goes to a device as it is read, and comes back as played.
     private var played: PlayedReference?
@@ -146,6 +151,7 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
         } else {
             settings = nil
         }
+        residualOn = settings != nil && v[Keys.residual]
         drift = v[Keys.drift]
         if refChannel != nil, case .ppm(let ppm) = drift {
             throw AUPipeError.usage("aec: drift=\(formatNumber(ppm)) needs ref=PATH: a reference from an input channel shares the microphone's clock (drift=off or auto, which then does nothing)")
@@ -207,8 +213,13 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
                 try Preprocessor(frameFrames: frameFrames, sampleRate: rate, settings: settings, echo: mics == 1 ? st : nil)
             }
         }
-        // speex's preprocessor gives each frame out one frame later: that latency is removed.
-        blocker = FrameBlocker(frameFrames: frameFrames, channels: inChannels, outputChannels: mics, latency: preprocessors.isEmpty ? 0 : frameFrames)
+        if residualOn, mics == 1, let settings {
+            residual = ResidualEchoSuppressor(frameFrames: frameFrames, rate: rate, suppressDB: settings.echoSuppress, activeDB: settings.echoSuppressActive)
+        }
+        // speex's preprocessor gives each frame out one frame later, the residual echo
+        // suppressor one more: that latency is removed.
+        blocker = FrameBlocker(frameFrames: frameFrames, channels: inChannels, outputChannels: mics,
+                               latency: (preprocessors.isEmpty ? 0 : frameFrames) + (residual == nil ? 0 : frameFrames))
         micFloat = .allocate(capacity: frameFrames * mics)
         refFloat = .allocate(capacity: frameFrames * speakers)
         rec16 = .allocate(capacity: frameFrames * mics)
@@ -377,7 +388,9 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
         let filtered = ERLEMeter.energy(out16, count: frameFrames * mics)
         if !preprocessors.isEmpty {
             if mics == 1 {
+                residual?.capture(mic: rec16, cancelled: out16)
                 if preprocessors[0].run(out16) { voiceFrames += 1 }
+                residual?.run(out16, doubleTalk: doubleTalk.active)
             } else if let ch = channel16 {
                 for c in 0..<mics {
                     for f in 0..<frameFrames { ch[f] = out16[f * mics + c] }
@@ -530,6 +543,9 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
         if played != nil { parts.append("the far end as played on --play's device") }
         if let end = referenceEndedAt { parts.append("the reference ended at \(String(format3: end)) s; silence after it") }
         if vad, framesRun > 0 { parts.append("voice in \(voiceFrames * 100 / framesRun)% of frames (speex VAD)") }
+        if let residual, residual.framesRun > 0 {
+            parts.append("residual echo suppressor: its echo model adapted in \(residual.framesAdapted * 100 / residual.framesRun)% of frames")
+        }
         return parts.joined(separator: ", ")
     }
 

@@ -18,6 +18,8 @@ final class FrameBlocker {
     private(set) var filled = 0
     /// Output frames still to drop (the DSP's latency), input frames seen, output frames written.
     private var skip: Int
+    /// The DSP's latency in frames.
+    let latency: Int
     private(set) var framesIn: Int64 = 0
     private var framesOut: Int64 = 0
 
@@ -26,6 +28,7 @@ final class FrameBlocker {
         self.channels = channels
         self.outputChannels = outputChannels
         skip = latency
+        self.latency = latency
         frame = .allocate(capacity: frameFrames * channels)
         frame.initialize(repeating: 0, count: frameFrames * channels)
         frameOut = .allocate(capacity: frameFrames * outputChannels)
@@ -38,7 +41,7 @@ final class FrameBlocker {
     }
 
     /// The most frames `push` writes for `frames` input frames, and `finish` writes at all.
-    func maxOutput(forInput frames: Int) -> Int { (frames / frameFrames + 2) * frameFrames }
+    func maxOutput(forInput frames: Int) -> Int { (frames / frameFrames + 2 + latency / frameFrames) * frameFrames }
 
     /// Copies what `frameOut` holds to `output` at `written`, after the latency is dropped.
     private func emit(_ output: UnsafeMutablePointer<Float>, _ written: inout Int) {
