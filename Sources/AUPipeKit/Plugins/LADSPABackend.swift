@@ -235,9 +235,10 @@ final class LADSPAInstance: PluginInstance {
 extension PluginPort {
     /// LADSPA port symbols from port names: lowercase, every character other than a-z and 0-9
     /// as `_`, runs of `_` collapsed, `_` trimmed at the ends ("Gain (dB)" → `gain_db`); a leading
-    /// `_` before a digit; a repeated symbol gets `_2`, `_3`; an empty one is `port`; one of
-    /// `reserved` gets `_port` (`name`, every unit's label for `--control`, is `name_port`).
-    public static func symbols(forNames names: [String], reserved: Set<String> = ["name"]) -> [String] {
+    /// `_` before a digit; a repeated symbol gets `_2`, `_3`; an empty one is `port`. (The
+    /// host's own keys, `name` and `preset`, are moved aside for every standard where a plugin
+    /// enters the host: `PluginInfo.withHostSymbols`.)
+    public static func symbols(forNames names: [String]) -> [String] {
         var used: [String: Int] = [:]
         var result: [String] = []
         for name in names {
@@ -249,7 +250,6 @@ extension PluginPort {
             while s.hasSuffix("_") { s.removeLast() }
             while s.hasPrefix("_") { s.removeFirst() }
             if s.isEmpty { s = "port" }
-            if reserved.contains(s) { s += "_port" }
             if s.first!.isNumber { s = "_" + s }
             var symbol = s
             if let n = used[s] {

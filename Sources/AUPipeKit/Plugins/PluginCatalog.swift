@@ -13,7 +13,7 @@ public final class PluginCatalog: Sendable {
     /// The backend's plugins (`discover` runs on the first call only; an error is not kept).
     public func plugins() throws -> [PluginInfo] {
         if let list = found.withLock({ $0 }) { return list }
-        let list = try backend.discover()
+        let list = try backend.discover().map { $0.withHostSymbols() }
         found.withLock { $0 = list }
         return list
     }
@@ -21,8 +21,31 @@ public final class PluginCatalog: Sendable {
     /// The plugin `word` names, as the `lv2`/`ladspa` unit's first argument; see `PluginLookup`.
     public func plugin(named word: String) throws -> PluginInfo {
         // An exact identifier wins the lookup anyway: the backend may find it without a scan.
-        if found.withLock({ $0 }) == nil, let p = backend.plugin(withIdentifier: word) { return p }
+        if found.withLock({ $0 }) == nil, let p = backend.plugin(withIdentifier: word) { return p.withHostSymbols() }
         return try PluginLookup.find(word, in: try plugins(), standard: backend.standard)
+    }
+}
+
+extension PluginInfo {
+    /// The words every plugin unit takes for itself: `name=LABEL` (any unit's label for
+    /// `--control`) and `preset=NAME` (where the plugin has presets).
+    static func hostKeys(presets: Bool) -> Set<String> { presets ? ["name", "preset"] : ["name"] }
+
+    /// The plugin with ports whose symbol is one of the host's keys renamed `SYMBOL_port`
+    /// (`_port2`, ... should that be taken too), so that every port can be set: done here,
+    /// where a plugin of any standard enters the host.
+    func withHostSymbols() -> PluginInfo {
+        let reserved = Self.hostKeys(presets: !presets.isEmpty)
+        guard ports.contains(where: { reserved.contains($0.symbol) }) else { return self }
+        var copy = self
+        var taken = Set(ports.map(\.symbol))
+        for i in copy.ports.indices where reserved.contains(copy.ports[i].symbol) {
+            var symbol = copy.ports[i].symbol + "_port", n = 2
+            while taken.contains(symbol) { symbol = copy.ports[i].symbol + "_port\(n)"; n += 1 }
+            taken.insert(symbol)
+            copy.ports[i].symbol = symbol
+        }
+        return copy
     }
 }
 

@@ -55,7 +55,7 @@ public struct PluginControlRange: Sendable {
     /// written, since `-5` and `+5` must not both become `_5`.
     static func word(_ label: String) -> String {
         if Double(label.hasPrefix("+") ? String(label.dropFirst()) : label) != nil { return label }
-        return PluginPort.symbols(forNames: [label], reserved: [])[0]
+        return PluginPort.symbols(forNames: [label])[0]
     }
 
     /// Parses `text`: a scale point's label (as typed by `word`, or exactly, case-insensitive),

@@ -74,7 +74,7 @@ extension PluginUnit {
             let def: String? = p.isDefaultSampleRateRelative ? nil : format(defaultValue(of: p))
             return ParameterDescriptor(p.symbol, .pluginControl(PluginControlRange(p)), default: def, help: help, live: true)
         }
-        if !plugin.presets.isEmpty, !parameters.contains(where: { $0.name == "preset" }) {
+        if !plugin.presets.isEmpty {
             parameters.append(ParameterDescriptor("preset", .choice(plugin.presets.map { $0.name.lowercased() }), default: nil,
                                                   help: "load one of the plugin's presets; ports given on the command line override it"))
         }

@@ -112,10 +112,7 @@ final class LV2World: @unchecked Sendable {
             guard let label = string(port.scale_point_labels[i]) else { continue }
             points.append(PluginScalePoint(label: label, value: port.scale_point_values[i]))
         }
-        var symbol = string(port.symbol) ?? "port\(port.index)"
-        // `name` is every unit's label for --control (name=LABEL): such a port is `name_port`,
-        // as LADSPA's is.
-        if symbol == "name" { symbol = "name_port" }
+        let symbol = string(port.symbol) ?? "port\(port.index)"
         var p = PluginPort(
             index: port.index, symbol: symbol, name: string(port.name) ?? symbol, kind: kind,
             minimum: port.has_minimum != 0 ? port.minimum : nil,
