@@ -1,83 +1,27 @@
-/* resample: the floor for `aupipe resample RATE quality=Q`. A bare loop around speexdsp:
- * reads a 16-bit WAV from stdin in 64 KiB chunks, and for every 480-frame block decodes s16 to
- * float (x / 32768), calls speex_resampler_process_interleaved_float, and encodes the result
- * back to s16 (x * 32768, round to nearest even, clipped). Like aupipe it calls
- * speex_resampler_skip_zeros first and flushes the tail with zeros at the end, so it writes
- * exactly round(N * out / in) frames. Prints "frames IN OUT" on stderr.
+/* resample: the floor for `aupipe resample RATE engine=speex quality=Q`. A bare loop around
+ * speexdsp (resample_loop.h: s16 WAV in, 480-frame blocks through the library, s16 WAV out,
+ * the tail flushed to exactly round(N * out / in) frames). Like aupipe it calls
+ * speex_resampler_skip_zeros first. Prints "frames IN OUT" on stderr.
  * Usage: resample OUT_RATE QUALITY < in.wav > out.wav */
-#include <math.h>
 #include <speex/speex_resampler.h>
-#include "wav.h"
+#include "resample_loop.h"
 
-#define CHUNK 65536
-#define BLOCK 480
-
-static void encode(const float *f, int16_t *o, size_t n) {
-    for (size_t i = 0; i < n; i++) {
-        float y = rintf(f[i] * 32768);
-        o[i] = y >= 32767 ? 32767 : y <= -32768 ? -32768 : (int16_t)y;
-    }
+static size_t speex_step(void *ctx, const float *in, size_t in_frames, size_t *consumed, float *out, size_t out_room) {
+    spx_uint32_t in_len = (spx_uint32_t)in_frames, out_len = (spx_uint32_t)out_room;
+    speex_resampler_process_interleaved_float(ctx, in, &in_len, out, &out_len);
+    *consumed = in_len;
+    return out_len;
 }
 
 int main(int argc, char **argv) {
     if (argc != 3) { fprintf(stderr, "usage: resample OUT_RATE QUALITY < in.wav > out.wav\n"); return 64; }
     unsigned out_rate = (unsigned)atoi(argv[1]);
     int quality = atoi(argv[2]), err = 0;
-    struct wav w = wav_read_header(0), wo = w;
-    wo.rate = out_rate;
-    unsigned ch = w.channels;
-    SpeexResamplerState *st = speex_resampler_init(ch, w.rate, out_rate, quality, &err);
+    struct wav w = wav_read_header(0);
+    SpeexResamplerState *st = speex_resampler_init(w.channels, w.rate, out_rate, quality, &err);
     if (!st || err) { fprintf(stderr, "speex_resampler_init: %d\n", err); return 70; }
     speex_resampler_skip_zeros(st);
-
-    size_t max_out = (size_t)BLOCK * out_rate / w.rate + 8;    /* frames per block, with slack */
-    size_t chunk_frames = CHUNK / 2 / ch;
-    int16_t *in = malloc(CHUNK);
-    float *fin = malloc(BLOCK * ch * sizeof(float));
-    float *fout = malloc(max_out * ch * sizeof(float));
-    size_t out_cap = (chunk_frames / BLOCK + 1) * max_out * ch;
-    int16_t *out = malloc(out_cap * 2);
-    unsigned char h[44];
-    wav_header(h, wo, 0xFFFFFFFFu);
-    write_full(1, h, 44);
-
-    uint64_t frames_in = 0, frames_out = 0;
-    size_t carried = 0;
-    for (;;) {
-        size_t got = read_full(0, (char *)in + carried, chunk_frames * ch * 2 - carried);
-        if (got == 0) break;
-        size_t avail = carried + got, frames = avail / (2 * ch), produced = 0;
-        for (size_t done = 0; done < frames; done += BLOCK) {
-            size_t count = frames - done < BLOCK ? frames - done : BLOCK;
-            const int16_t *s = in + done * ch;
-            for (size_t i = 0; i < count * ch; i++) fin[i] = (float)s[i] * (1.0f / 32768);
-            spx_uint32_t in_len = (spx_uint32_t)count, out_len = (spx_uint32_t)max_out;
-            speex_resampler_process_interleaved_float(st, fin, &in_len, fout, &out_len);
-            if (in_len != count) { fprintf(stderr, "speex consumed %u of %zu\n", in_len, count); return 70; }
-            encode(fout, out + produced * ch, out_len * ch);
-            produced += out_len;
-        }
-        write_full(1, out, produced * ch * 2);
-        frames_in += frames;
-        frames_out += produced;
-        carried = avail - frames * 2 * ch;
-        if (carried) memmove(in, (char *)in + frames * 2 * ch, carried);
-    }
-
-    /* Flush the filter's tail with zeros until round(N * out / in) frames are out (halves up). */
-    uint64_t expected = (frames_in * out_rate * 2 + w.rate) / (2 * (uint64_t)w.rate);
-    memset(fin, 0, BLOCK * ch * sizeof(float));
-    while (frames_out < expected) {
-        spx_uint32_t in_len = BLOCK, out_len = (spx_uint32_t)max_out;
-        if (expected - frames_out < out_len) out_len = (spx_uint32_t)(expected - frames_out);
-        speex_resampler_process_interleaved_float(st, fin, &in_len, fout, &out_len);
-        if (out_len == 0 && in_len == 0) { fprintf(stderr, "no progress while flushing\n"); return 70; }
-        encode(fout, out, out_len * ch);
-        write_full(1, out, out_len * ch * 2);
-        frames_out += out_len;
-    }
-    wav_patch(1, wo, frames_out * ch * 2);
-    fprintf(stderr, "frames %llu %llu\n", (unsigned long long)frames_in, (unsigned long long)frames_out);
+    int status = resample_stream(w, out_rate, speex_step, st, "speex");
     speex_resampler_destroy(st);
-    return 0;
+    return status;
 }
