@@ -49,6 +49,8 @@ import Glibc
 ///
 /// Everything is allocated in `init`; `push` allocates nothing. One thread at a time.
 public final class DelayEstimator {
+    /// The analysis window (s) unless `init` is given another.
+    public static let defaultWindowSeconds = 0.5
     /// Frames per second of both streams.
     public let sampleRate: Int
     /// The largest delay looked for, in frames.
@@ -114,6 +116,9 @@ public final class DelayEstimator {
     public private(set) var windowsSkipped = 0
     /// Stream frames pushed so far.
     public private(set) var framesPushed = 0
+    /// Stream frames pushed when the latest analysis (or skipped window) was made: its window's
+    /// microphone frames end there (the frame of `push` that completed it, not the call's end).
+    public private(set) var analysedAt = 0
 
     private var hysteresis: DelayHysteresis
     /// The latest analysis's noise floor (0: the window was skipped, or none yet) and strongest
@@ -152,7 +157,7 @@ public final class DelayEstimator {
     /// (default 0.5) is the analysis window (the hop is half of it), and `highestHz` (default
     /// 7 kHz) the top of the band analysed: a shorter window and a lower band keep the peak of
     /// an echo whose lag moves (clock drift: `aec`'s `DriftTracker`) sharp.
-    public init(sampleRate: Int, maxDelay: Int, windowSeconds: Double = 0.5, highestHz: Double = 7000) {
+    public init(sampleRate: Int, maxDelay: Int, windowSeconds: Double = DelayEstimator.defaultWindowSeconds, highestHz: Double = 7000) {
         precondition(sampleRate >= 1000, "sample rate \(sampleRate) too low for delay estimation")
         precondition(maxDelay >= 0, "negative maxDelay")
         let q = (sampleRate + 15_999) / 16_000
@@ -215,6 +220,7 @@ public final class DelayEstimator {
     /// Adds `frames` frames of both streams (mono, the same frames of time) and runs every
     /// analysis that falls due.
     public func push(mic: UnsafePointer<Float>, ref: UnsafePointer<Float>, frames: Int) {
+        let base = framesPushed
         framesPushed += frames
         if decimation > 1 {
             for i in 0..<frames {
@@ -224,7 +230,7 @@ public final class DelayEstimator {
                 refRing[ringPosition] = r
                 ringPosition = ringPosition + 1 == span ? 0 : ringPosition + 1
                 received += 1
-                if received == nextAnalysis { analyse() }
+                if received == nextAnalysis { analysedAt = base + i + 1; analyse() }
             }
             return
         }
@@ -242,7 +248,7 @@ public final class DelayEstimator {
             }
             done += count
             received += count
-            if received == nextAnalysis { analyse() }
+            if received == nextAnalysis { analysedAt = base + done; analyse() }
         }
     }
 

@@ -10,7 +10,7 @@
 /// From then on the reference is read ahead of what the canceller takes by the resampler's
 /// latency (240 frames with libsoxr: 15 ms at 16 kHz). `offset` counts what the compensation
 /// has added: the frames taken so far less the frames read they stand for (negative when the
-/// factor is below 1).
+/// factor is below 1); `offset(at:)` gives it at any frame of the last second taken.
 ///
 /// Everything is allocated in `init`; `take` and `setFactor` allocate nothing.
 final class DriftCompensator {
@@ -31,6 +31,12 @@ final class DriftCompensator {
     private(set) var engaged = false
     private(set) var factor = 1.0
     private(set) var offset = 0.0
+    /// Frames taken so far, and a ring of (frames taken, `offset` then) after each of the last
+    /// `trailCapacity` takes: a second of them.
+    private(set) var taken = 0
+    private let trailCapacity: Int
+    private var trailTaken: [Int], trailOffset: [Double]
+    private var trailNext = 0, trailCount = 0
 
     /// For `channels` interleaved channels at `rate` Hz, taken `frameFrames` at a time.
     init(channels: Int, rate: Int, frameFrames: Int) throws {
@@ -45,6 +51,9 @@ final class DriftCompensator {
         pending = .allocate(capacity: pendingCapacity * channels)
         pending.initialize(repeating: 0, count: pendingCapacity * channels)
         raw.initialize(repeating: 0, count: frameFrames * channels)
+        trailCapacity = rate / frameFrames + 2
+        trailTaken = [Int](repeating: 0, count: trailCapacity)
+        trailOffset = [Double](repeating: 0, count: trailCapacity)
     }
 
     deinit {
@@ -59,6 +68,7 @@ final class DriftCompensator {
     /// The next `frameFrames` frames of the compensated reference into `out`; `read(buffer,
     /// frames)` supplies the reference as read (`frames` frames, `channels` interleaved).
     func take(into out: UnsafeMutablePointer<Float>, read: (UnsafeMutablePointer<Float>, Int) throws -> Void) throws {
+        defer { record() }
         guard engaged else {
             try read(out, frameFrames)
             keep(out, frames: frameFrames)
@@ -72,6 +82,32 @@ final class DriftCompensator {
         pendingFrames -= frameFrames
         pending.update(from: pending + frameFrames * channels, count: pendingFrames * channels)
         offset += Double(frameFrames) * (1 - 1 / factor)
+    }
+
+    /// What the compensation had added (`offset`) when `frame` frames had been taken, for a frame
+    /// within the last second taken (linear between takes; the oldest or newest value beyond):
+    /// where a delay analysis over earlier frames stands (`DriftLagTiming`).
+    func offset(at frame: Double) -> Double {
+        guard trailCount > 0 else { return 0 }
+        var later = (trailNext - 1 + trailCapacity) % trailCapacity
+        if frame >= Double(trailTaken[later]) { return trailOffset[later] }
+        for _ in 1..<trailCount {
+            let earlier = (later - 1 + trailCapacity) % trailCapacity
+            let t0 = Double(trailTaken[earlier]), t1 = Double(trailTaken[later])
+            if frame >= t0 {
+                return trailOffset[earlier] + (trailOffset[later] - trailOffset[earlier]) * (frame - t0) / (t1 - t0)
+            }
+            later = earlier
+        }
+        return trailOffset[later]
+    }
+
+    private func record() {
+        taken += frameFrames
+        trailTaken[trailNext] = taken
+        trailOffset[trailNext] = offset
+        trailNext = (trailNext + 1) % trailCapacity
+        trailCount = min(trailCapacity, trailCount + 1)
     }
 
     /// Hands the reference to the resampler from the next `take` on, at `factor` (1 ± 0.002).

@@ -17,10 +17,10 @@
 ///    added so far), against stream time, over the last `capacity` measurements (30 s of
 ///    quarter-second analyses; four minutes of the one-a-second analyses `aec` makes with a
 ///    fixed delay once it has a drift): the slope by Theil–Sen (the median of the slopes between each measurement and the one half
-///    the window later; robust to a minority of stray peaks), once they span 3 s and number
-///    12. That is the drift, in ppm; it follows a drift that changes over tens of seconds.
+///    the window later; robust to a minority of stray peaks), once they span `firstSpan` and
+///    number `firstCount` (3 s and 12; `aec`'s coarse bootstrap tracker 1.5 s and 8). That is the drift, in ppm; it follows a drift that changes over tens of seconds.
 /// 4. Control: the factor is 1 until the drift found would have moved the echo two frames
-///    over the measurements it has, spanning at least 6 s, or at once when it is beyond 300 ppm
+///    over the measurements it has, spanning at least `leastSpan` (6 s), or at once when it is beyond 300 ppm
 ///    (below that, the reference stays as read: no drift, no change).
 ///    Then it is 1 + drift + (m − m₀)/(2 s), the second term (within ±500 ppm) bringing the lag
 ///    back to `m₀`, where it was when compensation started; all within ±`limit`.
@@ -32,6 +32,8 @@ final class DriftTracker {
     let sampleRate: Int
     /// The largest drift followed, as a fraction (0.002: 2000 ppm).
     let limit: Double
+    /// The least span (s) of measurements behind a drift under 300 ppm before it is acted on.
+    static let leastSpan = 6.0
     /// Measurements kept for the slope: 30 s of analyses.
     let capacity = 240
     /// A peak's height over the correlation's floor that locks, and half of it to follow.
@@ -44,6 +46,23 @@ final class DriftTracker {
     private(set) var engaged = false
     /// Stream time (s) of the first measurement, of the first drift estimate and of engagement.
     private(set) var firstMeasured: Double?, foundAt: Double?, engagedAt: Double?
+    /// The median distance (frames) of the measurements behind `drift` from the line it draws
+    /// through them: a fraction of a frame when they follow one path's peak, several frames when
+    /// the peak followed jumps between the taps of a room without a dominant path (a drift
+    /// read from those is noise).
+    private(set) var spread = 0.0
+    /// Whether the measurements lie close enough to their line for the drift to be acted on:
+    /// within `onePathSpread` (frames at 16 kHz, scaled to the rate) plus a quarter of what the
+    /// drift moves the echo within one analysis window (`windowSeconds`; the peak of a moving echo
+    /// is smeared over that). Measured: 0.04-0.3 frames on the bench's rooms from 100 to 1000
+    /// ppm and 1.1-1.4 on the tests' 1000 ppm scene (limit 2), against 3-7 frames in a diffuse
+    /// room without a direct path, whose peak wanders between taps and reads as a drift.
+    var followsOnePath: Bool {
+        guard let drift else { return false }
+        let smear = abs(drift) * windowSeconds * Double(sampleRate)
+        return spread <= Self.onePathSpread * Double(sampleRate) / 16000 + smear / 4
+    }
+    static let onePathSpread = 1.0
     /// Measurements taken, and analyses skipped as untrusted (double talk).
     private(set) var measurements = 0, frozen = 0
 
@@ -55,16 +74,30 @@ final class DriftTracker {
     /// Ring of (time, adjusted raw lag), oldest at `head`.
     private var times: [Double], lags: [Double]
     private var head = 0, count = 0
-    /// The last five adjusted compensated lags, for the control's proportional term.
-    private var recent = [Double](repeating: 0, count: 5)
+    /// The last five adjusted raw lags and their times (frames), for the control's
+    /// proportional term.
+    private var recent = [Double](repeating: 0, count: 5), recentTimes = [Double](repeating: 0, count: 5)
+    /// The compensation's offset at the latest measurement.
+    private var lastOffset = 0.0
     private var recentCount = 0, recentNext = 0
     private var setpoint = 0.0
     /// When (stream frames) the path followed now was locked.
     private var segmentStart = 0.0
     private var scratch: [Double]
 
-    init(sampleRate: Int, limitPPM: Double, lockStrength: Double) {
+    /// The least span (s) and number of measurements behind a first drift estimate.
+    let firstSpan: Double, firstCount: Int
+
+    /// The analyses' window (s): how long the echo's peak is smeared over when it moves.
+    let windowSeconds: Double
+
+    /// `firstSpan` (s, default 3) and `firstCount` (default 12): what a first estimate needs;
+    /// `windowSeconds`: the analyses' window.
+    init(sampleRate: Int, limitPPM: Double, lockStrength: Double, windowSeconds: Double, firstSpan: Double = 3, firstCount: Int = 12) {
         self.sampleRate = sampleRate
+        self.windowSeconds = windowSeconds
+        self.firstSpan = firstSpan
+        self.firstCount = firstCount
         limit = limitPPM * 1e-6
         self.lockStrength = lockStrength
         times = [Double](repeating: 0, count: capacity)
@@ -78,16 +111,23 @@ final class DriftTracker {
     /// One analysis. `time`: when (stream frames) the analysis's lag holds; `offset`: the
     /// compensation's added frames at that time; `strongest`: the analysis's strongest peak
     /// (lag in frames, height over the floor); `near(lag, radius)`: the highest peak within
-    /// `radius` frames of `lag`, refined, and its height.
-    func analysis(time: Double, offset: Double, trusted: Bool, strongest: (lag: Double, height: Double)?,
+    /// `radius` frames of `lag`, refined, and its height. `compensating`: the drift (fraction)
+    /// the compensation applies now, which the raw lag is expected to move by while this
+    /// tracker has no drift of its own (another tracker's, engaged before it).
+    func analysis(time: Double, offset: Double, compensating: Double = 0, trusted: Bool, strongest: (lag: Double, height: Double)?,
                            near: (Double, Int) -> (lag: Double, height: Double)?) {
         guard trusted else { frozen += 1; return }
         var measured: Double?
         if locked {
             // Where the path should be: its raw lag moved by the drift, less the compensation.
             let dt = time - lastT
-            let predicted = lastU + (drift ?? 0) * dt - offset
-            let radius = Int(min(24, 3 + dt * (drift == nil ? limit : 1e-4)).rounded(.up))
+            let predicted = lastU + (drift ?? compensating) * dt - offset
+            // The search radius: 3 frames plus what an unknown drift (within `limit`) could have
+            // moved it; 1e-4 per frame once the motion is known (this tracker's drift, or a
+            // compensation another tracker set going: then the compensated lag holds still, and
+            // a wide radius would let the tracker hop to another tap of the room).
+            let known = drift != nil || compensating != 0
+            let radius = Int(min(24, 3 + dt * (known ? 1e-4 : limit)).rounded(.up))
             // The path's peak, if it is still a main one: at least half the threshold, and
             // half the strongest (after an echo-path change a stray peak near the old lag is
             // no measurement of it).
@@ -109,7 +149,7 @@ final class DriftTracker {
         } else if let s = strongest, s.height >= lockStrength {
             if count > 0 {
                 // A new path: offset so that its raw lag continues the line where it was going.
-                let predicted = lastU + (drift ?? 0) * (time - lastT)
+                let predicted = lastU + (drift ?? compensating) * (time - lastT)
                 jumps += (s.lag + offset) - predicted
             }
             locked = true
@@ -124,7 +164,9 @@ final class DriftTracker {
         let seconds = time / Double(sampleRate)
         if firstMeasured == nil { firstMeasured = seconds }
         push(time: time, lag: lastU - jumps)
-        recent[recentNext] = m - jumps
+        recent[recentNext] = lastU - jumps
+        recentTimes[recentNext] = time
+        lastOffset = offset
         recentNext = (recentNext + 1) % recent.count
         recentCount = min(recent.count, recentCount + 1)
         updateDrift(at: seconds)
@@ -140,9 +182,9 @@ final class DriftTracker {
 
     /// Theil–Sen over pairs half the window apart.
     private func updateDrift(at seconds: Double) {
-        guard count >= 12 else { return }
+        guard count >= firstCount else { return }
         let oldest = times[head], newest = times[(head + count - 1) % capacity]
-        guard newest - oldest >= 3 * Double(sampleRate) else { return }
+        guard newest - oldest >= firstSpan * Double(sampleRate) else { return }
         let h = count / 2
         var n = 0
         for i in 0..<(count - h) {
@@ -155,22 +197,36 @@ final class DriftTracker {
         guard n > 0 else { return }
         let slope = Self.median(&scratch, count: n)
         drift = max(-limit, min(limit, slope))
+        // How far the measurements lie from that line: the median distance from it (frames),
+        // the line through the median of their offsets.
+        for i in 0..<count {
+            let j = (head + i) % capacity
+            scratch[i] = lags[j] - slope * times[j]
+        }
+        let centre = Self.median(&scratch, count: count)
+        for i in 0..<count {
+            let j = (head + i) % capacity
+            scratch[i] = abs(lags[j] - slope * times[j] - centre)
+        }
+        spread = Self.median(&scratch, count: count)
         if foundAt == nil { foundAt = seconds }
     }
 
     private func control(at seconds: Double) {
         guard let drift else { return }
-        for i in 0..<recentCount { scratch[i] = recent[i] }
-        let lag = Self.median(&scratch, count: recentCount)
+        // The compensated lag now: the recent raw lags carried to the latest measurement's time
+        // by the drift (a median: robust to a stray peak), less the offset then.
+        for i in 0..<recentCount { scratch[i] = recent[i] + drift * (lastT - recentTimes[i]) }
+        let lag = Self.median(&scratch, count: recentCount) - lastOffset
         if !engaged {
             // Not before the drift found has moved the echo by two frames over the measurements
-            // behind it, spanning 6 s or more (a short span's slope is too uncertain to act on), or at once for a
+            // behind it, spanning `leastSpan` or more (a shorter span's slope is too uncertain to act on), or at once for a
             // drift beyond 300 ppm, which no span of 3 s makes up.
             // The span of the measurements behind it on the path followed now (a re-lock's
             // first point lies on the line by construction: it adds no evidence).
             let newest = times[(head + count - 1) % capacity]
             let span = (newest - max(times[head], segmentStart)) / Double(sampleRate)
-            guard abs(drift) >= 3e-4 || (span >= 6 && abs(drift) * span * Double(sampleRate) >= 2) else { return }
+            guard followsOnePath, abs(drift) >= 3e-4 || (span >= Self.leastSpan && abs(drift) * span * Double(sampleRate) >= 2) else { return }
             engaged = true
             engagedAt = seconds
             setpoint = lag

@@ -56,10 +56,25 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
     private var bootstrap: DriftTracker?
     private var coarseEstimator: DelayEstimator?
     private var bootstrapped = false
-    static let bootstrapPPM = 250.0
+    /// The warp (factor − 1) of a retraining due when the compensation has just engaged, and
+    /// the frames (DSP) that retraining replayed (0: none).
+    private var driftRetrain: Double?
+    /// The least drift (fraction) whose engagement retrains the canceller: 30 ppm moves the echo
+    /// a frame in 2 s at 16 kHz; speex follows slower drifts on its own, and a filter that has
+    /// converged over a long stream is better kept than retrained on 1.5 s.
+    static let driftRetrainLeast = 30e-6
+    private var driftRetrainedFrames = 0
+    static let bootstrapPPM = 60.0
+    /// The span (s) and measurements behind `bootstrap`'s first estimate: a drift of 250 ppm
+    /// or more is plain within 1.5 s (6 frames at 16 kHz), and the sooner it is compensated,
+    /// the less of the stream the canceller spends on an echo that moves.
+    static let bootstrapSpan = 1.5, bootstrapCount = 8
     private var doubleTalk = DoubleTalkDetector(frameFrames: 160, rate: 16000)
     private var sinceDoubleTalk = Int.max / 2
     private var analysesSeen = 0, coarseAnalysesSeen = 0
+    /// What the trackers' analyses stand for (`DriftLagTiming`), and the analyses counted in it.
+    private var fineTiming = DriftLagTiming(smoothing: 0), coarseTiming = DriftLagTiming(smoothing: 0)
+    private var fineMade = 0, coarseMade = 0
     /// `plot=`'s path, and the figures over time (plot and `--stats=json`).
     private let plotPath: String?
     private var series = AECSeries(frameFrames: 160, rate: 16000, capacity: 2)
@@ -248,8 +263,11 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
             if let d = delaySetting {
                 driftEstimator = DelayEstimator(sampleRate: rate, maxDelay: min(maxDelayFrames, d.frames(atRate: rate) + tailFrames))
             }
-            tracker = DriftTracker(sampleRate: rate, limitPPM: ClockDriftSetting.limitPPM, lockStrength: coarse.threshold)
-            bootstrap = DriftTracker(sampleRate: rate, limitPPM: ClockDriftSetting.limitPPM, lockStrength: coarse.threshold)
+            tracker = DriftTracker(sampleRate: rate, limitPPM: ClockDriftSetting.limitPPM, lockStrength: coarse.threshold,
+                                   windowSeconds: Double(DelayEstimator.defaultWindowSeconds))
+            coarseTiming = DriftLagTiming(smoothing: coarse.smoothing)
+            bootstrap = DriftTracker(sampleRate: rate, limitPPM: ClockDriftSetting.limitPPM, lockStrength: coarse.threshold,
+                                     windowSeconds: Self.coarseWindow, firstSpan: Self.bootstrapSpan, firstCount: Self.bootstrapCount)
         }
         if delaySetting == nil || tracker != nil {
             estimatorMic = .allocate(capacity: frameFrames)
@@ -262,6 +280,7 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
             // apart, which within 1 ms would hold the first estimate back by analyses.
             estimator?.firstEstimateTolerance = rate / 200
         }
+        if tracker != nil, let f = driftEstimator ?? estimator { fineTiming = DriftLagTiming(smoothing: f.smoothing) }
         var out = input
         out.channels = mics
         return out
@@ -365,6 +384,13 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
                 }
             }
         }
+        // Drift compensation has just engaged: the canceller learnt a moving echo until now; it
+        // starts again from the past warped to the alignment it holds from now on.
+        if let warp = driftRetrain {
+            driftRetrain = nil
+            driftRetrainedFrames = history.framesHeld
+            st = warmStart(st, history: history, play: play16, scratch: out16, warp: warp)
+        }
         // A sudden fall of the cancellation (double talk or an echo-path change): a shadow
         // canceller, trained on the recent past, runs beside this one from now on.
         if let shadow {
@@ -427,7 +453,7 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
     /// stream, can converge before speex counts it as adapted, and its preprocessor then sees no
     /// residual echo to suppress until the echo path changes).
     private func warmStart(_ current: OpaquePointer, history: EchoHistory, play: UnsafeMutablePointer<Int16>,
-                           scratch: UnsafeMutablePointer<Int16>) -> OpaquePointer {
+                           scratch: UnsafeMutablePointer<Int16>, warp: Double = 0) -> OpaquePointer {
         let st: OpaquePointer
         if let fresh = freshState, history.framesHeld == framesRun {
             freshState = nil
@@ -440,7 +466,7 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
         state = st
         warmFrames = history.framesHeld
         for back in stride(from: history.framesHeld, through: 1, by: -1) {
-            history.reference(back: back, delay: delayFrames, into: play)
+            history.reference(back: back, delay: delayFrames, warp: warp, into: play)
             speex_echo_cancellation(st, history.mic(back: back), play, scratch)
         }
         return st
@@ -454,34 +480,40 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
               let f = driftEstimator ?? estimator else { return }
         if f.estimatesMade + f.windowsSkipped != analysesSeen {
             analysesSeen = f.estimatesMade + f.windowsSkipped
-            feed(fine, from: f, lagAt: f.windowFrames, compensator: compensator)
+            feed(fine, from: f, timing: &fineTiming, made: &fineMade, compensator: compensator)
             // Its own estimator (a fixed delay) analyses once a second once a drift is known:
             // a quarter of the cost, and drift changes slowly.
             if fine.drift != nil, f === driftEstimator { f.hopsPerAnalysis = 4 }
         }
         if fine.drift == nil, c.estimatesMade + c.windowsSkipped != coarseAnalysesSeen {
             coarseAnalysesSeen = c.estimatesMade + c.windowsSkipped
-            feed(coarse, from: c, lagAt: c.windowFrames / 2, compensator: compensator)
+            feed(coarse, from: c, timing: &coarseTiming, made: &coarseMade, compensator: compensator)
         }
         var factor: Double?
         if let d = fine.drift {
             factor = fine.engaged ? fine.factor : (compensator.engaged ? 1 + d : nil)
-        } else if let d = coarse.drift, abs(d) * 1e6 >= Self.bootstrapPPM {
+        } else if let d = coarse.drift, abs(d) * 1e6 >= Self.bootstrapPPM, coarse.followsOnePath {
             factor = 1 + d
             bootstrapped = true
         }
         if let factor, factor != compensator.factor || !compensator.engaged {
+            // The compensation's start: the canceller, adapted so far to an echo that moved, is
+            // retrained on the past as the compensation would have made it (`driftRetrain`).
+            if !compensator.engaged, abs(factor - 1) >= Self.driftRetrainLeast { driftRetrain = factor - 1 }
             try compensator.engage(factor: factor)
         }
     }
 
-    /// One analysis of `estimator` for `tracker`, its lag holding `lagAt` frames back (the
-    /// middle of its window, and what smoothing across windows adds); frozen while double talk
-    /// is recent enough to be in it.
-    private func feed(_ tracker: DriftTracker, from estimator: DelayEstimator, lagAt back: Int, compensator: DriftCompensator) {
+    /// One analysis of `estimator` for `tracker` (`timing`: the blend of windows its lag stands
+    /// for, `DriftLagTiming`); frozen while double talk is recent enough to be in it.
+    private func feed(_ tracker: DriftTracker, from estimator: DelayEstimator, timing: inout DriftLagTiming, made: inout Int, compensator: DriftCompensator) {
+        if estimator.estimatesMade != made {
+            made = estimator.estimatesMade
+            let middle = Double(estimator.analysedAt - estimator.windowFrames / 2)
+            timing.add(middle: middle, offset: compensator.offset(at: middle))
+        }
         let trusted = sinceDoubleTalk >= estimator.windowFrames + estimator.hopFrames
-        let offset = compensator.offset - (compensator.factor - 1) * Double(back)
-        tracker.analysis(time: Double(estimator.framesPushed - back), offset: offset, trusted: trusted,
+        tracker.analysis(time: timing.time, offset: timing.offset, compensating: compensator.engaged ? compensator.factor - 1 : 0, trusted: trusted,
                          strongest: estimator.strongestPeak, near: { estimator.peak(near: $0, radius: $1) })
     }
 

@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// The recent past of `aec`'s two inputs, in whole DSP frames: the reference's delay line,
 /// long enough for the longest delay plus the history, and the 16-bit microphone frames speex
 /// saw. With it the canceller can be run again over the last `capacity` frames with the
@@ -66,6 +70,49 @@ final class EchoHistory {
             for c in 0..<speakers { y[i * speakers + c] = SampleCodec.s16(reference[r * speakers + c], clipped: &clipped) }
             r = r + 1 == referenceCount ? 0 : r + 1
         }
+    }
+
+    /// The same frame as `reference(back:delay:into:)` read through a time warp: each sample at
+    /// `k` frames before the newest one pushed is taken from `warp × k` frames later (Lanczos
+    /// interpolation, 2 × `warpTaps` taps; zeros beyond what the ring holds). For a drift
+    /// compensation that engages now with factor 1 + `warp` (`DriftCompensator`): the warped
+    /// past is what the compensation would have made had it always run, so a canceller can be
+    /// retrained on it at the alignment it will see from now on. `warp` within ±0.01.
+    func reference(back: Int, delay: Int, warp: Double, into y: UnsafeMutablePointer<Int16>) {
+        precondition((0...capacity).contains(back) && (0...maxDelay).contains(delay) && abs(warp) <= 0.01, "EchoHistory: frame \(back) back at delay \(delay), warp \(warp) is out of reach")
+        guard warp != 0 else { return reference(back: back, delay: delay, into: y) }
+        let a = Self.warpTaps
+        var clipped = 0
+        for i in 0..<frameFrames {
+            // Frames before the newest pushed (1: the newest), and where the warp reads.
+            let k = Double((back + 1) * frameFrames + delay - i)
+            let position = k - warp * k
+            let base = Int(position.rounded(.down))
+            let fraction = position - Double(base)
+            for c in 0..<speakers {
+                var sum = 0.0
+                // The samples `q = base - j` frames back, at `j + fraction` from the position.
+                for j in -a..<a {
+                    let q = base - j
+                    guard q >= 1, q <= referenceCount else { continue }
+                    var slot = referenceWrite - q
+                    if slot < 0 { slot += referenceCount }
+                    sum += Double(reference[slot * speakers + c]) * Self.lanczos(Double(j) + fraction, a)
+                }
+                y[i * speakers + c] = SampleCodec.s16(Float(sum), clipped: &clipped)
+            }
+        }
+    }
+
+    /// Half the warp's interpolation taps.
+    static let warpTaps = 6
+
+    /// The Lanczos kernel sinc(x)·sinc(x / a) for |x| < a, else 0.
+    static func lanczos(_ x: Double, _ a: Int) -> Double {
+        if x == 0 { return 1 }
+        guard abs(x) < Double(a) else { return 0 }
+        let px = Double.pi * x
+        return Double(a) * sin(px) * sin(px / Double(a)) / (px * px)
     }
 
     /// Records the current frame's microphone as speex saw it (`frameFrames × mics` samples),
