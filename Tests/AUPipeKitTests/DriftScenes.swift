@@ -31,13 +31,15 @@ struct DriftScene {
 
     /// With a drift that moves linearly from `ppm` at the start to `endPPM` at the end (the
     /// same: a constant drift), and from `pathChange` (s) on, if given, the echo through
-    /// `AECScene`'s second room (an echo-path change).
-    init(ppm: Double, endPPM: Double? = nil, pathChange: Double? = nil) {
+    /// `AECScene`'s second room (an echo-path change). `room`: another impulse response than
+    /// `AECScene`'s first (diffuse: decaying noise without a direct path), e.g.
+    /// `RoomScene.room(rt60:seed:)`, which has one.
+    init(ppm: Double, endPPM: Double? = nil, pathChange: Double? = nil, room: [Double]? = nil) {
         self.ppm = endPPM ?? ppm
         let end = endPPM ?? ppm
         func factor(_ n: Int) -> Double { 1 + (ppm + (end - ppm) * Double(n) / Double(Self.count)) * 1e-6 }
         let delay = Double(Self.delayMS * Self.rate / 1000)
-        var echo = DriftSignals.resampled(DriftSignals.echo, delay: delay, factor: factor)
+        var echo = DriftSignals.resampled(room.map { AECSignals.convolve(DriftSignals.far, $0) } ?? DriftSignals.echo, delay: delay, factor: factor)
         if let pathChange {
             let second = DriftSignals.resampled(DriftSignals.echo2, delay: delay, factor: factor)
             for n in Self.frame(pathChange)..<Self.count { echo[n] = second[n] }

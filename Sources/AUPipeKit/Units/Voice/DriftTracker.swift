@@ -51,16 +51,21 @@ final class DriftTracker {
     /// the peak followed jumps between the taps of a room without a dominant path (a drift
     /// read from those is noise).
     private(set) var spread = 0.0
-    /// Whether the measurements lie close enough to their line for the drift to be acted on:
-    /// within `onePathSpread` (frames at 16 kHz, scaled to the rate) plus a quarter of what the
-    /// drift moves the echo within one analysis window (`windowSeconds`; the peak of a moving echo
-    /// is smeared over that). Measured: 0.04-0.3 frames on the bench's rooms from 100 to 1000
-    /// ppm and 1.1-1.4 on the tests' 1000 ppm scene (limit 2), against 3-7 frames in a diffuse
-    /// room without a direct path, whose peak wanders between taps and reads as a drift.
+    /// The lower and upper quartiles of the slopes behind `drift` (fractions).
+    private(set) var slopeQuartiles = (0.0, 0.0)
+    /// Whether the measurements follow one path closely enough for the drift to be acted on:
+    /// they lie within `onePathSpread` of their line (frames at 16 kHz, scaled to the rate)
+    /// plus a quarter of what the drift moves the echo within one analysis window
+    /// (`windowSeconds`: the peak of a moving echo is smeared over that), and at least three
+    /// quarters of the slopes between them lie on the drift's side, beyond half of it.
+    /// Measured: 0.04-0.3 frames on the bench's rooms from 100 to 1000 ppm and 1.1-1.4 on the
+    /// tests' 1000 ppm scene (limit 2), against 3-7 frames in a diffuse room without a direct
+    /// path, whose peak wanders between taps and reads as a drift (and whose pairs disagree).
     var followsOnePath: Bool {
         guard let drift else { return false }
         let smear = abs(drift) * windowSeconds * Double(sampleRate)
-        return spread <= Self.onePathSpread * Double(sampleRate) / 16000 + smear / 4
+        let agree = drift > 0 ? slopeQuartiles.0 >= drift / 2 : slopeQuartiles.1 <= drift / 2
+        return agree && spread <= Self.onePathSpread * Double(sampleRate) / 16000 + smear / 4
     }
     static let onePathSpread = 1.0
     /// Measurements taken, and analyses skipped as untrusted (double talk).
@@ -196,6 +201,8 @@ final class DriftTracker {
         }
         guard n > 0 else { return }
         let slope = Self.median(&scratch, count: n)
+        // `median` left the slopes sorted: their quartiles.
+        slopeQuartiles = (scratch[n / 4], scratch[(3 * n) / 4])
         drift = max(-limit, min(limit, slope))
         // How far the measurements lie from that line: the median distance from it (frames),
         // the line through the median of their offsets.

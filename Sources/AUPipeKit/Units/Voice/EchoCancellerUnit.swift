@@ -64,6 +64,8 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
     /// converged over a long stream is better kept than retrained on 1.5 s.
     static let driftRetrainLeast = 30e-6
     private var driftRetrainedFrames = 0
+    /// When (stream seconds) `drift=auto` started compensating (by either tracker).
+    private var compensationStartedAt: Double?
     static let bootstrapPPM = 60.0
     /// The span (s) and measurements behind `bootstrap`'s first estimate: a drift of 250 ppm
     /// or more is plain within 1.5 s (6 frames at 16 kHz), and the sooner it is compensated,
@@ -499,7 +501,10 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
         if let factor, factor != compensator.factor || !compensator.engaged {
             // The compensation's start: the canceller, adapted so far to an echo that moved, is
             // retrained on the past as the compensation would have made it (`driftRetrain`).
-            if !compensator.engaged, abs(factor - 1) >= Self.driftRetrainLeast { driftRetrain = factor - 1 }
+            if !compensator.engaged {
+                compensationStartedAt = Double(framesProcessed + Int64(frameFrames)) / Double(rate)
+                if abs(factor - 1) >= Self.driftRetrainLeast { driftRetrain = factor - 1 }
+            }
             try compensator.engage(factor: factor)
         }
     }
@@ -608,7 +613,7 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
             guard let t = tracker, let compensator else { return nil }
             let resampled = compensator.engaged ? "reference resampled by \(formatFixed((compensator.factor - 1) * 1e6)) ppm at the end" : "reference used as read"
             if let ppm = t.driftPPM, let found = t.foundAt {
-                let since = t.engagedAt.map { "compensated from \(String(format3: $0)) s" } ?? (compensator.engaged ? "compensated" : "not compensated yet (under two frames of drift over 6 s)")
+                let since = compensationStartedAt.map { "compensated from \(String(format3: $0)) s" + (driftRetrainedFrames > 0 ? " (the canceller retrained on \(String(format3: Double(driftRetrainedFrames * frameFrames) / Double(rate))) s of the past, warped)" : "") } ?? "not compensated yet (under two frames of drift over 6 s)"
                 return "drift \(formatFixed(ppm)) ppm (auto: found at \(String(format3: found)) s from \(counted(t.measurements, "measurement")) of the echo's lag, \(since), \(resampled))"
             }
             if bootstrapped, let ppm = bootstrap?.driftPPM {

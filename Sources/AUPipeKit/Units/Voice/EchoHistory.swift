@@ -90,16 +90,19 @@ final class EchoHistory {
             let base = Int(position.rounded(.down))
             let fraction = position - Double(base)
             for c in 0..<speakers {
-                var sum = 0.0
-                // The samples `q = base - j` frames back, at `j + fraction` from the position.
+                var sum = 0.0, weights = 0.0
+                // The samples `q = base - j` frames back, at `j + fraction` from the position;
+                // the weights normalised to sum to 1 (Lanczos's own sum differs by up to 0.1 %).
                 for j in -a..<a {
+                    let w = Self.lanczos(Double(j) + fraction, a)
+                    weights += w
                     let q = base - j
                     guard q >= 1, q <= referenceCount else { continue }
                     var slot = referenceWrite - q
                     if slot < 0 { slot += referenceCount }
-                    sum += Double(reference[slot * speakers + c]) * Self.lanczos(Double(j) + fraction, a)
+                    sum += Double(reference[slot * speakers + c]) * w
                 }
-                y[i * speakers + c] = SampleCodec.s16(Float(sum), clipped: &clipped)
+                y[i * speakers + c] = SampleCodec.s16(Float(sum / weights), clipped: &clipped)
             }
         }
     }
