@@ -107,6 +107,8 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
     /// the history reaches back to the stream's start when the first estimate comes up to two
     /// analyses (0.5 s) after the earliest it can (1 s plus `max-delay=`).
     static let warmStartSeconds = 1.5
+    /// That in DSP frames (the history may hold more, for a shadow's retraining).
+    private var warmStartFrames = 0
     /// Where the reference ended, in stream frames, and the stream's own frames so far.
     private var referenceEndFrame: Int64?
     private var framesProcessed: Int64 = 0
@@ -226,10 +228,12 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
         play16 = .allocate(capacity: frameFrames * speakers)
         out16 = .allocate(capacity: frameFrames * mics)
         channel16 = .allocate(capacity: frameFrames)
-        let pathChanges = ShadowCanceller(state: try makeState(tailFrames: tailFrames), frameFrames: frameFrames, mics: mics, rate: rate)
+        let pathChanges = ShadowCanceller(state: try makeState(tailFrames: tailFrames), learner: try makeState(tailFrames: tailFrames),
+                                          frameFrames: frameFrames, mics: mics, rate: rate)
         shadow = pathChanges
-        // delay=auto warm-starts from the history; a fixed delay keeps what a shadow replays.
-        let historyFrames = delaySetting == nil ? (Int((Self.warmStartSeconds * Double(rate)).rounded()) + maxDelayFrames) / frameFrames : pathChanges.replayFrames
+        // delay=auto warm-starts from the history; a shadow's retraining replays from it too.
+        warmStartFrames = delaySetting == nil ? (Int((Self.warmStartSeconds * Double(rate)).rounded()) + maxDelayFrames) / frameFrames : 0
+        let historyFrames = max(warmStartFrames, pathChanges.historyFrames)
         history = EchoHistory(frameFrames: frameFrames, mics: mics, speakers: speakers, maxDelay: maxDelayFrames, capacity: historyFrames)
         meter = ERLEMeter(sampleRate: rate)
         doubleTalk = DoubleTalkDetector(frameFrames: frameFrames, rate: rate)
@@ -369,7 +373,12 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
         // canceller, trained on the recent past, runs beside this one from now on.
         if let shadow {
             if doubleTalk.active, shadow.mayStart { shadow.start() }
-            shadow.retrain(history: history, delay: delayFrames, play: play16, scratch: out16)
+            if let retrained = shadow.retrain(history: history, delay: delayFrames, play: play16, scratch: out16, inUse: st) {
+                // The shadow took over and has been retrained since: the retrained state is in use.
+                st = retrained
+                state = st
+                if mics == 1 { for p in preprocessors { p.attach(echo: st) } }
+            }
         }
         // The delay line: this frame's reference, `delayFrames` earlier.
         history.reference(back: 0, delay: delayFrames, into: play16)
@@ -429,7 +438,8 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
     private func warmStart(_ current: OpaquePointer, history: EchoHistory, play: UnsafeMutablePointer<Int16>,
                            scratch: UnsafeMutablePointer<Int16>) -> OpaquePointer {
         let st: OpaquePointer
-        if let fresh = freshState, history.framesHeld == framesRun {
+        let replayed = min(history.framesHeld, warmStartFrames)
+        if let fresh = freshState, replayed == framesRun {
             freshState = nil
             st = fresh
             if mics == 1 { for p in preprocessors { p.attach(echo: fresh) } }
@@ -438,8 +448,8 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
             st = current
         }
         state = st
-        warmFrames = history.framesHeld
-        for back in stride(from: history.framesHeld, through: 1, by: -1) {
+        warmFrames = replayed
+        for back in stride(from: replayed, through: 1, by: -1) {
             history.reference(back: back, delay: delayFrames, into: play)
             speex_echo_cancellation(st, history.mic(back: back), play, scratch)
         }
