@@ -74,6 +74,8 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
     /// A second canceller, run only after a sudden fall of the cancellation, that takes over
     /// when it cancels clearly more (an echo-path change; see `ShadowCanceller`).
     private var shadow: ShadowCanceller?
+    /// Whether the preprocessor is still attached to the state a shadow replaced.
+    private var preprocessorTrails = false
     /// `residual=1` (with the preprocessor, one microphone): the residual echo suppressor.
     private let residualOn: Bool
     private var residual: ResidualEchoSuppressor?
@@ -377,7 +379,7 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
                 // The shadow took over and has been retrained since: the retrained state is in use.
                 st = retrained
                 state = st
-                if mics == 1 { for p in preprocessors { p.attach(echo: st) } }
+                if mics == 1, shadow.trailing == 0 { for p in preprocessors { p.attach(echo: st) } }
             }
         }
         // The delay line: this frame's reference, `delayFrames` earlier.
@@ -388,8 +390,13 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
         if let shadow, shadow.run(rec: rec16, play: play16, inUseOutput: out16, echo: refLevel > ERLEMeter.activeThreshold) {
             // The shadow cancels clearly more: an echo-path change. It is the canceller from now on.
             out16.update(from: shadow.output, count: frameFrames * mics)
-            st = shadow.takeOver(replacing: st, at: Double(framesProcessed) / Double(rate))
+            // The preprocessor stays with the replaced state while it runs on (`takeOver`).
+            let attached = mics == 1 && !preprocessors.isEmpty
+            st = shadow.takeOver(replacing: st, at: Double(framesProcessed) / Double(rate), trail: attached)
             state = st
+            preprocessorTrails = attached
+        } else if let shadow, preprocessorTrails, shadow.trailing == 0 {
+            preprocessorTrails = false
             if mics == 1 { for p in preprocessors { p.attach(echo: st) } }
         }
         history.record(mic: rec16)
