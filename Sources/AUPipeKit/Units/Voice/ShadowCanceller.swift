@@ -26,9 +26,10 @@ import CSpeexDSP
 /// makes at most `replayCallsPerFrame` (20) speex calls** on top of the canceller's and the
 /// shadow's (about 1.6 ms of CPU per 20 ms frame at 16 kHz and 3.4 ms at 48 kHz, release
 /// build, default tail; replayed in one frame, as before, the longest took 150 calls: 12 and
-/// 26 ms), so a live capture never falls behind. A bound of 6 delayed the take-over on
-/// bench/aec/'s pathchange scene by 0.4 s (reconvergence 1.6 s instead of 1.3, ERLE 25.2 dB
-/// instead of 30.4); 20 gives the figures of the one-frame replay (31.0 dB). Otherwise it costs
+/// 26 ms), so a live capture never falls behind. (Measured with the former 6 dB take-over: a
+/// bound of 6 delayed the take-over on bench/aec/'s pathchange scene by 0.4 s, reconvergence
+/// 1.6 s instead of 1.3 and ERLE 25.2 dB instead of 30.4; 20 gave the figures of the one-frame
+/// replay.) Otherwise it costs
 /// nothing, and it never changes a sample unless it takes over. The states, the output buffer
 /// and everything else are allocated in `init`.
 final class ShadowCanceller {
@@ -80,7 +81,7 @@ final class ShadowCanceller {
     /// Stream time (s) of the latest take-over.
     private(set) var lastTakeOver: Double?
     /// Speex calls the retraining made in the latest frame, the most in any frame, and
-    /// retrainings finished (swapped in), over the stream (for `--stats` and the tests).
+    /// retrainings finished (swapped in), over the stream (for the tests).
     private(set) var replayCalls = 0, mostReplayCalls = 0, retrainsDone = 0
 
     /// `state` and `learner` are speex echo states for these frames and channels, never used
@@ -228,8 +229,8 @@ final class ShadowCanceller {
     /// `old`, the state it replaces, becomes the next shadow's. Returns the shadow's state.
     ///
     /// With `trail` (speex's preprocessor is attached to the echo state), `old` first goes on
-    /// running on the frames for `trailSeconds` (no shadow starts meanwhile), and the caller leaves speex's preprocessor attached to it until `trailing`
-    /// is 0: speex's estimate of the residual echo, which its preprocessor suppresses by, stays
+    /// running on the frames for `trailSeconds` (no shadow starts meanwhile), and the caller
+    /// leaves speex's preprocessor attached to it until `trailing` is 0: speex's estimate of the residual echo, which its preprocessor suppresses by, stays
     /// zero in a state until speex counts its filter as adapted (after about four frames of far
     /// end per block of the tail, replays counted), and a state that takes over within a second
     /// of a path change is seldom that far yet; the replaced state's estimate still follows the
