@@ -16,7 +16,8 @@ import CSpeexDSP
 /// shadow tells them apart by outcome: it takes over only when its own output has been
 /// `winDB` quieter than the output in use over `window` seconds of frames with echo, after at
 /// least `leastSeconds` beside it; a linear filter cannot cancel a near end, so in double talk
-/// it never wins and is dropped after `mostSeconds`. The canceller in use at the fall is never
+/// it never wins, and is dropped once it is `loseDB` louder than the canceller in use, or
+/// after `mostSeconds`. The canceller in use at the fall is never
 /// reset; a shadow that has taken over goes on being retrained until `replaySeconds` after it
 /// started.
 ///
@@ -45,6 +46,13 @@ final class ShadowCanceller {
     /// filter was re-adapting faster than the shadow and lost 4.5 dB there; no other scene of
     /// bench/aec/ changes with it.)
     static let winDB = 4.0, window = 0.2, leastSeconds = 0.2, mostSeconds = 2.0
+    /// How much louder (dB) the shadow's output must be, over `window` after `leastSeconds`, to
+    /// be dropped at once: in double talk the canceller in use still cancels the echo and the
+    /// fresh shadow does not (it was 1-8 dB louder after 0.5 s in the double talk of bench/aec/'s
+    /// scenes, and 1 dB louder to 3 dB quieter after five path changes). Dropping those
+    /// shadows took the CPU of aec's defaults over bench/aec/'s 23 scenes from 8.85 to 7.4 s
+    /// (the bare speexdsp loop: 3.0 s), with no scene's output changed but path changes'.
+    static let loseDB = 4.0
     /// How long (s) the replaced state goes on running after a take-over, for the preprocessor.
     static let trailSeconds = 1.0
     /// The least time (s) between the end of one shadow and the start of the next.
@@ -55,7 +63,7 @@ final class ShadowCanceller {
     let replayFrames: Int, retrainFrames: Int
     private let leastFrames: Int, mostFrames: Int, pauseFrames: Int, trailFrames: Int
     private let smooth: Double
-    private let winRatio = pow(10, ShadowCanceller.winDB / 10)
+    private let winRatio = pow(10, ShadowCanceller.winDB / 10), loseRatio = pow(10, ShadowCanceller.loseDB / 10)
     /// The shadow's speex state, and its output of the latest frame.
     private(set) var state: OpaquePointer
     let output: UnsafeMutablePointer<Int16>
@@ -221,7 +229,7 @@ final class ShadowCanceller {
             shadow += smooth * (ERLEMeter.energy(output, count: n) - shadow)
         }
         if ran >= leastFrames, shadow * winRatio < inUse { return true }
-        if ran >= mostFrames { stop() }
+        if ran >= mostFrames || (ran >= leastFrames && shadow > loseRatio * inUse) { stop() }
         return false
     }
 
