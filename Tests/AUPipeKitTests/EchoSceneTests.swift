@@ -621,3 +621,36 @@ extension EchoSceneTests {
         #expect(shadow.retrainsDone >= 2, "retrainings did not finish: \(shadow.retrainsDone)")
     }
 }
+
+extension EchoSceneTests {
+    /// Double talk as the shadow sees it: the canceller in use still cancels the echo (its
+    /// output here a hundredth of the microphone, −40 dB) and a fresh shadow cannot: the shadow
+    /// is dropped once it has run `leastSeconds` (10 frames of 20 ms), without taking over, and
+    /// a new one may start only after `pauseSeconds`.
+    @Test func aShadowLosingInDoubleTalkIsDroppedEarly() throws {
+        let rate = 16000, frame = 320
+        func state() -> OpaquePointer {
+            let st = speex_echo_state_init(Int32(frame), Int32(rate * 4 / 10))!
+            var r = Int32(rate)
+            speex_echo_ctl(st, SPEEX_ECHO_SET_SAMPLING_RATE, &r)
+            return st
+        }
+        let states = [state(), state()]
+        defer { for st in states { speex_echo_state_destroy(st) } }
+        let shadow = ShadowCanceller(state: states[0], learner: states[1], frameFrames: frame, mics: 1, rate: rate)
+        var random = SeededRandom(0xD7A1)
+        let play = (0..<frame).map { _ in Int16(random.uniform(-3000...3000)) }
+        var ranFrames = 0
+        shadow.start()
+        for _ in 0..<50 where shadow.running {
+            let mic = (0..<frame).map { i in Int16(clamping: Int(play[i]) / 2 + Int(random.uniform(-2000...2000))) }
+            let inUse = mic.map { $0 / 100 }
+            let won = shadow.run(rec: mic, play: play, inUseOutput: inUse, echo: true)
+            #expect(!won, "a shadow took over from a canceller 40 dB quieter")
+            ranFrames += 1
+        }
+        print("double talk: the shadow was dropped after \(ranFrames) frames (least 10, most 100)")
+        #expect(!shadow.running && ranFrames == 10, "the shadow ran \(ranFrames) frames")
+        #expect(shadow.tookOver == 0 && !shadow.mayStart, "took over \(shadow.tookOver) times; may start again at once: \(shadow.mayStart)")
+    }
+}
