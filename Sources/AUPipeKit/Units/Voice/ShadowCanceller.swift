@@ -50,7 +50,7 @@ final class ShadowCanceller {
     /// be dropped at once: in double talk the canceller in use still cancels the echo and the
     /// fresh shadow does not (it was 1-8 dB louder after 0.5 s in the double talk of bench/aec/'s
     /// scenes, and 1 dB louder to 3 dB quieter after five path changes). Dropping those
-    /// shadows took the CPU of aec's defaults over bench/aec/'s 23 scenes from 8.85 to 7.4 s
+    /// shadows took the CPU of aec's defaults over bench/aec/'s 23 scenes from 8.85 to 7.6 s
     /// (the bare speexdsp loop: 3.0 s), with no scene's output changed but path changes'.
     static let loseDB = 4.0
     /// How long (s) the replaced state goes on running after a take-over, for the preprocessor.
@@ -193,7 +193,7 @@ final class ShadowCanceller {
         return nil
     }
 
-    /// Stops the shadow without a take-over (the delay changed, or it lost).
+    /// Stops the shadow without a take-over (it lost, or ran for `mostSeconds`).
     func stop() {
         running = false
         idle = 0
