@@ -91,6 +91,8 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
     /// A second canceller, run only after a sudden fall of the cancellation, that takes over
     /// when it cancels clearly more (an echo-path change; see `ShadowCanceller`).
     private var shadow: ShadowCanceller?
+    /// Whether the preprocessor is still attached to the state a shadow replaced.
+    private var preprocessorTrails = false
     /// `residual=1` (with the preprocessor, one microphone): the residual echo suppressor.
     private let residualOn: Bool
     private var residual: ResidualEchoSuppressor?
@@ -124,6 +126,8 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
     /// the history reaches back to the stream's start when the first estimate comes up to two
     /// analyses (0.5 s) after the earliest it can (1 s plus `max-delay=`).
     static let warmStartSeconds = 1.5
+    /// That in DSP frames (the history may hold more, for a shadow's retraining).
+    private var warmStartFrames = 0
     /// Where the reference ended, in stream frames, and the stream's own frames so far.
     private var referenceEndFrame: Int64?
     private var framesProcessed: Int64 = 0
@@ -243,10 +247,12 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
         play16 = .allocate(capacity: frameFrames * speakers)
         out16 = .allocate(capacity: frameFrames * mics)
         channel16 = .allocate(capacity: frameFrames)
-        let pathChanges = ShadowCanceller(state: try makeState(tailFrames: tailFrames), frameFrames: frameFrames, mics: mics, rate: rate)
+        let pathChanges = ShadowCanceller(state: try makeState(tailFrames: tailFrames), learner: try makeState(tailFrames: tailFrames),
+                                          frameFrames: frameFrames, mics: mics, rate: rate)
         shadow = pathChanges
-        // delay=auto warm-starts from the history; a fixed delay keeps what a shadow replays.
-        let historyFrames = delaySetting == nil ? (Int((Self.warmStartSeconds * Double(rate)).rounded()) + maxDelayFrames) / frameFrames : pathChanges.replayFrames
+        // delay=auto warm-starts from the history; a shadow's retraining replays from it too.
+        warmStartFrames = delaySetting == nil ? (Int((Self.warmStartSeconds * Double(rate)).rounded()) + maxDelayFrames) / frameFrames : 0
+        let historyFrames = max(warmStartFrames, pathChanges.historyFrames)
         history = EchoHistory(frameFrames: frameFrames, mics: mics, speakers: speakers, maxDelay: maxDelayFrames, capacity: historyFrames)
         meter = ERLEMeter(sampleRate: rate)
         doubleTalk = DoubleTalkDetector(frameFrames: frameFrames, rate: rate)
@@ -390,14 +396,19 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
         // starts again from the past warped to the alignment it holds from now on.
         if let warp = driftRetrain {
             driftRetrain = nil
-            driftRetrainedFrames = history.framesHeld
-            st = warmStart(st, history: history, play: play16, scratch: out16, warp: warp)
+            st = warmStart(st, history: history, play: play16, scratch: out16, warp: warp, most: history.capacity)
+            driftRetrainedFrames = warmFrames
         }
         // A sudden fall of the cancellation (double talk or an echo-path change): a shadow
         // canceller, trained on the recent past, runs beside this one from now on.
         if let shadow {
             if doubleTalk.active, shadow.mayStart { shadow.start() }
-            shadow.retrain(history: history, delay: delayFrames, play: play16, scratch: out16)
+            if let retrained = shadow.retrain(history: history, delay: delayFrames, play: play16, scratch: out16, inUse: st) {
+                // The shadow took over and has been retrained since: the retrained state is in use.
+                st = retrained
+                state = st
+                if mics == 1, shadow.trailing == 0 { for p in preprocessors { p.attach(echo: st) } }
+            }
         }
         // The delay line: this frame's reference, `delayFrames` earlier.
         history.reference(back: 0, delay: delayFrames, into: play16)
@@ -407,8 +418,13 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
         if let shadow, shadow.run(rec: rec16, play: play16, inUseOutput: out16, echo: refLevel > ERLEMeter.activeThreshold) {
             // The shadow cancels clearly more: an echo-path change. It is the canceller from now on.
             out16.update(from: shadow.output, count: frameFrames * mics)
-            st = shadow.takeOver(replacing: st, at: Double(framesProcessed) / Double(rate))
+            // The preprocessor stays with the replaced state while it runs on (`takeOver`).
+            let attached = mics == 1 && !preprocessors.isEmpty
+            st = shadow.takeOver(replacing: st, at: Double(framesProcessed) / Double(rate), trail: attached)
             state = st
+            preprocessorTrails = attached
+        } else if let shadow, preprocessorTrails, shadow.trailing == 0 {
+            preprocessorTrails = false
             if mics == 1 { for p in preprocessors { p.attach(echo: st) } }
         }
         history.record(mic: rec16)
@@ -454,10 +470,16 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
     /// until the filter counts as adapted again (a fresh state, replayed from the middle of the
     /// stream, can converge before speex counts it as adapted, and its preprocessor then sees no
     /// residual echo to suppress until the echo path changes).
+    ///
+    /// `warp` (drift compensation starting: the past read as the compensation would have made
+    /// it, `EchoHistory.reference(back:delay:warp:into:)`) and `most` (DSP frames replayed at
+    /// most; default a warm start's `warmStartFrames`) serve the retraining at the start of
+    /// drift compensation.
     private func warmStart(_ current: OpaquePointer, history: EchoHistory, play: UnsafeMutablePointer<Int16>,
-                           scratch: UnsafeMutablePointer<Int16>, warp: Double = 0) -> OpaquePointer {
+                           scratch: UnsafeMutablePointer<Int16>, warp: Double = 0, most: Int? = nil) -> OpaquePointer {
         let st: OpaquePointer
-        if let fresh = freshState, history.framesHeld == framesRun {
+        let replayed = min(history.framesHeld, most ?? warmStartFrames)
+        if let fresh = freshState, replayed == framesRun {
             freshState = nil
             st = fresh
             if mics == 1 { for p in preprocessors { p.attach(echo: fresh) } }
@@ -466,8 +488,8 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
             st = current
         }
         state = st
-        warmFrames = history.framesHeld
-        for back in stride(from: history.framesHeld, through: 1, by: -1) {
+        warmFrames = replayed
+        for back in stride(from: replayed, through: 1, by: -1) {
             history.reference(back: back, delay: delayFrames, warp: warp, into: play)
             speex_echo_cancellation(st, history.mic(back: back), play, scratch)
         }

@@ -16,50 +16,87 @@ import CSpeexDSP
 /// shadow tells them apart by outcome: it takes over only when its own output has been
 /// `winDB` quieter than the output in use over `window` seconds of frames with echo, after at
 /// least `leastSeconds` beside it; a linear filter cannot cancel a near end, so in double talk
-/// it never wins and is dropped after `mostSeconds`. The canceller in use at the fall is never
+/// it never wins, and is dropped once it is `loseDB` louder than the canceller in use, or
+/// after `mostSeconds`. The canceller in use at the fall is never
 /// reset; a shadow that has taken over goes on being retrained until `replaySeconds` after it
 /// started.
 ///
-/// Only while a shadow runs is speex run twice per frame, and each retraining replays up to
-/// `passes` × `replaySeconds` of frames (about 40 ms of CPU per fall at 16 kHz, release
-/// build, default tail); otherwise it costs nothing, and it never changes a sample unless it takes over.
-/// The state, its output buffer and everything else are allocated in `init`.
+/// Only while a shadow runs is speex run twice per frame. The retraining is spread over the
+/// frames that follow: a third speex state, the learner, is reset and replayed in the
+/// background, caught up with the stream, then swapped in. **In any one frame a retraining
+/// makes at most `replayCallsPerFrame` (20) speex calls** on top of the canceller's and the
+/// shadow's (about 1.6 ms of CPU per 20 ms frame at 16 kHz and 3.4 ms at 48 kHz, release
+/// build, default tail; replayed in one frame, as before, the longest took 150 calls: 12 and
+/// 26 ms), so a live capture never falls behind. (Measured with the former 6 dB take-over: a
+/// bound of 6 delayed the take-over on bench/aec/'s pathchange scene by 0.4 s, reconvergence
+/// 1.6 s instead of 1.3 and ERLE 25.2 dB instead of 30.4; 20 gave the figures of the one-frame
+/// replay.) Otherwise it costs
+/// nothing, and it never changes a sample unless it takes over. The states, the output buffer
+/// and everything else are allocated in `init`.
 final class ShadowCanceller {
     /// A shadow is retrained on what it has seen every `retrainSeconds` up to `replaySeconds`
     /// after it started, `passes` times over.
     static let replaySeconds = 1.0, retrainSeconds = 0.2, passes = 3
+    /// The most speex calls a retraining makes in one frame (the replay's and the catch-up's).
+    static let replayCallsPerFrame = 20
     /// How much quieter (dB) the shadow's output must be to take over, over how long (s), and
-    /// the least and most time (s) it runs beside the canceller.
-    static let winDB = 6.0, window = 0.2, leastSeconds = 0.2, mostSeconds = 2.0
+    /// the least and most time (s) it runs beside the canceller. (4 dB: on bench/aec/'s
+    /// pathchange scene and four more path changes, rooms of RT60 0.2-0.8 s at 40-300 ms, 6 dB
+    /// took over later or never, 3 dB took over in a room (RT60 0.6 s) where the replaced
+    /// filter was re-adapting faster than the shadow and lost 4.5 dB there; no other scene of
+    /// bench/aec/ changes with it.)
+    static let winDB = 4.0, window = 0.2, leastSeconds = 0.2, mostSeconds = 2.0
+    /// How much louder (dB) the shadow's output must be, over `window` after `leastSeconds`, to
+    /// be dropped at once: in double talk the canceller in use still cancels the echo and the
+    /// fresh shadow does not (it was 1-8 dB louder after 0.5 s in the double talk of bench/aec/'s
+    /// scenes, and 1 dB louder to 3 dB quieter after five path changes). Dropping those
+    /// shadows took the CPU of aec's defaults over bench/aec/'s 23 scenes from 8.85 to 7.6 s
+    /// (the bare speexdsp loop: 3.0 s), with no scene's output changed but path changes'.
+    static let loseDB = 4.0
+    /// How long (s) the replaced state goes on running after a take-over, for the preprocessor.
+    static let trailSeconds = 1.0
     /// The least time (s) between the end of one shadow and the start of the next.
     static let pauseSeconds = 0.5
 
     let frameFrames: Int, mics: Int
     /// The replay's length, and the least/most/pause times and the window, in DSP frames.
     let replayFrames: Int, retrainFrames: Int
-    private let leastFrames: Int, mostFrames: Int, pauseFrames: Int
+    private let leastFrames: Int, mostFrames: Int, pauseFrames: Int, trailFrames: Int
     private let smooth: Double
-    private let winRatio = pow(10, ShadowCanceller.winDB / 10)
+    private let winRatio = pow(10, ShadowCanceller.winDB / 10), loseRatio = pow(10, ShadowCanceller.loseDB / 10)
     /// The shadow's speex state, and its output of the latest frame.
     private(set) var state: OpaquePointer
     let output: UnsafeMutablePointer<Int16>
     /// Whether a shadow runs now, for how many frames it has, frames since the last one ended.
     private(set) var running = false
     private var ran = 0, idle = Int.max / 2
-    /// The state being retrained (the shadow's, and after a take-over the same state, now in
-    /// use, until `replayFrames` after the start), and the frames since the start.
-    private var learner: OpaquePointer?
+    /// The learner's state (idle between retrainings), and the frames since the shadow started
+    /// (counted up to `replayFrames` plus the longest retraining, while retraining may go on).
+    private var learner: OpaquePointer
     private var learned = 0
+    /// Whether the shadow's frames are still being retrained on (until `replayFrames` after
+    /// the start), and whether the retrained state replaces the shadow's or, once the shadow
+    /// has taken over, the canceller's in use.
+    private var retraining = false, replacesInUse = false
+    /// The retraining under way: the frames it replays (counted from the shadow's start,
+    /// `replayFrom..<replayEnd`), the pass, and the next frame; after the last pass it goes on
+    /// from `replayEnd` up to the current frame, which it then processes live.
+    private var epoch = false, pass = 0, next = 0, replayFrom = 0, replayEnd = 0
     /// Smoothed output energies over frames with echo: the canceller in use, the shadow.
     private var inUse = 0.0, shadow = 0.0
     /// Shadows started and shadows that took over, over the stream.
     private(set) var started = 0, tookOver = 0
     /// Stream time (s) of the latest take-over.
     private(set) var lastTakeOver: Double?
+    /// Speex calls the retraining made in the latest frame, the most in any frame, and
+    /// retrainings finished (swapped in), over the stream (for the tests).
+    private(set) var replayCalls = 0, mostReplayCalls = 0, retrainsDone = 0
 
-    /// `state` is a speex echo state for these frames and channels, never used by anyone else.
-    init(state: OpaquePointer, frameFrames: Int, mics: Int, rate: Int) {
+    /// `state` and `learner` are speex echo states for these frames and channels, never used
+    /// by anyone else.
+    init(state: OpaquePointer, learner: OpaquePointer, frameFrames: Int, mics: Int, rate: Int) {
         self.state = state
+        self.learner = learner
         self.frameFrames = frameFrames
         self.mics = mics
         let seconds = Double(frameFrames) / Double(rate)
@@ -69,6 +106,7 @@ final class ShadowCanceller {
         leastFrames = frames(Self.leastSeconds)
         mostFrames = frames(Self.mostSeconds)
         pauseFrames = frames(Self.pauseSeconds)
+        trailFrames = frames(Self.trailSeconds)
         smooth = 1 - exp(-seconds / Self.window)
         output = .allocate(capacity: frameFrames * mics)
         output.initialize(repeating: 0, count: frameFrames * mics)
@@ -76,15 +114,28 @@ final class ShadowCanceller {
 
     deinit { output.deallocate() }
 
-    /// Whether a shadow may start now: none runs, and the last one ended `pauseSeconds` ago.
-    var mayStart: Bool { !running && idle >= pauseFrames }
+    /// The history a retraining needs, in DSP frames: `replayFrames` and the frames that come
+    /// in while the longest retraining (`passes` × `replayFrames` calls) is under way.
+    var historyFrames: Int {
+        let b = Self.replayCallsPerFrame
+        return replayFrames + (Self.passes * replayFrames + b - 2) / (b - 1) + 2
+    }
+
+    /// Frames the replaced state still runs after a take-over (see `takeOver`).
+    private(set) var trailing = 0
+
+    /// Whether a shadow may start now: none runs, no replaced state runs, and the last one
+    /// ended `pauseSeconds` ago.
+    var mayStart: Bool { !running && trailing == 0 && idle >= pauseFrames }
 
     /// Starts a shadow: the state is reset, to learn from this frame on.
     func start() {
         speex_echo_state_reset(state)
         running = true
         ran = 0
-        learner = state
+        retraining = true
+        replacesInUse = false
+        epoch = false
         learned = 0
         inUse = 0
         shadow = 0
@@ -92,37 +143,79 @@ final class ShadowCanceller {
     }
 
     /// Call at the start of each frame: every `retrainFrames` up to `replayFrames` after a
-    /// shadow started, its state (the one in use, if it has taken over meanwhile) is reset and
-    /// trained again, `passes` times over, on all it has seen so far (the history's last frames
-    /// since the start, the reference at `delay`; output discarded into `scratch`, `play`
-    /// takes the reference): a fresh filter learns the new echo path from a fraction of a
-    /// second several times faster so than from one pass.
-    func retrain(history: EchoHistory, delay: Int, play: UnsafeMutablePointer<Int16>, scratch: UnsafeMutablePointer<Int16>) {
-        guard let learner, learned > 0, learned % retrainFrames == 0 else { return }
-        speex_echo_state_reset(learner)
-        for _ in 0..<Self.passes {
-            for back in stride(from: min(learned, history.framesHeld), through: 1, by: -1) {
-                history.reference(back: back, delay: delay, into: play)
-                speex_echo_cancellation(learner, history.mic(back: back), play, scratch)
-            }
+    /// shadow started, a retraining starts: the learner is reset and trained, `passes` times
+    /// over, on all the shadow has seen so far (the history's frames since the start, the
+    /// reference at `delay`; output discarded into `scratch`, `play` takes the reference), then
+    /// on the frames that came in meanwhile: a fresh filter learns the new echo path from a
+    /// fraction of a second several times faster so than from one pass. It goes on over the
+    /// following frames, at most `replayCallsPerFrame` speex calls per frame; once it has
+    /// caught up with the stream, the learner replaces the shadow's state (or, if the shadow
+    /// has taken over meanwhile, `inUse`, which is then returned: the caller goes on with it,
+    /// and the state it replaced becomes the next learner). Returns nil otherwise.
+    func retrain(history: EchoHistory, delay: Int, play: UnsafeMutablePointer<Int16>, scratch: UnsafeMutablePointer<Int16>,
+                 inUse: OpaquePointer) -> OpaquePointer? {
+        replayCalls = 0
+        if !epoch, retraining, learned > 0, learned % retrainFrames == 0, learned <= replayFrames {
+            speex_echo_state_reset(learner)
+            epoch = true
+            pass = 0
+            replayEnd = learned
+            replayFrom = max(0, learned - history.framesHeld)
+            next = replayFrom
         }
+        guard epoch else { return nil }
+        while replayCalls < Self.replayCallsPerFrame {
+            // Frames that have fallen out of the history (a long retraining) are skipped.
+            next = max(next, learned - history.framesHeld)
+            if pass < Self.passes, next >= replayEnd {
+                pass += 1
+                next = pass < Self.passes ? max(replayFrom, learned - history.framesHeld) : replayEnd
+                continue
+            }
+            guard next < learned else { break }
+            history.reference(back: learned - next, delay: delay, into: play)
+            speex_echo_cancellation(learner, history.mic(back: learned - next), play, scratch)
+            next += 1
+            replayCalls += 1
+        }
+        mostReplayCalls = max(mostReplayCalls, replayCalls)
+        guard pass == Self.passes, next == learned else { return nil }
+        // Caught up: the learner takes this frame live, in place of the state it was trained for.
+        epoch = false
+        retrainsDone += 1
+        let trained = learner
+        if replacesInUse {
+            learner = inUse
+            return trained
+        }
+        learner = state
+        state = trained
+        return nil
     }
 
-    /// Stops the shadow without a take-over (the delay changed, or it lost).
+    /// Stops the shadow without a take-over (it lost, or ran for `mostSeconds`).
     func stop() {
         running = false
         idle = 0
-        learner = nil
+        retraining = false
+        epoch = false
     }
 
     /// One frame beside the canceller in use: the shadow cancels `rec` with `play` into
     /// `output`; `inUseOutput` is the canceller's output of the same frame, `echo` whether the
     /// frame has echo (the far end playing). Returns true when the shadow takes over: the caller
-    /// then uses `output` and `takeOver(replacing:)`s its state. Not running: does nothing.
+    /// then uses `output` and `takeOver(replacing:)`s its state. After a take-over the replaced
+    /// state runs on the frames for `trailSeconds` (its output discarded into `output`).
+    /// Otherwise, not running: does nothing.
     func run(rec: UnsafePointer<Int16>, play: UnsafePointer<Int16>, inUseOutput: UnsafePointer<Int16>, echo: Bool) -> Bool {
-        if learner != nil {
+        if retraining || epoch {
             learned += 1
-            if learned > replayFrames { learner = nil }
+            if learned > replayFrames { retraining = false }
+        }
+        if trailing > 0 {
+            speex_echo_cancellation(state, rec, play, output)
+            trailing -= 1
+            return false
         }
         guard running else {
             idle += 1
@@ -136,19 +229,30 @@ final class ShadowCanceller {
             shadow += smooth * (ERLEMeter.energy(output, count: n) - shadow)
         }
         if ran >= leastFrames, shadow * winRatio < inUse { return true }
-        if ran >= mostFrames { stop() }
+        if ran >= mostFrames || (ran >= leastFrames && shadow > loseRatio * inUse) { stop() }
         return false
     }
 
     /// The shadow has won at stream time `time` (s): its state is the one in use from now on;
     /// `old`, the state it replaces, becomes the next shadow's. Returns the shadow's state.
-    func takeOver(replacing old: OpaquePointer, at time: Double) -> OpaquePointer {
+    ///
+    /// With `trail` (speex's preprocessor is attached to the echo state), `old` first goes on
+    /// running on the frames for `trailSeconds` (no shadow starts meanwhile), and the caller
+    /// leaves speex's preprocessor attached to it until `trailing` is 0: speex's estimate of the residual echo, which its preprocessor suppresses by, stays
+    /// zero in a state until speex counts its filter as adapted (after about four frames of far
+    /// end per block of the tail, replays counted), and a state that takes over within a second
+    /// of a path change is seldom that far yet; the replaced state's estimate still follows the
+    /// far end. (Measured on the five path changes of `winDB`: reconvergence 1.32 → 0.92 s on
+    /// pathchange, 1.86 → 1.06 and 2.98 → 1.28 s in two rooms, unchanged in the others.)
+    func takeOver(replacing old: OpaquePointer, at time: Double, trail: Bool) -> OpaquePointer {
         let won = state
         state = old
         tookOver += 1
         lastTakeOver = time
         running = false
         idle = 0
+        replacesInUse = true
+        trailing = trail ? trailFrames : 0
         return won
     }
 }
