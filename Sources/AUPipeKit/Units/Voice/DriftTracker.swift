@@ -18,10 +18,12 @@
 ///    quarter-second analyses; four minutes of the one-a-second analyses `aec` makes with a
 ///    fixed delay once it has a drift): the slope by Theil–Sen (the median of the slopes between each measurement and the one half
 ///    the window later; robust to a minority of stray peaks), once they span `firstSpan` and
-///    number `firstCount` (3 s and 12; `aec`'s coarse bootstrap tracker 1.5 s and 8). That is the drift, in ppm; it follows a drift that changes over tens of seconds.
+///    number `firstCount` (3 s and 12; `aec`'s coarse bootstrap tracker 1.5 s and 8). That is
+///    the drift, in ppm; it follows a drift that changes over tens of seconds.
 /// 4. Control: the factor is 1 until the drift found would have moved the echo two frames
 ///    over the measurements it has, spanning at least `leastSpan` (6 s), or at once when it is beyond 300 ppm
-///    (below that, the reference stays as read: no drift, no change).
+///    (below that, the reference stays as read: no drift, no change), and in either case only
+///    while the measurements follow one path (`followsOnePath`).
 ///    Then it is 1 + drift + (m − m₀)/(2 s), the second term (within ±500 ppm) bringing the lag
 ///    back to `m₀`, where it was when compensation started; all within ±`limit`.
 ///
