@@ -366,6 +366,18 @@ aupipe_lv2_world *aupipe_lv2_world_open(const char *lv2_path) {
 
 uint32_t aupipe_lv2_world_plugin_count(aupipe_lv2_world *w) { return w ? w->plugin_count : 0; }
 
+uint32_t aupipe_lv2_world_plugin_index(aupipe_lv2_world *w, const char *uri) {
+    if (!w || !uri) return UINT32_MAX;
+    pthread_mutex_lock(&lilv_lock);
+    uint32_t found = UINT32_MAX;
+    for (uint32_t i = 0; i < w->plugin_count && found == UINT32_MAX; i++) {
+        const char *u = p_lilv_node_as_uri(p_lilv_plugin_get_uri(w->plugins[i]));
+        if (u && strcmp(u, uri) == 0) found = i;
+    }
+    pthread_mutex_unlock(&lilv_lock);
+    return found;
+}
+
 /* ---- Discovery. ---- */
 
 static char *copy_string(const char *s) { return s ? strdup(s) : NULL; }

@@ -92,6 +92,23 @@ import Glibc
         #expect(gain.unit == "dB")
     }
 
+    /// A plugin named by its full URI is described alone: no other plugin's data is read (the
+    /// expensive part of discovery), until a listing needs them all. An unknown URI is nil
+    /// (the host then discovers everything, for its did-you-mean).
+    @Test func aPluginNamedByItsURIIsDescribedAlone() throws {
+        // A search path of its own: worlds are kept per path, and other tests list theirs.
+        let path = "/usr/lib/lv2:/nonexistent/aupipe-described-alone"
+        let world = try LV2World.world(searchPath: path)
+        let alone = try #require(LV2Backend(searchPath: path).plugin(withIdentifier: "http://lv2plug.in/plugins/eg-amp"))
+        #expect(alone.ports.contains { $0.symbol == "gain" })
+        #expect(!world.describedEvery && world.describedAlone == 1)
+        #expect(LV2Backend(searchPath: path).plugin(withIdentifier: "http://example.org/no-such-plugin") == nil)
+        let all = try LV2Backend(searchPath: path).discover()
+        #expect(world.describedEvery && all.count > 1)
+        let listed = try #require(all.first { $0.identifier == alone.identifier })
+        #expect(listed.name == alone.name && listed.ports.map(\.symbol) == alone.ports.map(\.symbol))
+    }
+
     @Test func discoveryReadsTheDigitalPeakLimiter() throws {
         let dpl = try plugin(Self.dplMono)
         let latency = try #require(dpl.latencyPort)

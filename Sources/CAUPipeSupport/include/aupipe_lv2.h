@@ -28,6 +28,9 @@ int aupipe_lv2_feature_is_provided(const char *uri);
 typedef struct aupipe_lv2_world aupipe_lv2_world;
 aupipe_lv2_world *aupipe_lv2_world_open(const char *lv2_path);
 uint32_t aupipe_lv2_world_plugin_count(aupipe_lv2_world *world);
+/* The index of the plugin whose URI is `uri`, or UINT32_MAX: from the manifests alone (no
+   plugin's data is read, unlike aupipe_lv2_describe). */
+uint32_t aupipe_lv2_world_plugin_index(aupipe_lv2_world *world, const char *uri);
 /* lilv (and serd under it) write several lines on stderr for every bundle whose Turtle does
    not parse, at every load and again at queries of a plugin whose data is broken: with one
    broken bundle installed, every run using any LV2 plugin would print them. Between begin and

@@ -52,6 +52,11 @@ public struct LV2Backend: PluginBackend {
         try LV2World.world(searchPath: searchPath).plugins
     }
 
+    /// A plugin named by its full URI, described alone (no other plugin's data is read).
+    public func plugin(withIdentifier identifier: String) -> PluginInfo? {
+        (try? LV2World.world(searchPath: searchPath))?.plugin(identifier)
+    }
+
     public func instantiate(_ plugin: PluginInfo, settings: PluginHostSettings) throws -> any PluginInstance {
         let world = try LV2World.world(searchPath: searchPath)
         if !plugin.missingFeatures.isEmpty {

@@ -3,31 +3,79 @@ import Synchronization
 
 import CAUPipeSupport
 
-/// A loaded lilv world and the plugins it found, made once per search path for the process:
-/// loading every bundle's Turtle is the expensive part of discovery.
+/// A loaded lilv world and the plugins it found, made once per search path for the process.
+/// Loading reads every bundle's manifest (cheap: URIs and where their data lies); describing a
+/// plugin reads its data (the expensive part: about 60 ms for all of Debian's 231). So a plugin
+/// named by its URI is described alone (`plugin(_:)`), and every plugin only when a lookup by
+/// name, a listing or a completion needs them all (`plugins`).
 final class LV2World: @unchecked Sendable {
     /// The C world (`aupipe_lv2_world`); its calls serialise on one lock in C.
     let pointer: OpaquePointer
-    /// Every plugin, sorted by URI.
-    let plugins: [PluginInfo]
-    /// What lilv said on stderr while loading (bundles whose Turtle does not parse, skipped),
-    /// in one line for `aupipe plugins`; nil when it said nothing. Kept off stderr so that one
-    /// broken bundle does not print lines on every run (`AUPIPE_LV2_LOG=1` lets them through).
-    let loadProblem: String?
+    /// Every plugin, sorted by URI (described on first use), the plugins described one by one
+    /// so far, and what lilv said on stderr while loading or describing (see `loadProblem`).
+    private let described = Mutex<(all: [PluginInfo]?, one: [String: PluginInfo], messages: String)>((nil, [:], ""))
 
-    /// Describes every plugin of the world; lilv's messages from loading it, summarised.
-    private init(pointer: OpaquePointer, captured: () -> String?) {
+    private init(pointer: OpaquePointer, messages: String?) {
         self.pointer = pointer
-        var plugins: [PluginInfo] = []
-        for index in 0..<aupipe_lv2_world_plugin_count(pointer) {
-            guard let info = aupipe_lv2_describe(pointer, index) else { continue }
-            let plugin = Self.pluginInfo(info.pointee)
-            plugins.append(plugin)
-            aupipe_lv2_plugin_info_free(info)
-        }
-        self.plugins = plugins.sorted { $0.identifier < $1.identifier }
-        loadProblem = captured().flatMap(Self.summary)
+        described.withLock { $0.messages = messages ?? "" }
     }
+
+    /// Every plugin of the world, sorted by URI.
+    var plugins: [PluginInfo] {
+        described.withLock { state in
+            if let all = state.all { return all }
+            let (all, messages) = Self.capturing {
+                (0..<aupipe_lv2_world_plugin_count(pointer)).compactMap { describe($0) }.sorted { $0.identifier < $1.identifier }
+            }
+            state.all = all
+            state.messages += messages ?? ""
+            return all
+        }
+    }
+
+    /// Whether every plugin has been described (a lookup by name, a listing), and how many one
+    /// by one.
+    var describedEvery: Bool { described.withLock { $0.all != nil } }
+    var describedAlone: Int { described.withLock { $0.one.count } }
+
+    /// The plugin with this URI, described alone unless every plugin has been.
+    func plugin(_ uri: String) -> PluginInfo? {
+        described.withLock { state in
+            if let all = state.all { return all.first { $0.identifier == uri } }
+            if let one = state.one[uri] { return one }
+            let index = aupipe_lv2_world_plugin_index(pointer, uri)
+            guard index != UInt32.max else { return nil }
+            let (found, messages) = Self.capturing { describe(index) }
+            state.messages += messages ?? ""
+            state.one[uri] = found
+            return found
+        }
+    }
+
+    /// What lilv said on stderr while loading and describing (bundles whose Turtle does not
+    /// parse, skipped), in one line for `aupipe plugins`; nil when it said nothing. Kept off
+    /// stderr so that one broken bundle does not print lines on every run (`AUPIPE_LV2_LOG=1`
+    /// lets them through).
+    var loadProblem: String? { described.withLock { Self.summary($0.messages) } }
+
+    private func describe(_ index: UInt32) -> PluginInfo? {
+        guard let info = aupipe_lv2_describe(pointer, index) else { return nil }
+        defer { aupipe_lv2_plugin_info_free(info) }
+        return Self.pluginInfo(info.pointee)
+    }
+
+    /// `body`'s result and what was written on stderr meanwhile (lilv's messages), serialised
+    /// with every other capture.
+    private static func capturing<T>(_ body: () -> T) -> (T, String?) {
+        captureLock.withLock { _ in
+            aupipe_lv2_stderr_capture_begin()
+            let result = body()
+            guard let text = aupipe_lv2_stderr_capture_end() else { return (result, nil) }
+            defer { free(text) }
+            return (result, String(cString: text))
+        }
+    }
+    private static let captureLock = Mutex<Void>(())
 
     private static let worlds = Mutex<[String?: LV2World]>([:])
 
@@ -38,19 +86,13 @@ final class LV2World: @unchecked Sendable {
         let path = searchPath ?? getenv("LV2_PATH").map { String(cString: $0) }
         return try worlds.withLock { worlds in
             if let world = worlds[path] { return world }
-            // lilv's messages while it reads every bundle (and each plugin's data, at the first
-            // query: in `init`) are captured, not printed; see `loadProblem`.
-            aupipe_lv2_stderr_capture_begin()
-            func captured() -> String? {
-                guard let text = aupipe_lv2_stderr_capture_end() else { return nil }
-                defer { free(text) }
-                return String(cString: text)
-            }
-            guard let pointer = aupipe_lv2_world_open(path) else {
-                _ = captured()
+            // lilv's messages while it reads every bundle are captured, not printed; see
+            // `loadProblem`.
+            let (opened, messages) = capturing { aupipe_lv2_world_open(path) }
+            guard let pointer = opened else {
                 throw AUPipeError(.software, "lv2: lilv could not load its world of plugins")
             }
-            let world = LV2World(pointer: pointer, captured: captured)
+            let world = LV2World(pointer: pointer, messages: messages)
             worlds[path] = world
             return world
         }
@@ -64,11 +106,6 @@ final class LV2World: @unchecked Sendable {
         let text = first.hasPrefix("error: ") ? String(first.dropFirst(7)) : String(first)
         return "lv2: lilv could not read some bundles and skipped them (\(text)"
             + (lines.count > 1 ? "; \(lines.count - 1) more lines" : "") + "); fix or remove the bundle, AUPIPE_LV2_LOG=1 shows lilv's messages"
-    }
-
-    /// The plugin with this URI.
-    func plugin(_ uri: String) -> PluginInfo? {
-        plugins.first { $0.identifier == uri }
     }
 
     private static func string(_ text: UnsafeMutablePointer<CChar>?) -> String? {
