@@ -108,6 +108,35 @@ import Testing
         #expect(r.stderr.contains("latency 37 frames compensated"), "\(r.stderr)")
     }
 
+    /// A plugin that outputs NaN (stream samples 4800-4809) and infinity (sample 9600): each is
+    /// replaced by 0 on its way out, in a float output too, every other sample passes as it came
+    /// (the test plugin copies its input), the length is exact, one warning line names the
+    /// plugin and the time of the first (0.100 s at 48 kHz), and `--stats=json` counts 11.
+    @Test(arguments: ["7f", "4096f"])
+    func nonFiniteSamplesFromAPluginBecomeZeros(block: String) throws {
+        let plugins = try #require(Self.quiet, "could not compile Support/ladspa_test_plugins.c")
+        let frames = 12000
+        let input = (0..<frames).map { Float(0.25 * sin(Double($0) * 0.05)) }
+        var raw = Data()
+        for x in input { withUnsafeBytes(of: x.bitPattern.littleEndian) { raw.append(contentsOf: $0) } }
+        let r = try CLI.shell("LADSPA_PATH=\(plugins) \"$AUPIPE\" --in-format f32le:48000:1 -t raw --block \(block) --stats=json ladspa nan_burst", stdin: raw)
+        #expect(r.status == 0, "\(r.stderr)")
+        let bytes = [UInt8](r.stdout)
+        var out: [Float] = []
+        for i in stride(from: 0, to: bytes.count - 3, by: 4) {
+            let b0 = UInt32(bytes[i]), b1 = UInt32(bytes[i + 1]) << 8, b2 = UInt32(bytes[i + 2]) << 16, b3 = UInt32(bytes[i + 3]) << 24
+            out.append(Float(bitPattern: b0 | b1 | b2 | b3))
+        }
+        #expect(out.count == frames)
+        let poisoned = Set(4800..<4810).union([9600])
+        for i in 0..<min(out.count, frames) {
+            if poisoned.contains(i) { #expect(out[i] == 0, "sample \(i): \(out[i])") } else if out[i] != input[i] { Issue.record("sample \(i) changed: \(out[i]) for \(input[i])"); break }
+        }
+        let warnings = r.stderr.split(separator: "\n").filter { $0.contains("warning") }
+        #expect(warnings == ["aupipe: ladspa: warning: aupipe_test:nan_burst output NaN or infinite samples from 0.100 s; they are replaced by 0 (--stats counts them)"], "\(r.stderr)")
+        #expect(r.stderr.contains("\"nonFiniteReplaced\":11"), "\(r.stderr)")
+    }
+
     /// Real look-ahead limiters report their latency: swh's fastLookaheadLimiter (stereo, one
     /// instance) and TAP's limiter (mono, one instance per channel) leave an impulse below their
     /// limit on its frame, with the exact length.
@@ -174,6 +203,7 @@ import Testing
         let rows = String(decoding: list.stdout, as: UTF8.self).split(separator: "\n").map { $0.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ") }
         #expect(rows == ["ladspa aupipe_test:hinted Hinted Ports (test) 1 in 1 out",
                          "ladspa aupipe_test:latency_delay Latency Delay (test) 1 in 1 out reports latency",
+                         "ladspa aupipe_test:nan_burst NaN Burst (test) 1 in 1 out",
                          "ladspa aupipe_test:odd_port Odd Port (test) 1 in 1 out unsupported ports mystery",
                          "ladspa aupipe_test:one_to_two One To Two (test) 1 in 2 out"], "\(rows) \(list.stderr)")
         let filtered = try CLI.shell("LADSPA_PATH=\(plugins) \"$AUPIPE\" plugins ladspa DELAY")
@@ -215,7 +245,7 @@ import Testing
         #expect(Self.oneLine(unknown).contains("ladspa: no plugin 'latency_dela_x'; did you mean 'latency_delay'?"), "\(unknown.stderr)")
         let ambiguous = try run("ladspa test")
         #expect(ambiguous.status == 64)
-        #expect(Self.oneLine(ambiguous).contains("'test' matches 4 plugins: aupipe_test:hinted (Hinted Ports (test)), aupipe_test:latency_delay"), "\(ambiguous.stderr)")
+        #expect(Self.oneLine(ambiguous).contains("'test' matches 5 plugins: aupipe_test:hinted (Hinted Ports (test)), aupipe_test:latency_delay"), "\(ambiguous.stderr)")
         let unique = try run("ladspa TWO")  // a unique part of a name
         #expect(unique.status == 64 && Self.oneLine(unique).contains("one_to_two has 1 audio input and 2 audio outputs, the stream 1 channel: expected 1 in and 1 out, found 1 in and 2 out"), "\(unique.stderr)")
         let odd = try run("ladspa odd_port")

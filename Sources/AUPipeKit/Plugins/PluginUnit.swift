@@ -35,6 +35,8 @@ public final class PluginUnit: AudioUnit, LiveControllable, StatsReporting {
     private var instances: [any PluginInstance] = []
     private var channels = 0
     private var sampleRate = 0.0
+    /// Samples the plugin output as NaN or infinity, replaced by 0.
+    private var nonFinite: Int64 = 0
     /// Frames per run: at most, or exactly when `isFixed`.
     public private(set) var blockLength = 0
     public private(set) var isFixed = false
@@ -250,13 +252,29 @@ public final class PluginUnit: AudioUnit, LiveControllable, StatsReporting {
         let n = Int(min(Int64(frames - from), framesIn - framesOut))
         guard n > 0 else { return }
         let ch = channels, b = blockLength
+        var bad = 0, first = n
         for c in 0..<ch {
             let plane = outPlanes + c * b + from
             let to = output + written * ch + c
-            for f in 0..<n { to[f &* ch] = plane[f] }
+            for f in 0..<n {
+                let v = plane[f]
+                if v.isFinite { to[f &* ch] = v } else { to[f &* ch] = 0; bad &+= 1; first = min(first, f) }
+            }
         }
+        if bad > 0 { replacedNonFinite(bad, at: framesOut + Int64(first)) }
         written += n
         framesOut += Int64(n)
+    }
+
+    /// A plugin's NaN or infinite samples are replaced by 0 on their way out (they would poison
+    /// every unit after it, and a float output): counted for `--stats`, and said once on stderr
+    /// with the stream time of the first.
+    private func replacedNonFinite(_ count: Int, at frame: Int64) {
+        if nonFinite == 0 {
+            let at = sampleRate > 0 ? Double(frame) / sampleRate : 0
+            warn("aupipe: \(unitName): warning: \(plugin.identifier) output NaN or infinite samples from \(String(format3: at)) s; they are replaced by 0 (--stats counts them)")
+        }
+        nonFinite += Int64(count)
     }
 
     // MARK: live control
@@ -305,6 +323,7 @@ public final class PluginUnit: AudioUnit, LiveControllable, StatsReporting {
         }
         if instances.count > 1 { parts.append("\(instances.count) instances, one per channel") }
         if isFixed { parts.append("runs of \(blockLength) frames") }
+        if nonFinite > 0 { parts.append("\(counted(Int(nonFinite), "NaN or infinite sample")) replaced by 0") }
         let shown = outputPorts.filter { !$0.isLatency }.compactMap { p in parameterValue(p.symbol).map { "\(p.symbol)=\($0)" } }
         parts += shown
         return parts.isEmpty ? nil : parts.joined(separator: ", ")
@@ -314,6 +333,7 @@ public final class PluginUnit: AudioUnit, LiveControllable, StatsReporting {
         guard let outputs else { return [] }
         var figures: [StatsFigure] = []
         if let latency { figures.append(StatsFigure("latency", Double(latency))) }
+        if nonFinite > 0 { figures.append(StatsFigure("nonFiniteReplaced", Double(nonFinite))) }
         for (k, p) in outputPorts.enumerated() where !p.isLatency {
             if instances.count == 1 {
                 figures.append(StatsFigure(p.symbol, Double(outputs[k])))

@@ -6,6 +6,8 @@
      hinted        (4104)  mono: "Cutoff" bounded 0...0.5 x the sample rate (default middle),
                            "Invert" a toggle (default 0), "Steps" an integer 0...3 (default 1,
                            which multiplies by Steps); output = input * Steps * (Invert ? -1 : 1)
+     nan_burst     (4105)  mono: output = input, except NaN at the stream's samples 4800-4809
+                           and +infinity at sample 9600 (a faulty plugin's output)
    Built with -I Sources/CAUPipeSupport/include, whose aupipe_ladspa.h declares the structs. */
 #include "aupipe_ladspa.h"
 #include <stdlib.h>
@@ -18,6 +20,7 @@ typedef struct {
     LADSPA_Data *port[6];
     float line[DELAY];
     int pos;
+    unsigned long count;
 } Instance;
 
 static LADSPA_Handle instantiate(const LADSPA_Descriptor *d, unsigned long rate) {
@@ -55,6 +58,17 @@ static void run_hinted(LADSPA_Handle h, unsigned long n) {
     for (unsigned long i = 0; i < n; i++) s->port[1][i] = s->port[0][i] * k;
 }
 
+/* nan_burst: 0 in, 1 out */
+static void run_nan_burst(LADSPA_Handle h, unsigned long n) {
+    Instance *s = h;
+    for (unsigned long i = 0; i < n; i++, s->count++) {
+        float x = s->port[0][i];
+        if (s->count >= 4800 && s->count < 4810) x = NAN;
+        if (s->count == 9600) x = INFINITY;
+        s->port[1][i] = x;
+    }
+}
+
 static const LADSPA_PortDescriptor delay_ports[] = {
     LADSPA_PORT_INPUT | LADSPA_PORT_AUDIO, LADSPA_PORT_OUTPUT | LADSPA_PORT_AUDIO,
     LADSPA_PORT_OUTPUT | LADSPA_PORT_CONTROL, LADSPA_PORT_OUTPUT | LADSPA_PORT_CONTROL};
@@ -69,6 +83,9 @@ static const LADSPA_PortRangeHint split_hints[] = {{0, 0, 0}, {0, 0, 0}, {0, 0, 
 static const LADSPA_PortDescriptor odd_ports[] = {
     LADSPA_PORT_INPUT | LADSPA_PORT_AUDIO, LADSPA_PORT_OUTPUT | LADSPA_PORT_AUDIO, LADSPA_PORT_INPUT};
 static const char *const odd_names[] = {"Input", "Output", "Mystery"};
+
+static const LADSPA_PortDescriptor mono_ports[] = {LADSPA_PORT_INPUT | LADSPA_PORT_AUDIO, LADSPA_PORT_OUTPUT | LADSPA_PORT_AUDIO};
+static const char *const mono_names[] = {"Input", "Output"};
 
 static const LADSPA_PortDescriptor hinted_ports[] = {
     LADSPA_PORT_INPUT | LADSPA_PORT_AUDIO, LADSPA_PORT_OUTPUT | LADSPA_PORT_AUDIO,
@@ -90,6 +107,7 @@ static const LADSPA_Descriptor descriptors[] = {
     PLUGIN(4102, "one_to_two", "One To Two (test)", split_ports, split_names, split_hints, run_split),
     PLUGIN(4103, "odd_port", "Odd Port (test)", odd_ports, odd_names, split_hints, run_split),
     PLUGIN(4104, "hinted", "Hinted Ports (test)", hinted_ports, hinted_names, hinted_hints, run_hinted),
+    PLUGIN(4105, "nan_burst", "NaN Burst (test)", mono_ports, mono_names, split_hints, run_nan_burst),
 };
 
 const LADSPA_Descriptor *ladspa_descriptor(unsigned long index) {
