@@ -98,11 +98,12 @@ import Testing
     }
 
     /// SIGINT while waiting for the device ends the run as it ends any capture: status 0,
-    /// what was captured before finished and patched. (A watchdog kills aupipe if it hangs.)
+    /// what was captured before finished and patched, a line saying so, and the gap so far in
+    /// `--stats` with no frames written for it. (A watchdog kills aupipe if it hangs.)
     @Test func stopWhileWaitingEndsCleanly() throws {
         let dir = try Self.directory()
         let r = try Self.run("""
-            "$AUPIPE" --capture never --capture-format s16le:16000:1 --period 10ms --buffer 500ms --reconnect -o out.wav 2> err.txt &
+            "$AUPIPE" --capture never --capture-format s16le:16000:1 --period 10ms --buffer 500ms --reconnect --stats -o out.wav 2> err.txt &
             pid=$!
             \(SideInputLifetimeTests.watchdog(20))
             for i in $(seq 500); do grep -q reconnecting err.txt 2> /dev/null && break; sleep 0.02; done
@@ -114,6 +115,8 @@ import Testing
         #expect(text.hasPrefix("status 0\n"), "\(text)")
         #expect(text.contains("aupipe: --capture never: lost (ENODEV) at 0.300 s; reconnecting (every 250 ms, for ever)") && !text.contains("back after"), "\(text)")
         #expect(try Self.wavSamples(dir.appendingPathComponent("out.wav")).count == 4800)
+        #expect(text.firstMatch(of: /aupipe: --capture never: stopped while waiting for it, \d+\.\d{3} s after the loss; the stream ends at the loss\n/) != nil, "\(text)")
+        #expect(text.firstMatch(of: /aupipe: stats: gap 1: --capture never at 0\.300 s for \d+\.\d{3} s, 0 frames\n/) != nil, "\(text)")
     }
 
     /// The silence of a capture gap is not played on `--monitor`: its time has passed, and

@@ -80,7 +80,7 @@ final class CaptureSource: ByteSource {
 
     /// After a loss: without `--reconnect` the run ends (false); with it, waits for the device
     /// and owes the time it was away as silence (true), or ends the run when it did not come
-    /// back in time or a stop signal arrived (false).
+    /// back in time or a stop signal arrived (false; the gap so far is recorded, with no frames).
     private func reconnect(after loss: DeviceLoss, device: ALSADevice) -> Bool {
         let at = Double(framesRead) / Double(format.sampleRate)
         guard let policy = losses.reconnect else {
@@ -110,7 +110,14 @@ final class CaptureSource: ByteSource {
                 return true
             }
             let pause = min(Reconnect.interval, max(0, min(deadline ?? .infinity, durationEnds ?? .infinity) - now))
-            if Self.sleepUnlessStopped(seconds: pause) { return false }
+            if Self.sleepUnlessStopped(seconds: pause) {
+                // Stopped while waiting: the stream ends at the loss, as any capture ends at a
+                // stop; the gap so far is recorded (no frames written for it).
+                let away = DeviceLosses.now() - start
+                losses.record(DeviceGap(option: "--capture", device: deviceName, startSeconds: at, lengthSeconds: away, frames: 0))
+                warn("aupipe: \(loss.subject): stopped while waiting for it, \(DeviceLoss.seconds(away)) s after the loss; the stream ends at the loss")
+                return false
+            }
             if device.reopen() { break }
         }
         let away = DeviceLosses.now() - start
