@@ -28,7 +28,7 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
             speexdsp works on whole frames of frame= in 16-bit samples (samples beyond full scale are clipped there, and counted): the output has exactly the input's length (a part-filled last frame is padded and trimmed), aligned sample for sample with the input, and in a live pipe it comes at most one frame late without the preprocessor, two with it and three with the residual echo suppressor (whose own delays, one frame each, are removed from the output's timing, not from the wait). With vad=1, --stats reports the share of frames speex judged to be voice (speex prints a warning of its own about its VAD). Several microphone channels get echo cancellation but no residual-echo suppression (speex attaches the preprocessor to a mono microphone only; residual= does nothing there either). --stats reports the ERLE (echo return loss enhancement: how much quieter the output is than the microphone while there is echo: the far end above -50 dBFS and the microphone above -60 dBFS; "no echo measured" when there was none), when the canceller converged (its filter, before the preprocessor, 10 dB below the microphone for 1 s), the delay used, the history the last warm start replayed and the share of frames in which the residual echo suppressor's echo model adapted (those it took for the far end alone). A reference that ends before the stream gets a warning on stderr, with or without --stats.
             """ + driftDetails + pathChangeDetails,
         parameters: [Keys.ref, Keys.refChannel, Keys.speakers, Keys.delay, Keys.maxDelay, Keys.tail, Keys.frame, Keys.preprocess,
-                     Keys.suppress, Keys.suppressActive, Keys.residual, Keys.denoise, Keys.agc, Keys.vad, Keys.dereverb, Keys.drift, Keys.plot],
+                     Keys.suppress, Keys.suppressActive, Keys.residual, Keys.nonlinear, Keys.denoise, Keys.agc, Keys.vad, Keys.dereverb, Keys.drift, Keys.plot],
         primary: Keys.ref.name,
         example: "arecord -t raw -f S16_LE -r 16000 -c 1 | aupipe --in-format s16le:16000:1 aec ref=played.wav delay=auto -t wav > clean.wav",
         make: { v in try EchoCancellerUnit(v) })
@@ -76,6 +76,8 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
     private var shadow: ShadowCanceller?
     /// `residual=1` (with the preprocessor, one microphone): the residual echo suppressor.
     private let residualOn: Bool
+    /// `nonlinear=1` (with the residual echo suppressor): its nonlinear canceller.
+    private let nonlinearOn: Bool
     private var residual: ResidualEchoSuppressor?
     private var reader: SideInput?
     /// `--play`: the far end goes to a device as it is read, and comes back as played.
@@ -152,6 +154,7 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
             settings = nil
         }
         residualOn = settings != nil && v[Keys.residual]
+        nonlinearOn = v[Keys.nonlinear]
         drift = v[Keys.drift]
         if refChannel != nil, case .ppm(let ppm) = drift {
             throw AUPipeError.usage("aec: drift=\(formatNumber(ppm)) needs ref=PATH: a reference from an input channel shares the microphone's clock (drift=off or auto, which then does nothing)")
@@ -214,7 +217,7 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
             }
         }
         if residualOn, mics == 1, let settings {
-            residual = ResidualEchoSuppressor(frameFrames: frameFrames, rate: rate, suppressDB: settings.echoSuppress, activeDB: settings.echoSuppressActive)
+            residual = ResidualEchoSuppressor(frameFrames: frameFrames, rate: rate, suppressDB: settings.echoSuppress, activeDB: settings.echoSuppressActive, nonlinear: nonlinearOn)
         }
         // speex's preprocessor gives each frame out one frame later, the residual echo
         // suppressor one more: that latency is removed.
@@ -388,7 +391,7 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
         let filtered = ERLEMeter.energy(out16, count: frameFrames * mics)
         if !preprocessors.isEmpty {
             if mics == 1 {
-                residual?.capture(mic: rec16, cancelled: out16)
+                residual?.capture(mic: rec16, cancelled: out16, reference: play16, speakers: speakers)
                 if preprocessors[0].run(out16) { voiceFrames += 1 }
                 residual?.run(out16, doubleTalk: doubleTalk.active)
             } else if let ch = channel16 {
