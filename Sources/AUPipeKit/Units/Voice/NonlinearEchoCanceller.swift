@@ -28,10 +28,23 @@ final class NonlinearEchoCanceller {
     let frameFrames: Int
     private let state: OpaquePointer
     private let z16, out16: UnsafeMutablePointer<Int16>
+    /// The latest frame's far end x (its loudspeakers summed) and term z = x·|x| (then z − κx).
     private let x, z: UnsafeMutablePointer<Float>
-    /// The latest frame's term z − κx (N samples, full scale 1).
-    var term: UnsafePointer<Float> { UnsafePointer(z) }
     private var zx: Float = 0, xx: Float = 0
+    /// The output (the input less the estimate) of the latest frame; ⟨input, estimate⟩ and
+    /// ⟨estimate, estimate⟩ smoothed over frames.
+    private let output: UnsafeMutablePointer<Float>
+    private var smoothedCross: Float = 0, smoothedPower: Float = 0
+    /// Whether the estimate is taken out: while it is echo, that is, while the input holds it
+    /// (⟨input, estimate⟩ ≥ `gateRatio`·‖estimate‖² over the last `gateSeconds` or so; 1 when
+    /// the estimate is exactly the input's component, 0 when unrelated to it; taking it out
+    /// lowers the energy above 0.5). Measured on bench/aec's scenes: without it, a filter with
+    /// nothing to model (no saturation) in pink noise at 5 dB SNR cost 5 dB of ERLE there; the
+    /// near end, being unrelated to the estimate, does not close it, as a plain energy
+    /// comparison over double talk did (3 dB less with the saturating loudspeaker).
+    var gateOpen: Bool { smoothedCross > Self.gateRatio * smoothedPower }
+    static let gateRatio: Float = 0.75, gateSeconds = 10.0
+    private let gateSmoothing: Float
     /// speex's DC notch on its microphone input (as in mdc.c's filter_dc_notch16, float build):
     /// its radius and den2 at this rate, and its memory.
     private let notchRadius: Float, notchDen2: Float
@@ -44,6 +57,7 @@ final class NonlinearEchoCanceller {
         var r = Int32(rate)
         speex_echo_ctl(st, SPEEX_ECHO_SET_SAMPLING_RATE, &r)
         state = st
+        gateSmoothing = Float(exp(-Double(frameFrames) / Double(rate) / Self.gateSeconds))
         notchRadius = rate < 12000 ? 0.9 : rate < 24000 ? 0.982 : 0.992
         notchDen2 = notchRadius * notchRadius + 0.7 * (1 - notchRadius) * (1 - notchRadius)
         self.frameFrames = frameFrames
@@ -51,11 +65,12 @@ final class NonlinearEchoCanceller {
         out16 = .allocate(capacity: frameFrames); out16.initialize(repeating: 0, count: frameFrames)
         x = .allocate(capacity: frameFrames); x.initialize(repeating: 0, count: frameFrames)
         z = .allocate(capacity: frameFrames); z.initialize(repeating: 0, count: frameFrames)
+        output = .allocate(capacity: frameFrames); output.initialize(repeating: 0, count: frameFrames)
     }
 
     deinit {
         speex_echo_state_destroy(state)
-        z16.deallocate(); out16.deallocate(); x.deallocate(); z.deallocate()
+        z16.deallocate(); out16.deallocate(); x.deallocate(); z.deallocate(); output.deallocate()
     }
 
     /// Cancels, in `cancelled` (the linear canceller's output, N samples), the echo of the far
@@ -84,14 +99,20 @@ final class NonlinearEchoCanceller {
         speex_echo_cancellation(state, cancelled, z16, out16)
         // speex's output is its DC-notched input less its echo estimate: the estimate is taken
         // from the input itself (the linear canceller has notched it already).
+        var cross: Float = 0, power: Float = 0
         for i in 0..<frameFrames {
             let vin = Float(cancelled[i])
             let vout = notch0 + vin
             notch0 = notch1 + 2 * (notchRadius * vout - vin)
             notch1 = vin - notchDen2 * vout
-            let estimate = notchRadius * vout - Float(out16[i])
-            let v = vin - estimate
-            cancelled[i] = Int16(max(-32768, min(32767, v.rounded())))
+            let v = vin - (notchRadius * vout - Float(out16[i]))
+            output[i] = v
+            cross += vin * (vin - v)
+            power += (vin - v) * (vin - v)
         }
+        smoothedCross = gateSmoothing * smoothedCross + cross
+        smoothedPower = gateSmoothing * smoothedPower + power
+        guard gateOpen else { return }
+        for i in 0..<frameFrames { cancelled[i] = Int16(max(-32768, min(32767, output[i].rounded()))) }
     }
 }

@@ -70,16 +70,12 @@ final class ResidualEchoSuppressor {
     /// The gain's smoothing over time (per frame).
     static let gainSmoothing: Float = 0.3
     static let noiseSeconds = 2.0, minimumBias: Float = 1
-    /// The smoothing (per frame) of the long-term means of P and Q that put Q on P's scale.
-    static let scaleSmoothing: Float = 0.99
-    /// Q's long-term mean relative to P's below which Q is taken for rounding, not a signal.
-    static let leastQ: Float = 1e-8
 
     private let window: UnsafeMutablePointer<Float>
     /// Time signals (N each): this frame's Ŷ, D and C as captured before the preprocessor, the
     /// frames they line up with now and the frames before those, E's previous frame, and the
     /// overlap-add carry.
-    private var yIn, cIn, zIn, yNow, cNow, zNow, yPrev, cPrev, zPrev: UnsafeMutablePointer<Float>
+    private var yIn, cIn, yNow, cNow, yPrev, cPrev: UnsafeMutablePointer<Float>
     private let ePrev, carry: UnsafeMutablePointer<Float>
     /// FFT work (fftSize each).
     private let re, im, re2, im2: UnsafeMutablePointer<Float>
@@ -88,11 +84,11 @@ final class ResidualEchoSuppressor {
     /// the weights; C's noise floor and its minima; the gains (and, before them, the coherence).
     private let eRe, eIm: UnsafeMutablePointer<Float>
     private let see, syy, sdd, sdyRe, sdyIm, eFast: UnsafeMutablePointer<Float>
-    private let p, s, sp, ss, q, sq: UnsafeMutablePointer<Float>
-    private let w1, w2, w3, w4: UnsafeMutablePointer<Float>
+    private let p, s, sp, ss: UnsafeMutablePointer<Float>
+    private let w1, w2, w3: UnsafeMutablePointer<Float>
     private let noise, minNow, minBefore, gain, rawGain: UnsafeMutablePointer<Float>
     private let nonlinear: NonlinearEchoCanceller?
-    private var sb: Float = 0, slowP: Float = 0, slowQ: Float = 0
+    private var sb: Float = 0
     private var buffers: [UnsafeMutablePointer<Float>] = []
     /// Frames run, and those that adapted the model.
     private(set) var framesRun = 0, framesAdapted = 0
@@ -123,13 +119,13 @@ final class ResidualEchoSuppressor {
         let n = frameFrames, k = size / 2 + 1
         window = buffer(2 * n)
         for i in 0..<(2 * n) { window[i] = Float(sin(Double.pi * Double(i) / Double(2 * n))) }
-        yIn = buffer(n); cIn = buffer(n); zIn = buffer(n); yNow = buffer(n); cNow = buffer(n); zNow = buffer(n)
-        yPrev = buffer(n); cPrev = buffer(n); zPrev = buffer(n); ePrev = buffer(n); carry = buffer(n)
+        yIn = buffer(n); cIn = buffer(n); yNow = buffer(n); cNow = buffer(n)
+        yPrev = buffer(n); cPrev = buffer(n); ePrev = buffer(n); carry = buffer(n)
         re = buffer(size); im = buffer(size); re2 = buffer(size); im2 = buffer(size)
         eRe = buffer(k); eIm = buffer(k)
         see = buffer(k); syy = buffer(k); sdd = buffer(k); sdyRe = buffer(k); sdyIm = buffer(k); eFast = buffer(k)
-        p = buffer(k); s = buffer(k); sp = buffer(k); ss = buffer(k); q = buffer(k); sq = buffer(k)
-        w1 = buffer(k); w2 = buffer(k); w3 = buffer(k); w4 = buffer(k)
+        p = buffer(k); s = buffer(k); sp = buffer(k); ss = buffer(k)
+        w1 = buffer(k); w2 = buffer(k); w3 = buffer(k)
         noise = buffer(k); minNow = buffer(k); minBefore = buffer(k); gain = buffer(k); rawGain = buffer(k)
         buffers = made
         // Until it has adapted: a residual 20 dB under the echo estimate.
@@ -149,7 +145,6 @@ final class ResidualEchoSuppressor {
             let d = Float(mic[i]) / 32768, c = Float(cancelled[i]) / 32768
             cIn[i] = c
             yIn[i] = d - c
-            zIn[i] = nonlinear?.term[i] ?? 0
         }
     }
 
@@ -157,25 +152,25 @@ final class ResidualEchoSuppressor {
     /// samples), in place, one frame late (the overlap-add). `doubleTalk`: `aec`'s detector.
     func run(_ frame: UnsafeMutablePointer<Int16>, doubleTalk: Bool) {
         let n = frameFrames, size = fftSize
-        // Analysis: the canceller's output C and Ŷ in one complex transform, E and D in another.
+        // Analysis: the canceller's output C and Ŷ in one complex transform, E in another (D is
+        // their sum, Ŷ + C).
         for i in 0..<n {
             let e = Float(frame[i]) / 32768
             re[i] = window[i] * cPrev[i]; re[n + i] = window[n + i] * cNow[i]
             im[i] = window[i] * yPrev[i]; im[n + i] = window[n + i] * yNow[i]
             re2[i] = window[i] * ePrev[i]; re2[n + i] = window[n + i] * e
-            im2[i] = window[i] * zPrev[i]; im2[n + i] = window[n + i] * zNow[i]
+            im2[i] = 0; im2[n + i] = 0
             ePrev[i] = e
         }
         for i in (2 * n)..<size { re[i] = 0; im[i] = 0; re2[i] = 0; im2[i] = 0 }
         fft.forward(real: re, imag: im)
         fft.forward(real: re2, imag: im2)
-        // Ŷ, C and Z move on a frame (the oldest buffers take the next capture).
+        // Ŷ and C move on a frame (the oldest buffers take the next capture).
         (yPrev, yNow, yIn) = (yNow, yIn, yPrev)
         (cPrev, cNow, cIn) = (cNow, cIn, cPrev)
-        (zPrev, zNow, zIn) = (zNow, zIn, zPrev)
 
         let a = Self.statsSmoothing, g = Self.gainPowerSmoothing
-        var pSum: Float = 0, qSum: Float = 0, cohWeighted: Float = 0, yWeight: Float = 0, noiseSum: Float = 0, dWeight: Float = 0
+        var pSum: Float = 0, cohWeighted: Float = 0, yWeight: Float = 0, noiseSum: Float = 0, dWeight: Float = 0
         for k in 0..<bins {
             let j = (size - k) & (size - 1)
             let ar = re[k], ai = im[k], br = re[j], bi = im[j]
@@ -183,7 +178,6 @@ final class ResidualEchoSuppressor {
             let yr = (ai + bi) / 2, yi = (br - ar) / 2
             let ur = re2[k], ui = im2[k], vr = re2[j], vi = im2[j]
             eRe[k] = (ur + vr) / 2; eIm[k] = (ui - vi) / 2
-            let zr = (ui + vi) / 2, zi = (vr - ur) / 2
             // D = Ŷ + C (the transform is linear).
             let dr = yr + er, di = yi + ei
             let e2 = er * er + ei * ei, y2 = yr * yr + yi * yi
@@ -195,8 +189,6 @@ final class ResidualEchoSuppressor {
             eFast[k] = g * eFast[k] + (1 - g) * e2
             p[k] = max(y2, tailDecay * p[k])
             pSum += p[k]
-            q[k] = max(zr * zr + zi * zi, tailDecay * q[k])
-            qSum += q[k]
             let coh = (sdyRe[k] * sdyRe[k] + sdyIm[k] * sdyIm[k]) / (sdd[k] * syy[k] + 1e-20)
             rawGain[k] = coh   // the coherence, until the gain is computed
             cohWeighted += coh * syy[k]
@@ -227,42 +219,30 @@ final class ResidualEchoSuppressor {
         // Echo alone: no double talk, D coherent with Ŷ and at most `micOverEcho` above it (the
         // near end adds power the filter does not predict); the model adapts when Ŷ is also
         // well above C's noise.
+        let nearActive = doubleTalk || !(cohWeighted >= Self.echoCoherence * yWeight) || dWeight > Self.micOverEcho * yWeight
+        let echoOnly = !nearActive && pSum > 10 * noiseSum
         sb = a * sb + (1 - a) * b
-        // Q on P's scale: the ratio of their long-term means (far end present).
-        if pSum > 10 * noiseSum {
-            slowP = Self.scaleSmoothing * slowP + (1 - Self.scaleSmoothing) * pSum
-            slowQ = Self.scaleSmoothing * slowQ + (1 - Self.scaleSmoothing) * qSum
-        }
-        // (Without the nonlinear canceller Z is 0 and Q only the transform's rounding: no Q.)
-        let qScale = nonlinear != nil && slowQ > Self.leastQ * slowP ? slowP / slowQ : 0
         for k in 0..<bins {
             sp[k] = a * sp[k] + (1 - a) * p[k]
             ss[k] = a * ss[k] + (1 - a) * s[k]
-            sq[k] = a * sq[k] + (1 - a) * qScale * q[k]
         }
-        // Echo alone: no double talk, D coherent with Ŷ and at most `micOverEcho` above it (the
-        // near end adds power the filter does not predict); the model adapts when Ŷ is also
-        // well above C's noise.
-        let nearActive = doubleTalk || !(cohWeighted >= Self.echoCoherence * yWeight) || dWeight > Self.micOverEcho * yWeight
-        let echoOnly = !nearActive && pSum > 10 * noiseSum
         if echoOnly {
             framesAdapted += 1
             for k in 0..<bins where rawGain[k] >= Self.nearCoherence {
                 let target = max(see[k] - noise[k], 0)
-                let x1 = sp[k], x2 = ss[k], x3 = sb, x4 = sq[k]
-                let err = target - (w1[k] * x1 + w2[k] * x2 + w3[k] * x3 + w4[k] * x4)
-                let mu = Self.step * err / (x1 * x1 + x2 * x2 + x3 * x3 + x4 * x4 + 1e-24)
+                let x1 = sp[k], x2 = ss[k], x3 = sb
+                let err = target - (w1[k] * x1 + w2[k] * x2 + w3[k] * x3)
+                let mu = Self.step * err / (x1 * x1 + x2 * x2 + x3 * x3 + 1e-24)
                 w1[k] = min(max(w1[k] + mu * x1, 0), Self.maxWeight)
                 w2[k] = min(max(w2[k] + mu * x2, 0), Self.maxWeight)
                 w3[k] = min(max(w3[k] + mu * x3, 0), Self.maxWeight)
-                w4[k] = min(max(w4[k] + mu * x4, 0), Self.maxWeight)
             }
         }
         // The gains.
         let floor = nearActive ? activeGain : minGain
         let beta = nearActive ? Self.betaNear : Self.beta
         for k in 0..<bins {
-            let r = w1[k] * p[k] + w2[k] * s[k] + w3[k] * b + w4[k] * qScale * q[k]
+            let r = w1[k] * p[k] + w2[k] * s[k] + w3[k] * b
             let e2 = max(eFast[k], 1e-20)
             let near = rawGain[k] < Self.nearCoherence && e2 > 4 * r
             var gk = 1 - (near ? min(1, beta) : beta) * r / e2
