@@ -548,6 +548,9 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
         if vad, framesRun > 0 { parts.append("voice in \(voiceFrames * 100 / framesRun)% of frames (speex VAD)") }
         if let residual, residual.framesRun > 0 {
             parts.append("residual echo suppressor: its echo model adapted in \(residual.framesAdapted * 100 / residual.framesRun)% of frames")
+            if let nl = residual.nonlinear, nl.framesSeen > 0 {
+                parts.append("its nonlinear canceller ran in \(nl.framesRun * 100 / nl.framesSeen)% of frames and took its estimate out in \(nl.framesOpen * 100 / nl.framesSeen)%")
+            }
         }
         return parts.joined(separator: ", ")
     }

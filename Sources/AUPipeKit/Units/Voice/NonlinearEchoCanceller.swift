@@ -45,6 +45,18 @@ final class NonlinearEchoCanceller {
     var gateOpen: Bool { smoothedCross > Self.gateRatio * smoothedPower }
     static let gateRatio: Float = 0.75, gateSeconds = 10.0
     private let gateSmoothing: Float
+    /// The filter runs in probes of `probeSeconds` of far end (frames whose mean square is above
+    /// `farFloor`): after one in which its gate was open in less than `leastOpen` of them
+    /// (nothing it models is there: a loudspeaker that does not saturate) it pauses for
+    /// `pauseSeconds` (its input passes as it is, at no cost), then runs again from where it was,
+    /// to find out whether that has changed. Measured: a probe of 3 s and a quarter keep it
+    /// running through bench/aec's saturating scenes (its estimate out in 98% of their frames)
+    /// and pause it after 3-11 s in the others, where it would cost 0.6× the bare speexdsp loop.
+    static let probeSeconds = 3.0, pauseSeconds = 60.0, farFloor: Float = 1e-6, leastOpen: Float = 0.25
+    private let probeFrames: Int, pauseFrames: Int
+    private var probed = 0, probedOpen = 0, paused = 0
+    /// Frames seen, frames it ran (not paused), and frames its estimate was taken out.
+    private(set) var framesSeen = 0, framesRun = 0, framesOpen = 0
     /// speex's DC notch on its microphone input (as in mdc.c's filter_dc_notch16, float build):
     /// its radius and den2 at this rate, and its memory.
     private let notchRadius: Float, notchDen2: Float
@@ -57,7 +69,10 @@ final class NonlinearEchoCanceller {
         var r = Int32(rate)
         speex_echo_ctl(st, SPEEX_ECHO_SET_SAMPLING_RATE, &r)
         state = st
-        gateSmoothing = Float(exp(-Double(frameFrames) / Double(rate) / Self.gateSeconds))
+        let seconds = Double(frameFrames) / Double(rate)
+        gateSmoothing = Float(exp(-seconds / Self.gateSeconds))
+        probeFrames = max(1, Int((Self.probeSeconds / seconds).rounded()))
+        pauseFrames = max(1, Int((Self.pauseSeconds / seconds).rounded()))
         notchRadius = rate < 12000 ? 0.9 : rate < 24000 ? 0.982 : 0.992
         notchDen2 = notchRadius * notchRadius + 0.7 * (1 - notchRadius) * (1 - notchRadius)
         self.frameFrames = frameFrames
@@ -77,6 +92,12 @@ final class NonlinearEchoCanceller {
     /// end's power-series term; `reference` is the far end as the linear canceller got it
     /// (N frames of `speakers` interleaved channels).
     func run(cancelled: UnsafeMutablePointer<Int16>, reference: UnsafePointer<Int16>, speakers: Int) {
+        framesSeen += 1
+        if paused > 0 {
+            paused -= 1
+            return
+        }
+        framesRun += 1
         var fzx: Float = 0, fxx: Float = 0
         for i in 0..<frameFrames {
             var xs: Float = 0, zs: Float = 0
@@ -112,7 +133,17 @@ final class NonlinearEchoCanceller {
         }
         smoothedCross = gateSmoothing * smoothedCross + cross
         smoothedPower = gateSmoothing * smoothedPower + power
-        guard gateOpen else { return }
+        let open = gateOpen
+        if fxx > Self.farFloor * Float(frameFrames) {
+            probed += 1
+            if open { probedOpen += 1 }
+            if probed >= probeFrames {
+                if Float(probedOpen) < Self.leastOpen * Float(probed) { paused = pauseFrames }
+                probed = 0; probedOpen = 0
+            }
+        }
+        guard open else { return }
+        framesOpen += 1
         for i in 0..<frameFrames { cancelled[i] = Int16(max(-32768, min(32767, output[i].rounded()))) }
     }
 }

@@ -40,6 +40,8 @@ final class ResidualEchoSuppressor {
     let fftSize: Int
     let bins: Int
     private let fft: FFT
+    /// E's transform and the synthesis: real signals, at half a complex transform's cost.
+    private let realFFT: RealFFT
     /// Least gain while only the far end talks and while both do (amplitude, 0...1).
     private let minGain: Float, activeGain: Float
     /// Ŷ's power decay per frame (the tail); the noise floor's window in frames, and frames into it.
@@ -78,7 +80,7 @@ final class ResidualEchoSuppressor {
     private var yIn, cIn, yNow, cNow, yPrev, cPrev: UnsafeMutablePointer<Float>
     private let ePrev, carry: UnsafeMutablePointer<Float>
     /// FFT work (fftSize each).
-    private let re, im, re2, im2: UnsafeMutablePointer<Float>
+    private let re, im, re2: UnsafeMutablePointer<Float>
     /// Per bin: E's spectrum (for synthesis); C's, Ŷ's and D's smoothed spectra and cross
     /// spectrum, C's lightly smoothed power; the regressors P and S and their smoothed values;
     /// the weights; C's noise floor and its minima; the gains (and, before them, the coherence).
@@ -87,7 +89,8 @@ final class ResidualEchoSuppressor {
     private let p, s, sp, ss: UnsafeMutablePointer<Float>
     private let w1, w2, w3: UnsafeMutablePointer<Float>
     private let noise, minNow, minBefore, gain, rawGain: UnsafeMutablePointer<Float>
-    private let nonlinear: NonlinearEchoCanceller?
+    /// `nonlinear=1`: the nonlinear canceller, run in `capture`.
+    let nonlinear: NonlinearEchoCanceller?
     private var sb: Float = 0
     private var buffers: [UnsafeMutablePointer<Float>] = []
     /// Frames run, and those that adapted the model.
@@ -102,6 +105,7 @@ final class ResidualEchoSuppressor {
         fftSize = size
         bins = size / 2 + 1
         fft = FFT(size: size)
+        realFFT = RealFFT(size: size)
         self.nonlinear = nonlinear ? NonlinearEchoCanceller(frameFrames: frameFrames, rate: rate) : nil
         minGain = Float(pow(10, suppressDB / 20))
         activeGain = Float(pow(10, activeDB / 20))
@@ -121,7 +125,7 @@ final class ResidualEchoSuppressor {
         for i in 0..<(2 * n) { window[i] = Float(sin(Double.pi * Double(i) / Double(2 * n))) }
         yIn = buffer(n); cIn = buffer(n); yNow = buffer(n); cNow = buffer(n)
         yPrev = buffer(n); cPrev = buffer(n); ePrev = buffer(n); carry = buffer(n)
-        re = buffer(size); im = buffer(size); re2 = buffer(size); im2 = buffer(size)
+        re = buffer(size); im = buffer(size); re2 = buffer(size)
         eRe = buffer(k); eIm = buffer(k)
         see = buffer(k); syy = buffer(k); sdd = buffer(k); sdyRe = buffer(k); sdyIm = buffer(k); eFast = buffer(k)
         p = buffer(k); s = buffer(k); sp = buffer(k); ss = buffer(k)
@@ -159,12 +163,11 @@ final class ResidualEchoSuppressor {
             re[i] = window[i] * cPrev[i]; re[n + i] = window[n + i] * cNow[i]
             im[i] = window[i] * yPrev[i]; im[n + i] = window[n + i] * yNow[i]
             re2[i] = window[i] * ePrev[i]; re2[n + i] = window[n + i] * e
-            im2[i] = 0; im2[n + i] = 0
             ePrev[i] = e
         }
-        for i in (2 * n)..<size { re[i] = 0; im[i] = 0; re2[i] = 0; im2[i] = 0 }
+        for i in (2 * n)..<size { re[i] = 0; im[i] = 0; re2[i] = 0 }
         fft.forward(real: re, imag: im)
-        fft.forward(real: re2, imag: im2)
+        realFFT.forward(re2, re: eRe, im: eIm)
         // Ŷ and C move on a frame (the oldest buffers take the next capture).
         (yPrev, yNow, yIn) = (yNow, yIn, yPrev)
         (cPrev, cNow, cIn) = (cNow, cIn, cPrev)
@@ -176,8 +179,6 @@ final class ResidualEchoSuppressor {
             let ar = re[k], ai = im[k], br = re[j], bi = im[j]
             let er = (ar + br) / 2, ei = (ai - bi) / 2
             let yr = (ai + bi) / 2, yi = (br - ar) / 2
-            let ur = re2[k], ui = im2[k], vr = re2[j], vi = im2[j]
-            eRe[k] = (ur + vr) / 2; eIm[k] = (ui - vi) / 2
             // D = Ŷ + C (the transform is linear).
             let dr = yr + er, di = yi + ei
             let e2 = er * er + ei * ei, y2 = yr * yr + yi * yi
@@ -255,14 +256,11 @@ final class ResidualEchoSuppressor {
             gain[k] = Self.gainSmoothing * gain[k] + (1 - Self.gainSmoothing) * (0.25 * l + 0.5 * c + 0.25 * r)
         }
         // Synthesis: G·E, the inverse transform, the window, overlap-add.
-        for k in 0..<bins {
-            re[k] = gain[k] * eRe[k]; im[k] = gain[k] * eIm[k]
-            if k > 0, k < size / 2 { re[size - k] = re[k]; im[size - k] = -im[k] }
-        }
-        fft.inverse(real: re, imag: im)
+        for k in 0..<bins { re[k] = gain[k] * eRe[k]; im[k] = gain[k] * eIm[k] }
+        realFFT.inverse(re: re, im: im, into: re2)
         for i in 0..<n {
-            let x = carry[i] + window[i] * re[i]
-            carry[i] = window[n + i] * re[n + i]
+            let x = carry[i] + window[i] * re2[i]
+            carry[i] = window[n + i] * re2[n + i]
             frame[i] = SampleCodec.s16(x, clipped: &clipped)
         }
         framesRun += 1
