@@ -36,7 +36,7 @@ extension EchoCancellerUnit {
         public static let residual = Parameter("residual", .boolean, default: true, help: "suppress the echo the linear filter leaves (nonlinear, tail), keeping the near end")
         /// The residual echo suppressor's nonlinear canceller (`NonlinearEchoCanceller`: a short
         /// second filter on the far end's x·|x|, for a saturating loudspeaker): on by default; only
-        /// with `residual=1`. Measured: 23.0 to 31.6 dB of ERLE with a saturating loudspeaker (the
+        /// with `residual=1`. Measured: 23.0 to 31.5 dB of ERLE with a saturating loudspeaker (the
         /// worst of bench/aec's scenes), nothing lost elsewhere, the near end as it was.
         public static let nonlinear = Parameter("nonlinear", .boolean, default: true, help: "cancel a saturating loudspeaker's distortion too (with residual=1)")
         /// Noise suppression in dB, −100...0; 0 leaves the noise as it is (the preprocessor runs
