@@ -40,6 +40,8 @@ final class ResidualEchoSuppressor {
     let fftSize: Int
     let bins: Int
     private let fft: FFT
+    /// E's transform and the synthesis: real signals, at half a complex transform's cost.
+    private let realFFT: RealFFT
     /// Least gain while only the far end talks and while both do (amplitude, 0...1).
     private let minGain: Float, activeGain: Float
     /// Ŷ's power decay per frame (the tail); the noise floor's window in frames, and frames into it.
@@ -75,9 +77,10 @@ final class ResidualEchoSuppressor {
     /// Time signals (N each): this frame's Ŷ, D and C as captured before the preprocessor, the
     /// frames they line up with now and the frames before those, E's previous frame, and the
     /// overlap-add carry.
-    private let yIn, dIn, cIn, yNow, dNow, cNow, yPrev, dPrev, cPrev, ePrev, carry: UnsafeMutablePointer<Float>
+    private var yIn, cIn, yNow, cNow, yPrev, cPrev: UnsafeMutablePointer<Float>
+    private let ePrev, carry: UnsafeMutablePointer<Float>
     /// FFT work (fftSize each).
-    private let re, im, re2, im2: UnsafeMutablePointer<Float>
+    private let re, im, re2: UnsafeMutablePointer<Float>
     /// Per bin: E's spectrum (for synthesis); C's, Ŷ's and D's smoothed spectra and cross
     /// spectrum, C's lightly smoothed power; the regressors P and S and their smoothed values;
     /// the weights; C's noise floor and its minima; the gains (and, before them, the coherence).
@@ -86,6 +89,8 @@ final class ResidualEchoSuppressor {
     private let p, s, sp, ss: UnsafeMutablePointer<Float>
     private let w1, w2, w3: UnsafeMutablePointer<Float>
     private let noise, minNow, minBefore, gain, rawGain: UnsafeMutablePointer<Float>
+    /// `nonlinear=1`: the nonlinear canceller, run in `capture`.
+    let nonlinear: NonlinearEchoCanceller?
     private var sb: Float = 0
     private var buffers: [UnsafeMutablePointer<Float>] = []
     /// Frames run, and those that adapted the model.
@@ -93,13 +98,15 @@ final class ResidualEchoSuppressor {
 
     /// For frames of `frameFrames` at `rate` Hz; `suppressDB` and `activeDB` (negative) are
     /// `suppress=` and `suppress-active=`.
-    init(frameFrames: Int, rate: Int, suppressDB: Double, activeDB: Double) {
+    init(frameFrames: Int, rate: Int, suppressDB: Double, activeDB: Double, nonlinear: Bool) {
         self.frameFrames = frameFrames
         var size = 1
         while size < 2 * frameFrames { size <<= 1 }
         fftSize = size
         bins = size / 2 + 1
         fft = FFT(size: size)
+        realFFT = RealFFT(size: size)
+        self.nonlinear = nonlinear ? NonlinearEchoCanceller(frameFrames: frameFrames, rate: rate) : nil
         minGain = Float(pow(10, suppressDB / 20))
         activeGain = Float(pow(10, activeDB / 20))
         let seconds = Double(frameFrames) / Double(rate)
@@ -116,9 +123,9 @@ final class ResidualEchoSuppressor {
         let n = frameFrames, k = size / 2 + 1
         window = buffer(2 * n)
         for i in 0..<(2 * n) { window[i] = Float(sin(Double.pi * Double(i) / Double(2 * n))) }
-        yIn = buffer(n); dIn = buffer(n); cIn = buffer(n); yNow = buffer(n); dNow = buffer(n); cNow = buffer(n)
-        yPrev = buffer(n); dPrev = buffer(n); cPrev = buffer(n); ePrev = buffer(n); carry = buffer(n)
-        re = buffer(size); im = buffer(size); re2 = buffer(size); im2 = buffer(size)
+        yIn = buffer(n); cIn = buffer(n); yNow = buffer(n); cNow = buffer(n)
+        yPrev = buffer(n); cPrev = buffer(n); ePrev = buffer(n); carry = buffer(n)
+        re = buffer(size); im = buffer(size); re2 = buffer(size)
         eRe = buffer(k); eIm = buffer(k)
         see = buffer(k); syy = buffer(k); sdd = buffer(k); sdyRe = buffer(k); sdyIm = buffer(k); eFast = buffer(k)
         p = buffer(k); s = buffer(k); sp = buffer(k); ss = buffer(k)
@@ -136,10 +143,10 @@ final class ResidualEchoSuppressor {
 
     /// Before the preprocessor: the microphone and the canceller's output of this frame
     /// (N 16-bit samples each).
-    func capture(mic: UnsafePointer<Int16>, cancelled: UnsafePointer<Int16>) {
+    func capture(mic: UnsafePointer<Int16>, cancelled: UnsafeMutablePointer<Int16>, reference: UnsafePointer<Int16>, speakers: Int) {
+        nonlinear?.run(cancelled: cancelled, reference: reference, speakers: speakers)
         for i in 0..<frameFrames {
             let d = Float(mic[i]) / 32768, c = Float(cancelled[i]) / 32768
-            dIn[i] = d
             cIn[i] = c
             yIn[i] = d - c
         }
@@ -149,33 +156,31 @@ final class ResidualEchoSuppressor {
     /// samples), in place, one frame late (the overlap-add). `doubleTalk`: `aec`'s detector.
     func run(_ frame: UnsafeMutablePointer<Int16>, doubleTalk: Bool) {
         let n = frameFrames, size = fftSize
-        // Analysis: the canceller's output C and Ŷ in one complex transform, E and D in another.
+        // Analysis: the canceller's output C and Ŷ in one complex transform, E in another (D is
+        // their sum, Ŷ + C).
         for i in 0..<n {
             let e = Float(frame[i]) / 32768
             re[i] = window[i] * cPrev[i]; re[n + i] = window[n + i] * cNow[i]
             im[i] = window[i] * yPrev[i]; im[n + i] = window[n + i] * yNow[i]
             re2[i] = window[i] * ePrev[i]; re2[n + i] = window[n + i] * e
-            im2[i] = window[i] * dPrev[i]; im2[n + i] = window[n + i] * dNow[i]
             ePrev[i] = e
         }
-        for i in (2 * n)..<size { re[i] = 0; im[i] = 0; re2[i] = 0; im2[i] = 0 }
+        for i in (2 * n)..<size { re[i] = 0; im[i] = 0; re2[i] = 0 }
         fft.forward(real: re, imag: im)
-        fft.forward(real: re2, imag: im2)
-        // Ŷ, D and C move on a frame.
-        yPrev.update(from: yNow, count: n); yNow.update(from: yIn, count: n)
-        dPrev.update(from: dNow, count: n); dNow.update(from: dIn, count: n)
-        cPrev.update(from: cNow, count: n); cNow.update(from: cIn, count: n)
+        realFFT.forward(re2, re: eRe, im: eIm)
+        // Ŷ and C move on a frame (the oldest buffers take the next capture).
+        (yPrev, yNow, yIn) = (yNow, yIn, yPrev)
+        (cPrev, cNow, cIn) = (cNow, cIn, cPrev)
 
         let a = Self.statsSmoothing, g = Self.gainPowerSmoothing
         var pSum: Float = 0, cohWeighted: Float = 0, yWeight: Float = 0, noiseSum: Float = 0, dWeight: Float = 0
         for k in 0..<bins {
             let j = (size - k) & (size - 1)
-            let zr = re[k], zi = im[k], cr = re[j], ci = im[j]
-            let er = (zr + cr) / 2, ei = (zi - ci) / 2
-            let yr = (zi + ci) / 2, yi = (cr - zr) / 2
-            let ur = re2[k], ui = im2[k], vr = re2[j], vi = im2[j]
-            eRe[k] = (ur + vr) / 2; eIm[k] = (ui - vi) / 2
-            let dr = (ui + vi) / 2, di = (vr - ur) / 2
+            let ar = re[k], ai = im[k], br = re[j], bi = im[j]
+            let er = (ar + br) / 2, ei = (ai - bi) / 2
+            let yr = (ai + bi) / 2, yi = (br - ar) / 2
+            // D = Ŷ + C (the transform is linear).
+            let dr = yr + er, di = yi + ei
             let e2 = er * er + ei * ei, y2 = yr * yr + yi * yi
             see[k] = a * see[k] + (1 - a) * e2
             syy[k] = a * syy[k] + (1 - a) * y2
@@ -251,14 +256,11 @@ final class ResidualEchoSuppressor {
             gain[k] = Self.gainSmoothing * gain[k] + (1 - Self.gainSmoothing) * (0.25 * l + 0.5 * c + 0.25 * r)
         }
         // Synthesis: G·E, the inverse transform, the window, overlap-add.
-        for k in 0..<bins {
-            re[k] = gain[k] * eRe[k]; im[k] = gain[k] * eIm[k]
-            if k > 0, k < size / 2 { re[size - k] = re[k]; im[size - k] = -im[k] }
-        }
-        fft.inverse(real: re, imag: im)
+        for k in 0..<bins { re[k] = gain[k] * eRe[k]; im[k] = gain[k] * eIm[k] }
+        realFFT.inverse(re: re, im: im, into: re2)
         for i in 0..<n {
-            let x = carry[i] + window[i] * re[i]
-            carry[i] = window[n + i] * re[n + i]
+            let x = carry[i] + window[i] * re2[i]
+            carry[i] = window[n + i] * re2[n + i]
             frame[i] = SampleCodec.s16(x, clipped: &clipped)
         }
         framesRun += 1
