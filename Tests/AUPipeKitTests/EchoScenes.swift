@@ -271,13 +271,17 @@ struct RoomScene {
     static let nearDBFS = -20.0
 
     let rt60: Double, delayMS: Int, drive: Double?, noiseKind: Noise
+    /// When the echo path changes (s; nil: never): from then on the far end reaches the
+    /// microphone through another room of the same RT60 (`room(rt60:seed:)`, another seed).
+    let pathChange: Double?
     let mic: [Int16], far: [Int16]
     let echo: [Double], near: [Double], noise: [Double]
 
     var name: String { "RT60 \(rt60) s, \(delayMS) ms" + (drive.map { ", loudspeaker tanh drive \($0)" } ?? "") + ", \(noiseKind)" }
 
-    init(rt60: Double, delayMS: Int, drive: Double? = nil, noise noiseKind: Noise = .white(dBFS: -55)) {
+    init(rt60: Double, delayMS: Int, drive: Double? = nil, noise noiseKind: Noise = .white(dBFS: -55), pathChange: Double? = nil) {
         self.rt60 = rt60
+        self.pathChange = pathChange
         self.delayMS = delayMS
         self.drive = drive
         self.noiseKind = noiseKind
@@ -288,7 +292,16 @@ struct RoomScene {
         if let drive { played = played.map { tanh(drive * $0) / drive } }
         let h = Self.room(rt60: rt60, seed: 0x3000 + UInt64(rt60 * 10))
         let d = delayMS * Self.rate / 1000
-        let wet = AECSignals.convolve(played, h)
+        var wet = AECSignals.convolve(played, h)
+        if let pathChange {
+            // What the far end plays from the change on is heard through the second room; what
+            // the first room still rings with fades out as it would.
+            let cut = Self.frame(pathChange)
+            let silence = [Double](repeating: 0, count: n)
+            let before = AECSignals.convolve(Array(played[0..<cut]) + silence[cut...], h)
+            let after = AECSignals.convolve(Array(silence[0..<cut]) + played[cut...], Self.room(rt60: rt60, seed: 0x3800 + UInt64(rt60 * 10)))
+            wet = (0..<n).map { before[$0] + after[$0] }
+        }
         var echo = [Double](repeating: 0, count: n)
         for i in d..<n { echo[i] = wet[i - d] }
         near = AECSignals.speech(count: n, seed: 0x4EA2_0001, activeDBFS: Self.nearDBFS, formant1: 250...800, formant2: 1100...2900, talking: Self.doubleTalk)

@@ -79,6 +79,10 @@ def scene_list():
         add(f"drift{ppm:+d}", "drift", rt60=0.4, delay_ms=80, drift_ppm=float(ppm))
     add("pathchange", "pathchange", rt60=0.4, delay_ms=80, path_change=True)
     add("dt", "dt", rt60=0.4, delay_ms=80, double_talk=[(8.0, 20.0), (28.0, 40.0)])
+    # More echo-path changes, after every other scene so that the seeds above stay as they are:
+    # the table's reconvergence is the worst over these rooms, from short to long tails.
+    for rt, d in [(0.2, 40), (0.6, 200), (0.8, 300), (1.0, 120)]:
+        add(f"pathchange-rt{int(rt * 10):02d}-d{d}", "pathchange", rt60=rt, delay_ms=d, path_change=True)
     return s
 
 

@@ -250,8 +250,10 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
         play16 = .allocate(capacity: frameFrames * speakers)
         out16 = .allocate(capacity: frameFrames * mics)
         channel16 = .allocate(capacity: frameFrames)
-        let pathChanges = ShadowCanceller(state: try makeState(tailFrames: tailFrames), learner: try makeState(tailFrames: tailFrames),
-                                          frameFrames: frameFrames, mics: mics, rate: rate)
+        // The shadow's tail is at most `ShadowCanceller.shortTailSeconds`: it learns a new echo path fast.
+        let shadowTail = min(tailFrames, max(frameFrames, Int((ShadowCanceller.shortTailSeconds * Double(rate)).rounded())))
+        let pathChanges = ShadowCanceller(state: try makeState(tailFrames: shadowTail), learner: try makeState(tailFrames: shadowTail),
+                                          frameFrames: frameFrames, mics: mics, rate: rate, handsBack: shadowTail < tailFrames)
         shadow = pathChanges
         // delay=auto warm-starts from the history; a shadow's retraining replays from it too.
         warmStartFrames = delaySetting == nil ? (Int((Self.warmStartSeconds * Double(rate)).rounded()) + maxDelayFrames) / frameFrames : 0
@@ -418,7 +420,8 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
         clipped += Speex16.fromFloat(micFloat, into: rec16, count: frameFrames * mics)
         speex_echo_cancellation(st, rec16, play16, out16)
         let refLevel = ERLEMeter.energy(play16, count: frameFrames * speakers) / Double(frameFrames * speakers)
-        if let shadow, shadow.run(rec: rec16, play: play16, inUseOutput: out16, echo: refLevel > ERLEMeter.activeThreshold) {
+        let verdict = shadow?.run(rec: rec16, play: play16, inUseOutput: out16, echo: refLevel > ERLEMeter.activeThreshold) ?? .none
+        if let shadow, verdict == .takeOver {
             // The shadow cancels clearly more: an echo-path change. It is the canceller from now on.
             out16.update(from: shadow.output, count: frameFrames * mics)
             // The preprocessor stays with the replaced state while it runs on (`takeOver`).
@@ -426,6 +429,13 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
             st = shadow.takeOver(replacing: st, at: Double(framesProcessed) / Double(rate), trail: attached)
             state = st
             preprocessorTrails = attached
+        } else if let shadow, verdict == .handBack {
+            // The replaced full-tail canceller, still attached to the preprocessor, cancels as
+            // much as the short shadow: it is the canceller again.
+            out16.update(from: shadow.output, count: frameFrames * mics)
+            st = shadow.handBack(inUse: st)
+            state = st
+            preprocessorTrails = false
         } else if let shadow, preprocessorTrails, shadow.trailing == 0 {
             preprocessorTrails = false
             if mics == 1 { for p in preprocessors { p.attach(echo: st) } }
@@ -598,7 +608,8 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
             parts.append("delay \(ms) ms")
         }
         if let shadow, shadow.started > 0 {
-            let took = shadow.lastTakeOver.map { ", taking over \(counted(shadow.tookOver, "time")) (an echo-path change; the last at \(String(format3: $0)) s)" } ?? ", never taking over"
+            let back = shadow.handedBack > 0 ? ", the full-tail canceller back in place \(counted(shadow.handedBack, "time"))" : ""
+            let took = shadow.lastTakeOver.map { ", taking over \(counted(shadow.tookOver, "time")) (an echo-path change; the last at \(String(format3: $0)) s)\(back)" } ?? ", never taking over"
             parts.append("a shadow canceller ran after \(counted(shadow.started, "sudden fall")) of the cancellation\(took)")
         }
         if let drift = driftNote { parts.append(drift) }

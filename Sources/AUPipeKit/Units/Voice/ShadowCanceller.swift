@@ -19,14 +19,16 @@ import CSpeexDSP
 /// it never wins, and is dropped once it is `loseDB` louder than the canceller in use, or
 /// after `mostSeconds`. The canceller in use at the fall is never
 /// reset; a shadow that has taken over goes on being retrained until `replaySeconds` after it
-/// started.
+/// started. The shadow's tail is `shortTailSeconds` when the canceller's is longer: once such a
+/// short shadow has taken over, the replaced full-tail state runs on beside it and is handed
+/// its place back once it cancels more (`handBack`).
 ///
 /// Only while a shadow runs is speex run twice per frame. The retraining is spread over the
 /// frames that follow: a third speex state, the learner, is reset and replayed in the
 /// background, caught up with the stream, then swapped in. **In any one frame a retraining
 /// makes at most `replayCallsPerFrame` (20) speex calls** on top of the canceller's and the
 /// shadow's (about 1.6 ms of CPU per 20 ms frame at 16 kHz and 3.4 ms at 48 kHz, release
-/// build, default tail; replayed in one frame, as before, the longest took 150 calls: 12 and
+/// build, 20 calls at the 400 ms default tail; the 200 ms shadow's calls cost less; replayed in one frame, as before, the longest took 150 calls: 12 and
 /// 26 ms), so a live capture never falls behind. (Measured with the former 6 dB take-over: a
 /// bound of 6 delayed the take-over on bench/aec/'s pathchange scene by 0.4 s, reconvergence
 /// 1.6 s instead of 1.3 and ERLE 25.2 dB instead of 30.4; 20 gave the figures of the one-frame
@@ -35,17 +37,36 @@ import CSpeexDSP
 /// and everything else are allocated in `init`.
 final class ShadowCanceller {
     /// A shadow is retrained on what it has seen every `retrainSeconds` up to `replaySeconds`
-    /// after it started, `passes` times over.
-    static let replaySeconds = 1.0, retrainSeconds = 0.2, passes = 3
+    /// after it started, `passes` times over. (0.1 s with the 200 ms shadow: on bench/aec/'s
+    /// five path changes, with the take-over and hand-back below, 0.2 s reconverged in 0.9,
+    /// 1.3, 1.2, 1.1 and 3.5 s, 0.1 s in 0.9, 0.9, 1.0, 0.8 and 3.5; 2 or 5 passes instead of
+    /// 3, or a replay of 2 s, were no better; results near the thresholds are chaotic.)
+    static let replaySeconds = 1.0, retrainSeconds = 0.1, passes = 3
     /// The most speex calls a retraining makes in one frame (the replay's and the catch-up's).
     static let replayCallsPerFrame = 20
     /// How much quieter (dB) the shadow's output must be to take over, over how long (s), and
-    /// the least and most time (s) it runs beside the canceller. (4 dB: on bench/aec/'s
-    /// pathchange scene and four more path changes, rooms of RT60 0.2-0.8 s at 40-300 ms, 6 dB
-    /// took over later or never, 3 dB took over in a room (RT60 0.6 s) where the replaced
-    /// filter was re-adapting faster than the shadow and lost 4.5 dB there; no other scene of
-    /// bench/aec/ changes with it.)
-    static let winDB = 4.0, window = 0.2, leastSeconds = 0.2, mostSeconds = 2.0
+    /// the least and most time (s) it runs beside the canceller. (2 dB: with a full-tail shadow
+    /// and no hand-back 4 dB was chosen, since 3 dB took over in a room where the replaced
+    /// filter was re-adapting faster than the shadow and lost 4.5 dB; with the hand-back such a
+    /// take-over is undone, and on bench/aec/'s five path changes 2 dB reconverged in 0.9, 0.9,
+    /// 1.0, 0.8 and 3.5 s where 3 dB took 0.9, 1.2, 1.0, 1.1 and 3.5 and 4 dB 0.9, 1.3, 1.3,
+    /// 1.1 and 3.5 (ERLE after convergence 0-8 dB lower in four of them); no other scene of
+    /// bench/aec/ changes with it, and double talk (the dt scene) never took over.)
+    static let winDB = 2.0, window = 0.2, leastSeconds = 0.2, mostSeconds = 2.0
+    /// The shadow's tail (s) when the canceller's is longer: a short filter has far fewer
+    /// taps to learn and cancels a room's direct path and early echo within a fraction of a
+    /// second, where a fresh filter of the whole tail learns a reverberant room slowly. Once
+    /// such a short shadow has taken over, the replaced full-tail canceller goes on adapting to
+    /// the new path beside it and is handed back its place once it cancels as much
+    /// (`handBackDB`), or after `handBackMostSeconds` in any case. (0.2 s: 0.12 s left rooms of
+    /// RT60 0.8 and 1 s without 10 dB for 9.5 s, 0.25 and 0.3 s took over later in the
+    /// small rooms, 1.1-1.7 s, though 2.1 s at RT60 1 s.)
+    static let shortTailSeconds = 0.2
+    /// How much quieter (dB) the replaced full-tail canceller's output must be than the short
+    /// shadow's, over `window` after `handBackLeastSeconds`, to be handed back its place, and
+    /// the most time (s) the short one keeps it. (0 dB after 0.2 s handed back within 0.2 s of
+    /// a take-over, both filters still poor, and left the RT60 0.8 s room 2.5 s without 10 dB.)
+    static let handBackDB = 1.0, handBackLeastSeconds = 0.5, handBackMostSeconds = 8.0
     /// How much louder (dB) the shadow's output must be, over `window` after `leastSeconds`, to
     /// be dropped at once: in double talk the canceller in use still cancels the echo and the
     /// fresh shadow does not (it was 1-8 dB louder after 0.5 s in the double talk of bench/aec/'s
@@ -53,7 +74,8 @@ final class ShadowCanceller {
     /// shadows took the CPU of aec's defaults over bench/aec/'s 23 scenes from 8.85 to 7.6 s
     /// (the bare speexdsp loop: 3.0 s), with no scene's output changed but path changes'.
     static let loseDB = 4.0
-    /// How long (s) the replaced state goes on running after a take-over, for the preprocessor.
+    /// How long (s) the replaced state goes on running after a take-over, for the preprocessor,
+    /// when the shadow has the canceller's own tail (no hand-back).
     static let trailSeconds = 1.0
     /// The least time (s) between the end of one shadow and the start of the next.
     static let pauseSeconds = 0.5
@@ -61,9 +83,13 @@ final class ShadowCanceller {
     let frameFrames: Int, mics: Int
     /// The replay's length, and the least/most/pause times and the window, in DSP frames.
     let replayFrames: Int, retrainFrames: Int
-    private let leastFrames: Int, mostFrames: Int, pauseFrames: Int, trailFrames: Int
+    private let leastFrames: Int, mostFrames: Int, pauseFrames: Int, trailFrames: Int, handBackLeastFrames: Int, handBackFrames: Int
+    /// Whether the shadow's tail is shorter than the canceller's: a take-over is then followed
+    /// by a hand-back (`handBack`).
+    let handsBack: Bool
     private let smooth: Double
     private let winRatio = pow(10, ShadowCanceller.winDB / 10), loseRatio = pow(10, ShadowCanceller.loseDB / 10)
+    private let handBackRatio = pow(10, -ShadowCanceller.handBackDB / 10)
     /// The shadow's speex state, and its output of the latest frame.
     private(set) var state: OpaquePointer
     let output: UnsafeMutablePointer<Int16>
@@ -85,7 +111,7 @@ final class ShadowCanceller {
     /// Smoothed output energies over frames with echo: the canceller in use, the shadow.
     private var inUse = 0.0, shadow = 0.0
     /// Shadows started and shadows that took over, over the stream.
-    private(set) var started = 0, tookOver = 0
+    private(set) var started = 0, tookOver = 0, handedBack = 0
     /// Stream time (s) of the latest take-over.
     private(set) var lastTakeOver: Double?
     /// Speex calls the retraining made in the latest frame, the most in any frame, and
@@ -93,9 +119,11 @@ final class ShadowCanceller {
     private(set) var replayCalls = 0, mostReplayCalls = 0, retrainsDone = 0
 
     /// `state` and `learner` are speex echo states for these frames and channels, never used
-    /// by anyone else.
-    init(state: OpaquePointer, learner: OpaquePointer, frameFrames: Int, mics: Int, rate: Int) {
+    /// by anyone else; `handsBack` when their tail is shorter than the canceller's (see
+    /// `shortTailSeconds`).
+    init(state: OpaquePointer, learner: OpaquePointer, frameFrames: Int, mics: Int, rate: Int, handsBack: Bool = false) {
         self.state = state
+        self.handsBack = handsBack
         self.learner = learner
         self.frameFrames = frameFrames
         self.mics = mics
@@ -107,6 +135,8 @@ final class ShadowCanceller {
         mostFrames = frames(Self.mostSeconds)
         pauseFrames = frames(Self.pauseSeconds)
         trailFrames = frames(Self.trailSeconds)
+        handBackLeastFrames = frames(Self.handBackLeastSeconds)
+        handBackFrames = frames(Self.handBackMostSeconds)
         smooth = 1 - exp(-seconds / Self.window)
         output = .allocate(capacity: frameFrames * mics)
         output.initialize(repeating: 0, count: frameFrames * mics)
@@ -201,13 +231,24 @@ final class ShadowCanceller {
         epoch = false
     }
 
+    /// What `run` asks of the caller.
+    enum Verdict {
+        /// Nothing: the canceller in use stays.
+        case none
+        /// The shadow takes over: the caller uses `output` and `takeOver(replacing:)`s its state.
+        case takeOver
+        /// A short shadow that took over gives the replaced full-tail canceller its place back:
+        /// the caller uses `output` (that canceller's) and `handBack(inUse:)`s.
+        case handBack
+    }
+
     /// One frame beside the canceller in use: the shadow cancels `rec` with `play` into
     /// `output`; `inUseOutput` is the canceller's output of the same frame, `echo` whether the
-    /// frame has echo (the far end playing). Returns true when the shadow takes over: the caller
-    /// then uses `output` and `takeOver(replacing:)`s its state. After a take-over the replaced
-    /// state runs on the frames for `trailSeconds` (its output discarded into `output`).
-    /// Otherwise, not running: does nothing.
-    func run(rec: UnsafePointer<Int16>, play: UnsafePointer<Int16>, inUseOutput: UnsafePointer<Int16>, echo: Bool) -> Bool {
+    /// frame has echo (the far end playing). After a take-over the replaced state runs on the
+    /// frames for `trailSeconds` (its output discarded into `output`), or, `handsBack`, until it
+    /// cancels as much as the short one in use (then `.handBack`, its output in `output`), at
+    /// most `handBackMostSeconds`. Otherwise, not running: does nothing.
+    func run(rec: UnsafePointer<Int16>, play: UnsafePointer<Int16>, inUseOutput: UnsafePointer<Int16>, echo: Bool) -> Verdict {
         if retraining || epoch {
             learned += 1
             if learned > replayFrames { retraining = false }
@@ -215,22 +256,29 @@ final class ShadowCanceller {
         if trailing > 0 {
             speex_echo_cancellation(state, rec, play, output)
             trailing -= 1
-            return false
+            guard handsBack else { return .none }
+            ran += 1
+            compare(inUseOutput, echo: echo)
+            return (ran >= handBackLeastFrames && shadow <= handBackRatio * inUse) || trailing == 0 ? .handBack : .none
         }
         guard running else {
             idle += 1
-            return false
+            return .none
         }
         speex_echo_cancellation(state, rec, play, output)
         ran += 1
-        if echo {
-            let n = frameFrames * mics
-            inUse += smooth * (ERLEMeter.energy(inUseOutput, count: n) - inUse)
-            shadow += smooth * (ERLEMeter.energy(output, count: n) - shadow)
-        }
-        if ran >= leastFrames, shadow * winRatio < inUse { return true }
+        compare(inUseOutput, echo: echo)
+        if ran >= leastFrames, shadow * winRatio < inUse { return .takeOver }
         if ran >= mostFrames || (ran >= leastFrames && shadow > loseRatio * inUse) { stop() }
-        return false
+        return .none
+    }
+
+    /// The smoothed energies of the output in use and of `output`, over frames with echo.
+    private func compare(_ inUseOutput: UnsafePointer<Int16>, echo: Bool) {
+        guard echo else { return }
+        let n = frameFrames * mics
+        inUse += smooth * (ERLEMeter.energy(inUseOutput, count: n) - inUse)
+        shadow += smooth * (ERLEMeter.energy(output, count: n) - shadow)
     }
 
     /// The shadow has won at stream time `time` (s): its state is the one in use from now on;
@@ -252,7 +300,25 @@ final class ShadowCanceller {
         running = false
         idle = 0
         replacesInUse = true
-        trailing = trail ? trailFrames : 0
+        trailing = handsBack ? handBackFrames : trail ? trailFrames : 0
+        ran = 0
+        inUse = 0
+        shadow = 0
         return won
+    }
+
+    /// The replaced full-tail canceller cancels as much as the short shadow in use (or the
+    /// short one has had its `handBackMostSeconds`): `inUse`, the short state, becomes the
+    /// next shadow's, its retraining ends; returns the full-tail state, the one in use from
+    /// now on (the caller leaves the preprocessor attached to it).
+    func handBack(inUse short: OpaquePointer) -> OpaquePointer {
+        let full = state
+        state = short
+        trailing = 0
+        retraining = false
+        epoch = false
+        idle = 0
+        handedBack += 1
+        return full
     }
 }
