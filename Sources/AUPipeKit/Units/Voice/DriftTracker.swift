@@ -208,15 +208,16 @@ final class DriftTracker {
         drift = max(-limit, min(limit, slope))
         // How far the measurements lie from that line: the median distance from it (frames),
         // the line through the median of their offsets.
-        for i in 0..<count {
-            let j = (head + i) % capacity
-            scratch[i] = lags[j] - slope * times[j]
+        func residuals(less centre: Double, absolute: Bool) {
+            for i in 0..<count {
+                let j = (head + i) % capacity
+                let r = lags[j] - slope * times[j] - centre
+                scratch[i] = absolute ? abs(r) : r
+            }
         }
+        residuals(less: 0, absolute: false)
         let centre = Self.median(&scratch, count: count)
-        for i in 0..<count {
-            let j = (head + i) % capacity
-            scratch[i] = abs(lags[j] - slope * times[j] - centre)
-        }
+        residuals(less: centre, absolute: true)
         spread = Self.median(&scratch, count: count)
         if foundAt == nil { foundAt = seconds }
     }
@@ -244,8 +245,8 @@ final class DriftTracker {
         factor = 1 + max(-limit, min(limit, drift + pull))
     }
 
-    /// The median of `values[0..<count]` (count ≥ 1), reordering them (insertion sort: a few
-    /// dozen values).
+    /// The median of `values[0..<count]` (count ≥ 1), reordering them (insertion sort: up to
+    /// `capacity` values, three times an analysis; bounded, and cheap next to the analysis's FFTs).
     static func median(_ values: inout [Double], count: Int) -> Double {
         for i in 1..<max(1, count) {
             let v = values[i]

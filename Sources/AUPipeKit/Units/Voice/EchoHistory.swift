@@ -28,6 +28,11 @@ final class EchoHistory {
     /// is the slot (in frames) the next one goes to.
     private let mic: UnsafeMutablePointer<Int16>
     private var micWrite = 0
+    /// Reference frames pushed so far, and the warp of the past before a moment (`warpPast`).
+    private(set) var framesPushed = 0
+    private var warpedBefore: (warp: Double, pushed: Int)?
+    /// The warp's kernel weights for one sample (2 × `warpTaps`).
+    private var weights = [Double](repeating: 0, count: 2 * EchoHistory.warpTaps)
 
     init(frameFrames: Int, mics: Int, speakers: Int = 1, maxDelay: Int, capacity: Int) {
         self.frameFrames = max(1, frameFrames)
@@ -56,6 +61,8 @@ final class EchoHistory {
             done += n
             referenceWrite = (referenceWrite + n) % referenceCount
         }
+        framesPushed += frameFrames
+        if let w = warpedBefore, framesPushed - w.pushed >= referenceCount { warpedBefore = nil }
     }
 
     /// The reference `delay` stream frames (0...maxDelay) before frame `back` (0...capacity),
@@ -63,6 +70,10 @@ final class EchoHistory {
     /// reference's own clips are not counted).
     func reference(back: Int, delay: Int, into y: UnsafeMutablePointer<Int16>) {
         precondition((0...capacity).contains(back) && (0...maxDelay).contains(delay), "EchoHistory: frame \(back) back at delay \(delay) is out of reach")
+        // Samples before a warp's anchor (`warpPast`) are read through it.
+        if let w = warpedBefore, (back + 1) * frameFrames + delay > framesPushed - w.pushed {
+            return warpedReference(back: back, delay: delay, warp: w.warp, anchor: framesPushed - w.pushed, into: y)
+        }
         var r = referenceWrite - (back + 1) * frameFrames - delay
         if r < 0 { r += referenceCount }
         var clipped = 0
@@ -72,51 +83,71 @@ final class EchoHistory {
         }
     }
 
-    /// The same frame as `reference(back:delay:into:)` read through a time warp: each sample at
-    /// `k` frames before the newest one pushed is taken from `warp × k` frames later (Lanczos
-    /// interpolation, 2 × `warpTaps` taps; zeros beyond what the ring holds). For a drift
-    /// compensation that engages now with factor 1 + `warp` (`DriftCompensator`): the warped
-    /// past is what the compensation would have made had it always run, so a canceller can be
-    /// retrained on it at the alignment it will see from now on. `warp` within ±0.01.
-    func reference(back: Int, delay: Int, warp: Double, into y: UnsafeMutablePointer<Int16>) {
-        precondition((0...capacity).contains(back) && (0...maxDelay).contains(delay) && abs(warp) <= 0.01, "EchoHistory: frame \(back) back at delay \(delay), warp \(warp) is out of reach")
-        guard warp != 0 else { return reference(back: back, delay: delay, into: y) }
+    /// From now on, the reference pushed so far reads through a time warp: a sample `k` frames
+    /// before this moment is taken from `warp × k` frames later (Lanczos interpolation over
+    /// 2 × `warpTaps` taps, normalised; zeros beyond what the ring holds), by every read
+    /// (`reference(back:delay:into:)`: the delay line, warm starts, the shadow's replays). For
+    /// a drift compensation that engages now with factor 1 + `warp` (`DriftCompensator`): the
+    /// warped past is what the compensation would have made had it always run, so a canceller
+    /// retrained on it, and the delay line's first frames, have the alignment the stream has
+    /// from now on. The samples pushed later are the compensation's own and read as they are.
+    /// `warp` within ±0.01; a later call replaces the warp and its moment.
+    func warpPast(by warp: Double) {
+        precondition(abs(warp) <= 0.01, "EchoHistory: warp \(warp) out of range")
+        warpedBefore = warp == 0 ? nil : (warp, framesPushed)
+    }
+
+    /// `reference(back:delay:into:)` for a frame reaching before the warp's anchor, `anchor`
+    /// frames back (0: the newest pushed is the first after it): a sample `k` frames back is read
+    /// at `k − warp × (k − anchor)` where `k > anchor`. The kernel's weights are made once per
+    /// sample: sin(π(j + f)) = (−1)^j sin(πf), and sin(π(j + f)/a) by rotation from one tap to
+    /// the next.
+    private func warpedReference(back: Int, delay: Int, warp: Double, anchor: Int, into y: UnsafeMutablePointer<Int16>) {
         let a = Self.warpTaps
         var clipped = 0
+        let stepCos = cos(Double.pi / Double(a)), stepSin = sin(Double.pi / Double(a))
         for i in 0..<frameFrames {
             // Frames before the newest pushed (1: the newest), and where the warp reads.
             let k = Double((back + 1) * frameFrames + delay - i)
-            let position = k - warp * k
+            let position = k - warp * max(0, k - Double(anchor))
             let base = Int(position.rounded(.down))
             let fraction = position - Double(base)
-            for c in 0..<speakers {
-                var sum = 0.0, weights = 0.0
-                // The samples `q = base - j` frames back, at `j + fraction` from the position;
-                // the weights normalised to sum to 1 (Lanczos's own sum differs by up to 0.1 %).
+            // The weights of the samples `q = base - j` frames back, at `j + fraction` from
+            // the position, j = -a..<a.
+            let sinF = sin(Double.pi * fraction)
+            var c = cos(Double.pi * (Double(-a) + fraction) / Double(a)), s = sin(Double.pi * (Double(-a) + fraction) / Double(a))
+            var sum = 0.0
+            for j in -a..<a {
+                let x = Double(j) + fraction
+                let w: Double
+                if x == 0 {
+                    w = 1
+                } else {
+                    let px = Double.pi * x
+                    w = Double(a) * (j & 1 == 0 ? sinF : -sinF) * s / (px * px)
+                }
+                weights[j + a] = w
+                sum += w
+                let t = c * stepCos - s * stepSin
+                s = s * stepCos + c * stepSin
+                c = t
+            }
+            for ch in 0..<speakers {
+                var acc = 0.0
                 for j in -a..<a {
-                    let w = Self.lanczos(Double(j) + fraction, a)
-                    weights += w
                     let q = base - j
                     guard q >= 1, q <= referenceCount else { continue }
                     var slot = referenceWrite - q
                     if slot < 0 { slot += referenceCount }
-                    sum += Double(reference[slot * speakers + c]) * w
+                    acc += Double(reference[slot * speakers + ch]) * weights[j + a]
                 }
-                y[i * speakers + c] = SampleCodec.s16(Float(sum / weights), clipped: &clipped)
+                y[i * speakers + ch] = SampleCodec.s16(Float(acc / sum), clipped: &clipped)
             }
         }
     }
 
     /// Half the warp's interpolation taps.
     static let warpTaps = 6
-
-    /// The Lanczos kernel sinc(x)·sinc(x / a) for |x| < a, else 0.
-    static func lanczos(_ x: Double, _ a: Int) -> Double {
-        if x == 0 { return 1 }
-        guard abs(x) < Double(a) else { return 0 }
-        let px = Double.pi * x
-        return Double(a) * sin(px) * sin(px / Double(a)) / (px * px)
-    }
 
     /// Records the current frame's microphone as speex saw it (`frameFrames × mics` samples),
     /// once it has been run: it becomes frame 1 when the next reference is pushed.
