@@ -629,6 +629,15 @@ extension EchoSceneTests {
 }
 
 extension EchoSceneTests {
+    /// A speex echo state for `frame`-frame frames with a `tail`-frame filter at `rate` Hz (the
+    /// caller destroys it).
+    static func speexState(frame: Int, tail: Int, rate: Int) -> OpaquePointer {
+        let st = speex_echo_state_init(Int32(frame), Int32(tail))!
+        var r = Int32(rate)
+        speex_echo_ctl(st, SPEEX_ECHO_SET_SAMPLING_RATE, &r)
+        return st
+    }
+
     /// A short shadow that took over hands the canceller's place back (`ShadowCanceller`,
     /// `handsBack`): the replaced full-tail state runs on beside it; when its output is 1 dB or
     /// more quieter (here silent against a loud one in use), it is handed back after
@@ -637,12 +646,7 @@ extension EchoSceneTests {
     /// state and keeps the short one for the next shadow.
     @Test func aShortShadowHandsBackToTheFullTail() throws {
         let rate = 16000, frame = 320
-        func state(_ tail: Int) -> OpaquePointer {
-            let st = speex_echo_state_init(Int32(frame), Int32(tail))!
-            var r = Int32(rate)
-            speex_echo_ctl(st, SPEEX_ECHO_SET_SAMPLING_RATE, &r)
-            return st
-        }
+        func state(_ tail: Int) -> OpaquePointer { Self.speexState(frame: frame, tail: tail, rate: rate) }
         let short = [state(rate / 5), state(rate / 5)], full = [state(rate * 4 / 10), state(rate * 4 / 10)]
         defer { for st in short + full { speex_echo_state_destroy(st) } }
         var random = SeededRandom(0x4A2D)
@@ -679,12 +683,7 @@ extension EchoSceneTests {
     @Test func shadowRetrainingIsBoundedPerFrame() throws {
         let rate = 16000, frame = 320, frames = 80
         let bound = ShadowCanceller.replayCallsPerFrame
-        func state() -> OpaquePointer {
-            let st = speex_echo_state_init(Int32(frame), Int32(rate * 4 / 10))!
-            var r = Int32(rate)
-            speex_echo_ctl(st, SPEEX_ECHO_SET_SAMPLING_RATE, &r)
-            return st
-        }
+        func state() -> OpaquePointer { Self.speexState(frame: frame, tail: rate * 4 / 10, rate: rate) }
         let states = [state(), state(), state()]
         defer { for st in states { speex_echo_state_destroy(st) } }
         let shadow = ShadowCanceller(state: states[0], learner: states[1], frameFrames: frame, mics: 1, rate: rate)
@@ -705,8 +704,7 @@ extension EchoSceneTests {
         shadow.start()
         for f in 0..<frames {
             far.withUnsafeBufferPointer { history.pushReference($0.baseAddress! + f * frame) }
-            let replaced = shadow.retrain(history: history, delay: 0, play: play, scratch: scratch, inUse: states[2])
-            #expect(replaced == nil, "the shadow never took over: the state in use is not replaced")
+            _ = shadow.retrain(history: history, delay: 0, play: play, scratch: scratch, inUse: states[2])
             perFrame.append(shadow.replayCalls)
             history.reference(back: 0, delay: 0, into: play)
             mic.withUnsafeBufferPointer { m in
@@ -733,12 +731,7 @@ extension EchoSceneTests {
     /// a new one may start only after `pauseSeconds`.
     @Test func aShadowLosingInDoubleTalkIsDroppedEarly() throws {
         let rate = 16000, frame = 320
-        func state() -> OpaquePointer {
-            let st = speex_echo_state_init(Int32(frame), Int32(rate * 4 / 10))!
-            var r = Int32(rate)
-            speex_echo_ctl(st, SPEEX_ECHO_SET_SAMPLING_RATE, &r)
-            return st
-        }
+        func state() -> OpaquePointer { Self.speexState(frame: frame, tail: rate * 4 / 10, rate: rate) }
         let states = [state(), state()]
         defer { for st in states { speex_echo_state_destroy(st) } }
         let shadow = ShadowCanceller(state: states[0], learner: states[1], frameFrames: frame, mics: 1, rate: rate)
