@@ -176,3 +176,31 @@ import Testing
         #expect(tracker.followsOnePath && tracker.engaged)
     }
 }
+
+/// `DoubleTalkDetector.pathChanged`: after a sudden fall of the cancellation the frames read as
+/// double talk; once a take-over has confirmed an echo-path change they do not, unless the
+/// cancellation falls again.
+@Suite struct DoubleTalkAfterAPathChangeTests {
+    @Test func aConfirmedPathChangeIsNotDoubleTalk() {
+        var d = DoubleTalkDetector(frameFrames: 320, rate: 16000)
+        let ref = 1e-2
+        // 2 s cancelling 30 dB, then 0.3 s cancelling 5 dB: double talk by the detector's rule.
+        for _ in 0..<100 { d.add(mic: 1e-3, filtered: 1e-6, reference: ref) }
+        var fell = false
+        for _ in 0..<15 { fell = d.add(mic: 1e-3, filtered: 3e-4, reference: ref) || fell }
+        #expect(fell && d.active)
+        d.pathChanged()
+        #expect(!d.active)
+        // The same 5 dB goes on, and then the new filter cancels more: no double talk.
+        var after = false
+        for _ in 0..<25 { after = d.add(mic: 1e-3, filtered: 3e-4, reference: ref) || after }
+        for _ in 0..<25 { after = d.add(mic: 1e-3, filtered: 3e-5, reference: ref) || after }
+        #expect(!after)
+        // A new fall of 20 dB from there is double talk again.
+        var again = false
+        for _ in 0..<15 { again = d.add(mic: 1e-3, filtered: 1e-3, reference: ref) || again }
+        for _ in 0..<50 { _ = d.add(mic: 1e-3, filtered: 1e-6, reference: ref) }
+        for _ in 0..<15 { again = d.add(mic: 1e-3, filtered: 5e-4, reference: ref) || again }
+        #expect(again)
+    }
+}

@@ -36,6 +36,17 @@ struct DoubleTalkDetector {
     /// The gap (dB) below the envelope that is double talk, and the least envelope.
     static let dropDB = 10.0, minimumDB = 10.0
 
+    /// An echo-path change is confirmed (a shadow canceller took over: a linear filter cannot
+    /// cancel a near end): the fall was not double talk. The verdict ends and the envelope
+    /// restarts from the cancellation now, so the frames after a take-over count as the far
+    /// end alone (the residual echo suppressor learns and suppresses in them) unless the
+    /// cancellation falls again.
+    mutating func pathChanged() {
+        envelope = 10 * log10(max(mic, 1e-20) / max(out, 1e-20))
+        hang = 0
+        active = false
+    }
+
     /// One frame: the mean squares (full scale 1.0) of the microphone, of the filter's output
     /// and of the reference. Returns `active`.
     @discardableResult

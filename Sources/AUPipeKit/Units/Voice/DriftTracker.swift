@@ -70,6 +70,9 @@ final class DriftTracker {
         return agree && spread <= Self.onePathSpread * Double(sampleRate) / 16000 + smear / 4
     }
     static let onePathSpread = 1.0
+    /// Whether the latest drift was large enough to act on but its measurements did not follow
+    /// one path (what held the compensation back, for `--stats`).
+    private(set) var heldBackByPath = false
     /// Measurements taken, and analyses skipped as untrusted (double talk).
     private(set) var measurements = 0, frozen = 0
 
@@ -236,7 +239,9 @@ final class DriftTracker {
             // first point lies on the line by construction: it adds no evidence).
             let newest = times[(head + count - 1) % capacity]
             let span = (newest - max(times[head], segmentStart)) / Double(sampleRate)
-            guard followsOnePath, abs(drift) >= 3e-4 || (span >= Self.leastSpan && abs(drift) * span * Double(sampleRate) >= 2) else { return }
+            let large = abs(drift) >= 3e-4 || (span >= Self.leastSpan && abs(drift) * span * Double(sampleRate) >= 2)
+            heldBackByPath = large && !followsOnePath
+            guard large, followsOnePath else { return }
             engaged = true
             engagedAt = seconds
             setpoint = lag

@@ -433,6 +433,7 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
             st = shadow.takeOver(replacing: st, at: Double(framesProcessed) / Double(rate), trail: attached)
             state = st
             preprocessorTrails = attached
+            doubleTalk.pathChanged()
         } else if let shadow, verdict == .handBack {
             // The replaced full-tail canceller, still attached to the preprocessor, cancels as
             // much as the short shadow: it is the canceller again.
@@ -657,7 +658,7 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
             guard let t = tracker, let compensator else { return nil }
             let resampled = compensator.engaged ? "reference resampled by \(formatFixed((compensator.factor - 1) * 1e6)) ppm at the end" : "reference used as read"
             if let ppm = t.driftPPM, let found = t.foundAt {
-                let since = compensationStartedAt.map { "compensated from \(String(format3: $0)) s" + (driftRetrainedFrames > 0 ? " (the canceller retrained on \(String(format3: Double(driftRetrainedFrames * frameFrames) / Double(rate))) s of the past, warped)" : "") } ?? (t.followsOnePath ? "not compensated yet (under two frames of drift over 6 s)" : "not compensated: its measurements do not follow one path (a room without a direct path?)")
+                let since = compensationStartedAt.map { "compensated from \(String(format3: $0)) s" + (driftRetrainedFrames > 0 ? " (the canceller retrained on \(String(format3: Double(driftRetrainedFrames * frameFrames) / Double(rate))) s of the past, warped)" : "") } ?? (t.heldBackByPath ? "not compensated: its measurements do not follow one path (a room without a direct path?)" : "not compensated yet (under two frames of drift over 6 s)")
                 return "drift \(formatFixed(ppm)) ppm (auto: found at \(String(format3: found)) s from \(counted(t.measurements, "measurement")) of the echo's lag, \(since), \(resampled))"
             }
             if bootstrapped, let ppm = bootstrap?.driftPPM {
