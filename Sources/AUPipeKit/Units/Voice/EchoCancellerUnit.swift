@@ -452,7 +452,7 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
             if mics == 1 {
                 residual?.capture(mic: rec16, cancelled: out16, reference: play16, speakers: speakers)
                 if preprocessors[0].run(out16) { voiceFrames += 1 }
-                residual?.run(out16, doubleTalk: doubleTalk.active)
+                residual?.run(out16, doubleTalk: doubleTalk.active, pathChanged: justChangedPath)
             } else if let ch = channel16 {
                 for c in 0..<mics {
                     for f in 0..<frameFrames { ch[f] = out16[f * mics + c] }
@@ -512,6 +512,15 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
         }
         return st
     }
+
+    /// Whether a shadow took over (a confirmed echo-path change) within `pathChangeSeconds`
+    /// and the replaced canceller still runs beside it: the residual echo suppressor then takes
+    /// the frames as echo unless the double-talk detector says otherwise.
+    private var justChangedPath: Bool {
+        guard let shadow, shadow.trailing > 0, let at = shadow.lastTakeOver else { return false }
+        return Double(framesProcessed) / Double(rate) - at < Self.pathChangeSeconds
+    }
+    static let pathChangeSeconds = 1.0
 
     /// `drift=auto`: the analyses just made, for the trackers (`tracker` on the fine one,
     /// `bootstrap` on the coarse one), and the compensation follows: `tracker`'s factor once it

@@ -88,6 +88,10 @@ final class ResidualEchoSuppressor {
     private let see, syy, sdd, sdyRe, sdyIm, eFast: UnsafeMutablePointer<Float>
     private let p, s, sp, ss: UnsafeMutablePointer<Float>
     private let w1, w2, w3: UnsafeMutablePointer<Float>
+    /// The weights as they were when a path change began (`run`'s `pathChanged`), put back
+    /// when it ends; and whether one is under way.
+    private let keptW1, keptW2, keptW3: UnsafeMutablePointer<Float>
+    private var inPathChange = false
     private let noise, minNow, minBefore, gain, rawGain: UnsafeMutablePointer<Float>
     /// `nonlinear=1`: the nonlinear canceller, run in `capture`.
     let nonlinear: NonlinearEchoCanceller?
@@ -95,6 +99,12 @@ final class ResidualEchoSuppressor {
     private var buffers: [UnsafeMutablePointer<Float>] = []
     /// Frames run, and those that adapted the model.
     private(set) var framesRun = 0, framesAdapted = 0
+    /// The model's weights summed over the bins (w₁, w₂, w₃): how much residual it predicts.
+    var weightSums: (Float, Float, Float) {
+        var a: Float = 0, b: Float = 0, c: Float = 0
+        for k in 0..<bins { a += w1[k]; b += w2[k]; c += w3[k] }
+        return (a, b, c)
+    }
 
     /// For frames of `frameFrames` at `rate` Hz; `suppressDB` and `activeDB` (negative) are
     /// `suppress=` and `suppress-active=`.
@@ -130,6 +140,7 @@ final class ResidualEchoSuppressor {
         see = buffer(k); syy = buffer(k); sdd = buffer(k); sdyRe = buffer(k); sdyIm = buffer(k); eFast = buffer(k)
         p = buffer(k); s = buffer(k); sp = buffer(k); ss = buffer(k)
         w1 = buffer(k); w2 = buffer(k); w3 = buffer(k)
+        keptW1 = buffer(k); keptW2 = buffer(k); keptW3 = buffer(k)
         noise = buffer(k); minNow = buffer(k); minBefore = buffer(k); gain = buffer(k); rawGain = buffer(k)
         buffers = made
         // Until it has adapted: a residual 20 dB under the echo estimate.
@@ -154,7 +165,7 @@ final class ResidualEchoSuppressor {
 
     /// After the preprocessor: suppresses the residual echo of its output `frame` (N 16-bit
     /// samples), in place, one frame late (the overlap-add). `doubleTalk`: `aec`'s detector.
-    func run(_ frame: UnsafeMutablePointer<Int16>, doubleTalk: Bool) {
+    func run(_ frame: UnsafeMutablePointer<Int16>, doubleTalk: Bool, pathChanged: Bool = false) {
         let n = frameFrames, size = fftSize
         // Analysis: the canceller's output C and Ŷ in one complex transform, E in another (D is
         // their sum, Ŷ + C).
@@ -220,7 +231,20 @@ final class ResidualEchoSuppressor {
         // Echo alone: no double talk, D coherent with Ŷ and at most `micOverEcho` above it (the
         // near end adds power the filter does not predict); the model adapts when Ŷ is also
         // well above C's noise.
-        let nearActive = doubleTalk || !(cohWeighted >= Self.echoCoherence * yWeight) || dWeight > Self.micOverEcho * yWeight
+        // Just after a confirmed echo-path change (`pathChanged`) the coherence tests are set
+        // aside (a new filter's estimate is not yet coherent with the microphone, but it is all
+        // echo) and the model learns the transitional residual; the weights it had before are
+        // put back when that ends, so that the transition's larger leakage does not deepen the
+        // suppression of later double talk.
+        if pathChanged != inPathChange {
+            inPathChange = pathChanged
+            if pathChanged {
+                keptW1.update(from: w1, count: bins); keptW2.update(from: w2, count: bins); keptW3.update(from: w3, count: bins)
+            } else {
+                w1.update(from: keptW1, count: bins); w2.update(from: keptW2, count: bins); w3.update(from: keptW3, count: bins)
+            }
+        }
+        let nearActive = doubleTalk || (!pathChanged && (!(cohWeighted >= Self.echoCoherence * yWeight) || dWeight > Self.micOverEcho * yWeight))
         let echoOnly = !nearActive && pSum > 10 * noiseSum
         sb = a * sb + (1 - a) * b
         for k in 0..<bins {
