@@ -29,6 +29,9 @@ import Testing
                       "resample 44.1k engine=soxr quality=very-high : resample 16000 engine=soxr",
                       "mix input=\(busFile),gain=-6,pan=0.2 : gain -1",
                       "convert channels=1 : aec ref=\(busFile) : denoise : agc",
+                      // The far end's echo in the microphone: the delay found and warm-started, the
+                      // residual suppressor and the nonlinear canceller at work.
+                      "convert channels=1 : mix input=\(busFile),gain=-6 : aec ref=\(busFile) : denoise : agc",
                       "gain -1 : tee \(teeFile) : tee \(teeFile).caf format=s16le",
                       "meter every=100ms to=/dev/null : gain -1 : meter",
                       "loudnorm target=-16 true-peak=-1.5 : loudnorm -23 range=20",

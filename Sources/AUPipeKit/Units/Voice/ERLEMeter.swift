@@ -106,8 +106,9 @@ struct ERLEMeter {
         guard count > 0 else { return nil }
         let rank = max(1, Int((q * Double(count)).rounded(.up)))
         var seen = 0
-        for (bin, n) in histogram.enumerated() {
-            seen += n
+        // An index loop: `enumerated()` allocates per element in unoptimized builds.
+        for bin in histogram.indices {
+            seen += histogram[bin]
             if seen >= rank { return Self.lowest + (Double(bin) + 0.5) / Self.binsPerDB }
         }
         return nil
