@@ -22,8 +22,28 @@ import Testing
         return path
     }()
 
+    /// The bus file on a clock 204 ppm slow (resampled to 44109 Hz, labelled 44100): as a
+    /// microphone's echo of the bus file, a drift for `aec` to find and compensate.
+    static let driftedFile: String = {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("aupipe-alloc-drifted-\(getpid()).wav").path
+        _ = try? CLI.shell("\"$AUPIPE\" -i '\(busFile)' resample 44109 -t raw | \"$AUPIPE\" --in-format s16le:44100:1 -o '\(path)'")
+        return path
+    }()
+
     /// Where the tee case writes its copy (a regular file, rewritten by each run).
     static let teeFile = FileManager.default.temporaryDirectory.appendingPathComponent("aupipe-alloc-tee-\(getpid()).wav").path
+
+    /// aec compensating a drift (found, compensated from about 2.3 s, the canceller retrained
+    /// on the warped past): 10 s and 30 s allocate the same. (Against 1 s, as above, the
+    /// end-of-run note differs: no drift is found in 1 s.)
+    @Test func driftCompensationDoesNotAllocatePerBlock() throws {
+        let chain = "convert channels=1 : mix input=\(Self.driftedFile),gain=-6 : aec ref=\(Self.busFile) : denoise : agc"
+        let check = try CLI.shell("head -c \(10 * 48000 * 4) /dev/zero | \"$AUPIPE\" --in-format s16le:48000:2 -t wav --stats \(chain) 2>&1 >/dev/null")
+        #expect(check.stdout.count > 0 && String(decoding: check.stdout, as: UTF8.self).contains("compensated from"), "no drift compensated: \(String(decoding: check.stdout, as: UTF8.self))")
+        let ten = try allocations(chain, seconds: 10)
+        let thirty = try allocations(chain, seconds: 30)
+        #expect(abs(thirty - ten) <= 4, "\(ten) allocations for 10 s but \(thirty) for 30 s")
+    }
 
     @Test(arguments: ["", "gain -3", "convert format=mulaw", "resample 16000 quality=3 : convert channels=1 : mute at=0.2-0.5",
                       "resample 44.1k engine=soxr quality=very-high : resample 16000 engine=soxr",
