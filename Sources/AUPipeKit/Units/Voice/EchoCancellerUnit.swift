@@ -393,7 +393,7 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
                     delayFrames = e
                     // A shadow running goes on: it is retrained at the new delay (a path change
                     // can move the delay estimate too).
-                    st = warmStart(st, history: history, play: play16, scratch: out16)
+                    (st, warmFrames) = warmStart(st, history: history, play: play16, scratch: out16)
                 }
             }
         }
@@ -402,11 +402,7 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
         if let warp = driftRetrain {
             driftRetrain = nil
             history.warpPast(by: warp)
-            // The delay's warm start keeps its own figure for `--stats`.
-            let delayWarmFrames = warmFrames
-            st = warmStart(st, history: history, play: play16, scratch: out16, most: history.capacity)
-            driftRetrainedFrames = warmFrames
-            warmFrames = delayWarmFrames
+            (st, driftRetrainedFrames) = warmStart(st, history: history, play: play16, scratch: out16, most: history.capacity)
         }
         // A sudden fall of the cancellation (double talk or an echo-path change): a shadow
         // canceller, trained on the recent past, runs beside this one from now on.
@@ -478,7 +474,9 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
     /// samples it saw, the reference at the new `delayFrames`), its output discarded into
     /// `scratch` (`frameFrames × mics`; `play`, `frameFrames`, takes the reference), so that
     /// it is now as converged as if it had had this delay all along, or over the history's
-    /// length. Returns the state to go on with (`current`, or the spare that replaced it).
+    /// length. Returns the state to go on with (`current`, or the spare that replaced it) and the
+    /// DSP frames replayed (for `--stats`: the delay's warm start and the drift retraining each
+    /// keep their own figure).
     ///
     /// When the history holds the whole stream so far (a first estimate within the history's
     /// length), the spare state made in `prepare`, never used, replaces `current` (the
@@ -493,7 +491,7 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
     /// retraining at the start of drift compensation replays all the history holds, its past
     /// warped (`EchoHistory.warpPast`).
     private func warmStart(_ current: OpaquePointer, history: EchoHistory, play: UnsafeMutablePointer<Int16>,
-                           scratch: UnsafeMutablePointer<Int16>, most: Int? = nil) -> OpaquePointer {
+                           scratch: UnsafeMutablePointer<Int16>, most: Int? = nil) -> (state: OpaquePointer, replayed: Int) {
         let st: OpaquePointer
         let replayed = min(history.framesHeld, most ?? warmStartFrames)
         if let fresh = freshState, replayed == framesRun {
@@ -505,12 +503,11 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
             st = current
         }
         state = st
-        warmFrames = replayed
         for back in stride(from: replayed, through: 1, by: -1) {
             history.reference(back: back, delay: delayFrames, into: play)
             speex_echo_cancellation(st, history.mic(back: back), play, scratch)
         }
-        return st
+        return (st, replayed)
     }
 
     /// Whether a shadow took over (a confirmed echo-path change) within `pathChangeSeconds`
