@@ -326,6 +326,12 @@ struct RoomScene {
         mic = (0..<n).map { AECSignals.int16(echo[$0] + nearEnd[$0] + noiseEnd[$0]) }
     }
 
+    /// The microphone as it would be with the noise's sign `noiseSign` (+1: `mic`; −1: echo +
+    /// near − noise, for phase inversion) and the echo in it or not (a silent far end).
+    func mic(noiseSign: Double, echo withEcho: Bool = true) -> [Int16] {
+        (0..<Self.count).map { AECSignals.int16((withEcho ? echo[$0] : 0) + near[$0] + noiseSign * noise[$0]) }
+    }
+
     /// A direct path, then Gaussian noise decaying 60 dB in `rt60` s from 2.5 ms on, as much
     /// energy as the direct path; all scaled to −6 dB.
     static func room(rt60: Double, seed: UInt64) -> [Double] {

@@ -6,13 +6,18 @@
       (bench/c/aec.c), WebRTC's AEC with the true delay and delay-agnostic
       (bench/c/webrtc_aec.cc), per scene; then the targets (MET/MISSED) and the CPU cost of
       aupipe's defaults next to the bare speexdsp loop (aec.c without the preprocessor).
+      Each canceller runs twice per scene, the second time with the noise inverted (ERLE by
+      phase inversion: metrics.py); aupipe's linear stage four more times in the noisy scenes
+      (metrics.split_check).
   compare.py sweep AUPIPE SCENES_DIR 'ARGS' ['ARGS'...]
       aupipe aec ref=far.wav ARGS for each ARGS over every scene: mean and worst ERLE, worst
-      near-end gain in double talk, per kind and overall (the measurement behind the defaults).
+      near-end gain in double talk, per kind and overall (the measurement behind the defaults;
+      ERLE is erle_c where the scene is noisy).
 Always exits 0 once it has run (a benchmark: the figures are the answer).
 """
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -44,21 +49,58 @@ def run(cmd, mic, out):
     return ru.ru_utime + ru.ru_stime
 
 
+def fill(cmd, far):
+    return [a.replace("{far}", far) for a in cmd]
+
+
 def one(job):
-    """(scene dir, label, command) -> (label, scene name, figures or error, cpu)."""
-    d, label, cmd = job
+    """(scene dir, label, command, what) -> (label, scene name, figures or error, cpu).
+    The command has {far} where the far end's path goes. what: "cpu" (one run, its CPU only),
+    "measure" (two runs, the second with the noise inverted: metrics.measure), or a second
+    command: then also, in a scene with noise at 40 dB SNR or more, that command's linear stage
+    checked against phase inversion (metrics.split_check) and erle_c."""
+    d, label, cmd, what = job
     facts, parts = metrics.load_scene(d)
-    fd, out = tempfile.mkstemp(suffix=".wav", prefix="aec-")
-    os.close(fd)
+    tmp = tempfile.mkdtemp(prefix="aec-")
+    path = lambda name: os.path.join(tmp, name)  # noqa: E731
     try:
-        cpu = run(cmd, os.path.join(d, "mic.wav"), out)
-        res = metrics.measure(facts, parts, metrics.read_wav(out))
+        far = os.path.join(d, "far.wav")
+        cpu = run(fill(cmd, far), os.path.join(d, "mic.wav"), path("out.wav"))
+        if what == "cpu":
+            return label, facts["name"], {"kind": facts["kind"]}, cpu
+        metrics.write_wav(path("inverted.wav"), metrics.inverted_mic(parts))
+        run(fill(cmd, far), path("inverted.wav"), path("out-inverted.wav"))
+        res = metrics.measure(facts, parts, metrics.read_wav(path("out.wav")), metrics.read_wav(path("out-inverted.wav")))
+        if what != "measure" and facts["snr_db"] <= 40:
+            silent = path("silent.wav")
+            metrics.write_wav(silent, np.zeros(len(parts["mic"]), dtype=np.int16))
+            for name, x in zip(("silent+.wav", "silent-.wav"), metrics.silent_far_mics(parts)):
+                metrics.write_wav(path(name), x)
+            runs = [(far, os.path.join(d, "mic.wav")), (far, path("inverted.wav")), (silent, path("silent+.wav")), (silent, path("silent-.wav"))]
+            outs = []
+            for i, (f, mic) in enumerate(runs):
+                run(fill(what, f), mic, path(f"linear{i}.wav"))
+                outs.append(metrics.read_wav(path(f"linear{i}.wav")))
+            exact, split, err = metrics.split_check(facts, parts, *outs)
+            res["split"] = {"exact": exact, "split": split, "err": err}
+            res["erle_c"] = res["erle"] - max(0.0, err)
     except Exception as e:  # a failed run is reported in its cell
         return label, facts["name"], {"error": str(e)}, None
     finally:
-        os.unlink(out)
+        shutil.rmtree(tmp, ignore_errors=True)
     res["kind"] = facts["kind"]
     return label, facts["name"], res, cpu
+
+
+def linear_stage(cmd):
+    """The aupipe command's linear canceller alone (preprocess=0: no preprocessor, no residual
+    echo suppressor or nonlinear canceller; the same filter, delay and drift)."""
+    return cmd if any(a.startswith("preprocess=") for a in cmd) else cmd + ["preprocess=0"]
+
+
+def erle_of(r):
+    """The ERLE a target is judged on: erle_c where the linear stage was checked, else erle."""
+    return r.get("erle_c", r["erle"])
 
 
 def f1(x, sign=False):
@@ -68,29 +110,30 @@ def f1(x, sign=False):
 
 
 def fe(r):
-    """ERLE, with > when it is a lower bound (the residual lost in the noise)."""
-    return (">" if r.get("erle_bound") else "") + f1(r["erle"])
+    """ERLE, with * when it is erle_c (less what phase inversion misses)."""
+    return f1(erle_of(r)) + ("*" if "erle_c" in r else " ")
 
 
 def table(aupipe, speex, webrtc, root):
     names = scenes_in(root)
-    procs = [("aupipe", lambda d, f: [aupipe, "aec", f"ref={d}/far.wav"]),
-             ("speex+pp", lambda d, f: [speex, str(SPEEX_TAIL_MS), "1", f"{d}/far.wav", str(f["delay_ms"])]),
-             ("webrtc", lambda d, f: [webrtc, str(f["delay_ms"]), f"{d}/far.wav"]),
-             ("webrtc-DA", lambda d, f: [webrtc, "agnostic", f"{d}/far.wav"]),
-             ("bare-speex", lambda d, f: [speex, str(BARE_TAIL_MS), "0", f"{d}/far.wav", str(f["delay_ms"]), str(BARE_FRAME_MS)])]
+    aec = [aupipe, "aec", "ref={far}"]
+    procs = [("aupipe", lambda f: aec, linear_stage(aec)),
+             ("speex+pp", lambda f: [speex, str(SPEEX_TAIL_MS), "1", "{far}", str(f["delay_ms"])], "measure"),
+             ("webrtc", lambda f: [webrtc, str(f["delay_ms"]), "{far}"], "measure"),
+             ("webrtc-DA", lambda f: [webrtc, "agnostic", "{far}"], "measure"),
+             ("bare-speex", lambda f: [speex, str(BARE_TAIL_MS), "0", "{far}", str(f["delay_ms"]), str(BARE_FRAME_MS)], "cpu")]
     jobs = []
     for n in names:
         d = os.path.join(root, n)
         with open(os.path.join(d, "scene.json")) as fh:
             facts = json.load(fh)
-        jobs += [(d, label, make(d, facts)) for label, make in procs]
+        jobs += [(d, label, make(facts), what) for label, make, what in procs]
     results, cpu = {}, {}
     # One at a time: the CPU figures are per process and the machine may be shared.
     for label, name, res, c in map(one, jobs):
         results[(label, name)] = res
         cpu[label] = cpu.get(label, 0.0) + (c or 0.0)
-    shown = [p for p, _ in procs if p != "bare-speex"]
+    shown = [p for p, _, _ in procs if p != "bare-speex"]
     head = f"{'scene':16}" + "".join(f" | {p + ': ERLE gain SISDR NR conv':38}" for p in shown)
     print(head)
     print("-" * len(head))
@@ -107,8 +150,22 @@ def table(aupipe, speex, webrtc, root):
     for n in pcs:
         print(f"{'':16}   reconvergence after the path change in {n} (s): "
               + ", ".join(f"{p} {f1(results[(p, n)].get('reconv'))}" for p in shown))
-    print("   ERLE dB after convergence; gain: near end's own component in double talk, dB; SISDR in double talk, dB;")
+    print("   ERLE dB after convergence (the residual echo told from the noise by phase inversion; *: less what that misses")
+    print("   at the linear stage, below); gain: near end's own component in double talk, dB; SISDR in double talk, dB;")
     print("   NR: noise reduction in the noise-only stretch, dB; conv: convergence time, s ('-': never). See bench/README.md.")
+    checked = [n for n in names if "split" in results[("aupipe", n)]]
+    if checked:
+        print()
+        print("Phase inversion checked at aupipe's linear stage (aec ref=far.wav preprocess=0), where the residual echo is known")
+        print("exactly (the stage's output less its output for near +- noise with a silent far end): the noise moves the")
+        print("filter's weights, and that misadjustment, echo though it is, follows the noise's sign and drops out of the sum.")
+        print("erle_c = ERLE less that difference (when positive), assuming what follows the linear stage suppresses the")
+        print("misadjustment as it suppresses the rest of the residual echo:")
+        for n in checked:
+            r = results[("aupipe", n)]
+            c = r["split"]
+            print(f"  {n:16} linear stage: exact {f1(c['exact'])}, phase inversion {f1(c['split'])} ({f1(c['err'], True)});"
+                  f" whole chain: phase inversion {f1(r['erle'])}, erle_c {f1(r['erle_c'])}")
 
     a = {n: results[("aupipe", n)] for n in names}
     ok = [n for n in names if "error" not in a[n]]
@@ -124,22 +181,19 @@ def table(aupipe, speex, webrtc, root):
         v = [r[key] if r[key] is not None else -99 for r in rs]
         return min(v) if v else None
 
-    def verdict(x, target, rs=()):
-        if x is not None and x >= target:
-            return "MET"
-        # A lower bound below the target says nothing either way.
-        return "NOT MEASURABLE (a lower bound: the residual is lost in the noise)" if any(r.get("erle_bound") for r in rs) else "MISSED"
+    def verdict(x, target):
+        return "MET" if x is not None and x >= target else "MISSED"
 
     print()
     print("Targets, aupipe's defaults (aec ref=far.wav):")
-    rows = [("mean ERLE, rooms at delays <= 120 ms >= 40 dB", mean(kind("room-near"), "erle"), 40, kind("room-near")),
-            ("mean ERLE, rooms at delays 300-400 ms >= 40 dB", mean(kind("room-far"), "erle"), 40, kind("room-far")),
-            ("ERLE with a saturating loudspeaker >= 30 dB (worst)", worst(kind("sat"), "erle"), 30, kind("sat")),
-            ("ERLE with babble at 15 dB SNR >= 30 dB", worst(kind("babble15"), "erle"), 30, kind("babble15")),
-            ("ERLE with drift up to +-1000 ppm >= 30 dB (worst)", worst(kind("drift"), "erle"), 30, kind("drift")),
-            ("near-end gain in double talk >= -2 dB in every scene (worst)", worst([a[n] for n in ok], "near_gain"), -2, ())]
-    for label, x, target, rs in rows:
-        print(f"  {label:64} {f1(x):>7}  {verdict(x, target, rs)}")
+    rows = [("mean ERLE, rooms at delays <= 120 ms >= 40 dB", mean(kind("room-near"), "erle"), 40),
+            ("mean ERLE, rooms at delays 300-400 ms >= 40 dB", mean(kind("room-far"), "erle"), 40),
+            ("ERLE with a saturating loudspeaker >= 30 dB (worst)", worst(kind("sat"), "erle"), 30),
+            ("ERLE with babble at 15 dB SNR >= 30 dB (erle_c)", worst([r | {"erle": erle_of(r)} for r in kind("babble15")], "erle"), 30),
+            ("ERLE with drift up to +-1000 ppm >= 30 dB (worst)", worst(kind("drift"), "erle"), 30),
+            ("near-end gain in double talk >= -2 dB in every scene (worst)", worst([a[n] for n in ok], "near_gain"), -2)]
+    for label, x, target in rows:
+        print(f"  {label:64} {f1(x):>7}  {verdict(x, target)}")
     pc = [a[n] for n in ok if a[n].get("reconv") is not None or a[n]["kind"] == "pathchange"]
     if pc:
         x = max((r["reconv"] if r["reconv"] is not None else 99) for r in pc)
@@ -147,13 +201,13 @@ def table(aupipe, speex, webrtc, root):
     never = [n for n in names if "error" in a[n] or (a[n]["conv"] is None and a[n]["conv_measurable"])]
     unknown = [n for n in names if n not in never and a[n]["conv"] is None]
     print(f"  {'every scene converges':64} {len(names) - len(never) - len(unknown):>3}/{len(names)}  {'MET' if not never else 'MISSED: ' + ' '.join(never)}"
-          + (f" (not measurable: the echo too rarely above the noise, or the residual lost in it: {' '.join(unknown)})" if unknown else ""))
+          + (f" (not measurable: the echo too rarely 10 dB above the noise: {' '.join(unknown)})" if unknown else ""))
     if cpu.get("bare-speex"):
         r = cpu["aupipe"] / cpu["bare-speex"]
         print(f"  {'CPU at 16 kHz mono <= 3x the bare speexdsp loop':64} {r:>6.2f}x  {'MET' if r <= 3 else 'MISSED'}"
               f"   (aupipe {cpu['aupipe']:.2f} s, bare loop tail {BARE_TAIL_MS} ms frame {BARE_FRAME_MS} ms {cpu['bare-speex']:.2f} s of CPU over"
               f" {len(names)} scenes of {len(names) * 42} s audio)")
-    print("  for comparison (the same rows): " + "; ".join(
+    print("  for comparison (the same rows; babble by phase inversion alone: their linear stages cannot be run apart): " + "; ".join(
         f"{p}: " + " / ".join(f1(x) for x in (
             mean([results[(p, n)] | {'kind': a[n].get('kind')} for n in names if a[n].get('kind') == 'room-near' and 'error' not in results[(p, n)]], 'erle'),
             mean([results[(p, n)] for n in names if a[n].get('kind') == 'room-far' and 'error' not in results[(p, n)]], 'erle'),
@@ -166,12 +220,14 @@ def table(aupipe, speex, webrtc, root):
 
 def sweep(aupipe, root, configs, workers=2):
     names = scenes_in(root)
-    jobs = [(os.path.join(root, n), cfg, [aupipe, "aec", f"ref={os.path.join(root, n)}/far.wav"] + cfg.split())
+    jobs = [(os.path.join(root, n), cfg, [aupipe, "aec", "ref={far}"] + cfg.split(), linear_stage([aupipe, "aec", "ref={far}"] + cfg.split()))
             for cfg in configs for n in names]
     with Pool(workers) as pool:
         out = pool.map(one, jobs)
     by = {}
     for cfg, name, res, _ in out:
+        if "error" not in res:
+            res["erle"] = erle_of(res)
         by.setdefault(cfg, []).append((name, res))
     kinds = sorted({r["kind"] for rs in by.values() for _, r in rs if "kind" in r})
     print(f"{'aec ARGS':44} {'mean':>5} {'worst':>5} {'gainmin':>7} {'sisdr':>5} {'noconv':>6} {'worst*':>6} {'gain*':>6} {'early':>5}  " + " ".join(f"{k[:9]:>9}" for k in kinds))

@@ -2,21 +2,26 @@
 
 Defined precisely in bench/README.md ("aec scenes: the metrics"); in short, on 16 kHz frames
 of 20 ms (ERLE) and pieces of 100 ms (convergence, near end), with the output first aligned to
-the microphone (the lag, 0...60 ms, that best matches the output to the near end):
-  erle       10 log10(sum echo^2 / sum(out^2 - noise floor)) over far-end-only frames after 3 s,
-             outside the second after a path change, where the echo is >= 10 dB above the noise;
-             the noise floor is the output's mean power in the noise-only stretch; capped at 60 dB.
-             When the residual (out^2 - floor) is below a quarter of the floor over those frames
-             (6 dB under the output's noise), it cannot be told from the noise: the figure is then
-             a lower bound, 10 log10(sum echo^2 / (floor / 4)), flagged erle_bound (shown as >X)
+the microphone (the lag, 0...60 ms, that best matches the output to the near end).
+
+Residual echo is told from noise by phase inversion (Hagerman and Olofsson, 2004): the processor
+runs twice, on the microphone and on the microphone with its noise inverted (echo + near - noise);
+half the sum of the two outputs keeps what does not follow the noise's sign (the residual echo,
+the near end) and drops the processed noise, half the difference keeps the noise.
+  erle       10 log10(sum echo^2 / sum residual^2) over far-end-only frames after 3 s, outside
+             the second after a path change, where the echo is >= 10 dB above the noise; the
+             residual is half the sum of the two outputs; capped at 60 dB
+  erle_c     erle less what phase inversion misses (split_check): the noise also moves an
+             adaptive filter's weights, and that misadjustment, echo though it is, follows the
+             noise's sign and falls out of the sum (given only where the linear stage was measured)
   near_gain  in double talk: the near end's own component in the output (least-squares gain per
              100 ms piece where the near end is above -45 dBFS), its power over the near end's (dB)
   sisdr      SI-SDR of the output against the near end over those pieces (dB)
   nr         noise reduction: microphone power over output power in the noise-only stretch (dB)
-  erle_early the same over the far-end-only frames of 1-4 s (while still converging)
+  erle_early the same as erle over the far-end-only frames of 1-4 s (while still converging)
   conv       convergence: the first time from which the short-term ERLE of every qualifying
              100 ms piece (at least 3) in the next second is >= 10 dB (s; None if never); not
-             measurable when most such pieces are lower bounds or no second holds 3 of them
+             measurable when no second holds 3 of them
   reconv     the same from the echo-path change, in seconds after it (path-change scenes)
 """
 import json
@@ -29,6 +34,27 @@ RATE = 16000
 FRAME = 320      # 20 ms
 PIECE = 1600     # 100 ms
 CAP_DB = 60.0
+
+
+def inverted_mic(parts):
+    """The microphone with its noise inverted, rounded to 16 bits as the scene's mic.wav is."""
+    mic = parts["echo"] + parts["near"] - parts["noise"]
+    return np.round(np.clip(mic, -1, 32767 / 32768) * 32768).astype(np.int16)
+
+
+def silent_far_mics(parts):
+    """near + noise and near - noise, rounded to 16 bits: what a linear stage is given with a
+    silent far end in split_check."""
+    return tuple(np.round(np.clip(parts["near"] + sign * parts["noise"], -1, 32767 / 32768) * 32768).astype(np.int16)
+                 for sign in (1, -1))
+
+
+def write_wav(path, x16):
+    with wave.open(path, "wb") as w:
+        w.setnchannels(1)
+        w.setsampwidth(2)
+        w.setframerate(RATE)
+        w.writeframes(np.asarray(x16, dtype="<i2").tobytes())
 
 
 def read_wav(path):
@@ -61,47 +87,77 @@ def framed(x, size):
     return x[: m * size].reshape(m, size)
 
 
-def short_erle(e, y, floor):
-    """Per frame, with the residual at least a quarter of the noise floor (a lower bound where
-    it is below); frames without echo (e = 0) get -inf (they are never selected)."""
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return np.minimum(CAP_DB, 10 * np.log10(e / np.maximum(np.maximum(y - floor, floor / 4), e * 10 ** (-CAP_DB / 10))))
+def fit(x, n):
+    return np.concatenate([x, np.zeros(max(0, n - len(x)))])[:n]
 
 
-def measure(facts, parts, out):
-    echo, near, noise, mic = parts["echo"], parts["near"], parts["noise"], parts["mic"]
+def erle_db(e, r):
+    """10 log10(e / r), capped at CAP_DB; None without echo."""
+    return float(min(CAP_DB, 10 * np.log10(e / max(r, e * 10 ** (-CAP_DB / 10))))) if e > 0 else None
+
+
+def far_only(facts, parts, size, start_s, exclude_pc):
+    """Frames of `size` samples (their start times, echo energies and which qualify): the near
+    end silent, from start_s on, the echo >= 10 dB above the noise, and (exclude_pc) not within
+    the second after a path change."""
+    E, Nr, Z = (np.sum(framed(parts[k], size) ** 2, axis=1) for k in ("echo", "near", "noise"))
+    t = np.arange(len(E)) * size / RATE
+    ok = (Nr == 0) & (E >= 10 * Z) & (E > 0) & (t >= start_s)
+    pc = facts.get("path_change_s")
+    if exclude_pc and pc is not None:
+        ok &= ~((t + size / RATE > pc) & (t < pc + 1.0))
+    return t, E, ok
+
+
+def residual_erle(facts, parts, residual):
+    """ERLE (dB) of a residual echo signal over the far-end-only frames after convergence."""
+    _, E, ok = far_only(facts, parts, FRAME, facts["converge_from_s"], True)
+    R = np.sum(framed(fit(residual, len(parts["mic"])), FRAME) ** 2, axis=1)
+    return erle_db(E[ok].sum(), R[ok].sum())
+
+
+def split_check(facts, parts, plus, minus, silent_plus, silent_minus):
+    """What phase inversion misses at a canceller's linear stage, where the residual echo is known
+    exactly: plus/minus are the stage's outputs for the microphone and for it with the noise
+    inverted; silent_plus/silent_minus its outputs for near + noise and near - noise with a silent
+    far end (what it does to everything but the echo: a linear, time-invariant filter, so the
+    exact residual echo is plus - silent_plus). Returns (exact ERLE, phase-inversion ERLE,
+    their difference) in dB: the difference is the misadjustment the noise drives into the
+    filter (echo that follows the noise's sign)."""
+    n = len(parts["mic"])
+    plus, minus, silent_plus, silent_minus = (fit(x, n) for x in (plus, minus, silent_plus, silent_minus))
+    exact = residual_erle(facts, parts, plus - silent_plus)
+    split = residual_erle(facts, parts, (plus + minus) / 2 - (silent_plus + silent_minus) / 2)
+    return exact, split, split - exact
+
+
+def measure(facts, parts, out, inverted):
+    """The figures of one processor on one scene: out is its output for the microphone,
+    inverted for the microphone with the noise inverted (inverted_mic)."""
+    echo, near, mic = parts["echo"], parts["near"], parts["mic"]
     n = len(mic)
-    out = np.concatenate([out, np.zeros(max(0, n - len(out)))])[:n]
+    out, inverted = fit(out, n), fit(inverted, n)
     L = lag(out, near)
     y = np.concatenate([out[L:], np.zeros(L)])
+    # What does not follow the noise's sign: the residual echo (and the near end, silent in the
+    # frames measured).
+    s = np.concatenate([((out + inverted) / 2)[L:], np.zeros(L)])
     res = {"lag": L}
     a, b = (int(t * RATE) for t in facts["noise_only"])
-    floor = float(np.mean(y[a:b] ** 2))                         # per sample
     res["nr"] = 10 * np.log10(np.sum(mic[a:b] ** 2) / max(np.sum(y[a:b] ** 2), 1e-20))
     pc = facts.get("path_change_s")
-
-    def far_only(size, start_s, exclude_pc):
-        E, Nr, Z, Y = (np.sum(framed(s, size) ** 2, axis=1) for s in (echo, near, noise, y))
-        t = np.arange(len(E)) * size / RATE
-        ok = (Nr == 0) & (E >= 10 * Z) & (E > 0) & (t >= start_s)
-        if exclude_pc and pc is not None:
-            ok &= ~((t + size / RATE > pc) & (t < pc + 1.0))
-        return t, E, Y, ok
-
-    t, E, Y, ok = far_only(FRAME, facts["converge_from_s"], True)
-    e, r, fl = E[ok].sum(), (Y[ok] - floor * FRAME).sum(), floor * FRAME * np.count_nonzero(ok)
-    res["erle_bound"] = bool(r < fl / 4)
-    r = max(r, fl / 4, e * 10 ** (-CAP_DB / 10))
-    res["erle"] = float(min(CAP_DB, 10 * np.log10(e / r))) if e > 0 else None
+    res["erle"] = residual_erle(facts, parts, s)
 
     # The same over the first 1-4 s only: how much a canceller cancels while it still converges.
-    t, E, Y, ok = far_only(FRAME, 1.0, False)
+    t, E, ok = far_only(facts, parts, FRAME, 1.0, False)
     ok &= t < 4.0
-    e, r, fl = E[ok].sum(), (Y[ok] - floor * FRAME).sum(), floor * FRAME * np.count_nonzero(ok)
-    res["erle_early"] = float(min(CAP_DB, 10 * np.log10(e / max(r, fl / 4, e * 10 ** (-CAP_DB / 10))))) if e > 0 else None
+    S = np.sum(framed(s, FRAME) ** 2, axis=1)
+    res["erle_early"] = erle_db(E[ok].sum(), S[ok].sum())
 
-    t, E, Y, ok = far_only(PIECE, 0.0, False)
-    st = short_erle(E, Y, floor * PIECE)
+    t, E, ok = far_only(facts, parts, PIECE, 0.0, False)
+    S = np.sum(framed(s, PIECE) ** 2, axis=1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        st = np.minimum(CAP_DB, 10 * np.log10(E / np.maximum(S, E * 10 ** (-CAP_DB / 10))))
 
     def converged_after(t0):
         idx = np.nonzero(ok & (t >= t0))[0]
@@ -112,15 +168,12 @@ def measure(facts, parts, out):
         return None
 
     res["conv"] = converged_after(0.0)
-    # Whether the short-term ERLE could be measured at all: not when most qualifying pieces
-    # are lower bounds (the residual lost in the noise); a scene that then never "converges"
-    # says nothing about the canceller.
-    # Nor when no second holds the 3 qualifying pieces the definition asks for: then not even a
-    # perfect canceller could converge by it (pink5: the echo is 10 dB above the noise in 9
-    # pieces of 420, never 3 in a second).
+    # Whether convergence could be measured at all: not when no second holds the 3 qualifying
+    # pieces the definition asks for: then not even a perfect canceller could converge by it
+    # (pink5: the echo is 10 dB above the noise in 9 pieces of 420, never 3 in a second).
     idx = np.nonzero(ok)[0]
     windows = max((int(np.count_nonzero((t[idx] >= t[i]) & (t[idx] < t[i] + 1.0))) for i in idx), default=0)
-    res["conv_measurable"] = bool(np.count_nonzero(ok & (Y - floor * PIECE >= floor * PIECE / 4)) * 2 >= np.count_nonzero(ok)) and windows >= 3
+    res["conv_measurable"] = windows >= 3
     res["reconv"] = None
     if pc is not None:
         c = converged_after(pc)

@@ -83,6 +83,10 @@ def scene_list():
     # the table's reconvergence is the worst over these rooms, from short to long tails.
     for rt, d in [(0.2, 40), (0.6, 200), (0.8, 300), (1.0, 120)]:
         add(f"pathchange-rt{int(rt * 10):02d}-d{d}", "pathchange", rt60=rt, delay_ms=d, path_change=True)
+    # Babble at 15 dB SNR in two more rooms (after all the others, for the same reason): the
+    # table's babble row is the worst of the three.
+    for rt, d in [(0.2, 40), (0.8, 300)]:
+        add(f"babble15-rt{int(rt * 10):02d}-d{d}", "babble15", rt60=rt, delay_ms=d, noise="babble", snr_db=15.0)
     return s
 
 
