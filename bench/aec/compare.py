@@ -82,7 +82,9 @@ def one(job):
                 run(fill(what, f), mic, path(f"linear{i}.wav"))
                 outs.append(metrics.read_wav(path(f"linear{i}.wav")))
             exact, split, err = metrics.split_check(facts, parts, *outs)
-            res["split"] = {"exact": exact, "split": split, "err": err}
+            y, yi = (metrics.read_wav(path(f)) for f in ("out.wav", "out-inverted.wav"))
+            cells = metrics.misadjustment_through(facts, parts, *(np.concatenate([x[res["lag"]:], np.zeros(res["lag"])]) for x in (y, yi)), outs)
+            res["split"] = {"exact": exact, "split": split, "err": err, "cells": cells}
             res["erle_c"] = res["erle"] - max(0.0, err)
     except Exception as e:  # a failed run is reported in its cell
         return label, facts["name"], {"error": str(e)}, None
@@ -164,8 +166,16 @@ def table(aupipe, speex, webrtc, root):
         for n in checked:
             r = results[("aupipe", n)]
             c = r["split"]
-            print(f"  {n:16} linear stage: exact {f1(c['exact'])}, phase inversion {f1(c['split'])} ({f1(c['err'], True)});"
+            print(f"  {n:18} linear stage: exact {f1(c['exact'])}, phase inversion {f1(c['split'])} ({f1(c['err'], True)});"
                   f" whole chain: phase inversion {f1(r['erle'])}, erle_c {f1(r['erle_c'])}")
+        print("The assumption checked: what is left of the linear stage's misadjustment in the chain's output, measured (the")
+        print("least-squares projection of half the difference of the two outputs on it, per STFT cell of 100 ms by 400 Hz where")
+        print("the far end is alone, less the noise's bias), over those cells: ERLE by phase inversion / with what is measured")
+        print("to be left of the misadjustment / with erle_c's correction (erle_c is right, or cautious, where the second >= the third):")
+        for n in checked:
+            c = results[("aupipe", n)]["split"]["cells"]
+            if c[0] is not None:
+                print(f"  {n:18} {f1(c[0])} / {f1(c[1])} / {f1(c[2])}")
 
     a = {n: results[("aupipe", n)] for n in names}
     ok = [n for n in names if "error" not in a[n]]

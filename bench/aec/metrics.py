@@ -13,7 +13,9 @@ the near end) and drops the processed noise, half the difference keeps the noise
              residual is half the sum of the two outputs; capped at 60 dB
   erle_c     erle less what phase inversion misses (split_check): the noise also moves an
              adaptive filter's weights, and that misadjustment, echo though it is, follows the
-             noise's sign and falls out of the sum (given only where the linear stage was measured)
+             noise's sign and falls out of the sum (given only where the linear stage was measured);
+             misadjustment_through checks the assumption this makes by measuring what is left of
+             the misadjustment in the chain's output
   near_gain  in double talk: the near end's own component in the output (least-squares gain per
              100 ms piece where the near end is above -45 dBFS), its power over the near end's (dB)
   sisdr      SI-SDR of the output against the near end over those pieces (dB)
@@ -129,6 +131,57 @@ def split_check(facts, parts, plus, minus, silent_plus, silent_minus):
     exact = residual_erle(facts, parts, plus - silent_plus)
     split = residual_erle(facts, parts, (plus + minus) / 2 - (silent_plus + silent_minus) / 2)
     return exact, split, split - exact
+
+
+def stft(x, hop=FRAME):
+    """sqrt-Hann windows of 2 hops at a hop of `hop`: frame i covers samples i*hop ... (i+2)*hop."""
+    m = len(x) // hop - 1
+    w = np.sqrt(np.hanning(2 * hop + 1)[: 2 * hop])
+    idx = np.arange(2 * hop)[None, :] + hop * np.arange(m)[:, None]
+    return np.fft.rfft(x[idx] * w, axis=1)
+
+
+def misadjustment_through(facts, parts, out, inverted, linear, cell_frames=5, cell_bins=16):
+    """Checks erle_c's assumption by measuring instead: how much of the linear stage's
+    misadjustment M (known exactly: split_check's exact residual less its phase-inversion
+    residual) is left in the whole chain's output. M follows the noise's sign, so what is left
+    of it is in half the difference of the chain's two outputs, with the processed noise; per
+    cell of the STFT (cell_frames frames of 20 ms by cell_bins bins of 25 Hz, only where every
+    frame is far end alone as for erle) it is the least-squares projection of that difference
+    on M, its power less the bias the noise gives a projection (unbiased; the noise is not
+    correlated with M). out/inverted: the chain's outputs (aligned with the microphone);
+    linear: split_check's four outputs. Returns (ERLE of the chain with the residual taken as
+    half the sum only, the same with M's measured remainder added, the same with erle_c's
+    correction instead), all over those cells, in dB."""
+    n = len(parts["mic"])
+    out, inverted = fit(out, n), fit(inverted, n)
+    plus, minus, silent_plus, silent_minus = (fit(x, n) for x in linear)
+    m = (plus - minus) / 2 - (silent_plus - silent_minus) / 2
+    split_linear = (plus + minus) / 2 - (silent_plus + silent_minus) / 2
+    _, _, ok = far_only(facts, parts, FRAME, facts["converge_from_s"], True)
+    spectra = [stft(x) for x in (parts["echo"], (out + inverted) / 2, (out - inverted) / 2, m, split_linear)]
+    E, S, D, M, R = spectra
+    e = s = left = mm = r = 0.0
+    for t0 in range(0, len(E) - cell_frames + 1, cell_frames):
+        # STFT frame t is centred on 20 ms frame t + 1.
+        if not all(t + 1 < len(ok) and ok[t + 1] for t in range(t0, t0 + cell_frames)):
+            continue
+        for b0 in range(0, E.shape[1], cell_bins):
+            cell = (slice(t0, t0 + cell_frames), slice(b0, b0 + cell_bins))
+            d, mv = D[cell].ravel(), M[cell].ravel()
+            pm = np.vdot(mv, mv).real
+            e += np.sum(np.abs(E[cell]) ** 2)
+            s += np.sum(np.abs(S[cell]) ** 2)
+            r += np.sum(np.abs(R[cell]) ** 2)
+            mm += pm
+            if pm > 0:
+                g = np.vdot(mv, d) / pm
+                fitted = abs(g) ** 2 * pm
+                left += fitted - (np.vdot(d, d).real - fitted) / max(len(d) - 1, 1)
+    if e <= 0 or s <= 0:
+        return None, None, None
+    assumed = 10 * np.log10(e / s) - max(0.0, 10 * np.log10((r + mm) / r))
+    return 10 * np.log10(e / s), 10 * np.log10(e / (s + max(left, 0.0))), assumed
 
 
 def measure(facts, parts, out, inverted):
