@@ -114,8 +114,8 @@ final class ResidualEchoSuppressor {
     let nonlinear: NonlinearEchoCanceller?
     private var sb: Float = 0
     private var buffers: [UnsafeMutablePointer<Float>] = []
-    /// Frames run, and those that adapted the model.
-    private(set) var framesRun = 0, framesAdapted = 0
+    /// Frames run, those that adapted the model, and those whose gain took the far end for alone.
+    private(set) var framesRun = 0, framesAdapted = 0, framesEchoAlone = 0
     /// The model's weights summed over the bins (w₁, w₂, w₃): how much residual it predicts.
     var weightSums: (Float, Float, Float) {
         var a: Float = 0, b: Float = 0, c: Float = 0
@@ -139,7 +139,7 @@ final class ResidualEchoSuppressor {
         let seconds = Double(frameFrames) / Double(rate)
         tailDecay = Float(exp(-seconds / Self.tailSeconds))
         noiseWindow = max(1, Int((Self.noiseSeconds / seconds).rounded()))
-        backgroundIncoherence = 1 - Self.echoCoherence
+        backgroundIncoherence = (1 - Self.echoCoherence) / Self.backgroundMargin
         backgroundStep = Self.backgroundRate * Float(seconds)
         spreadBins = max(1, Int((Self.spreadHz * Double(size) / Double(rate)).rounded()))
         var made: [UnsafeMutablePointer<Float>] = []
@@ -274,6 +274,7 @@ final class ResidualEchoSuppressor {
         }
         let allowed = max(1 - Self.echoCoherence, min(Self.mostIncoherence, Self.backgroundMargin * backgroundIncoherence))
         let nearActive = doubleTalk || (!pathChanged && (!(incoherence <= allowed) || loud))
+        if !nearActive { framesEchoAlone += 1 }
         sb = a * sb + (1 - a) * b
         for k in 0..<bins {
             sp[k] = a * sp[k] + (1 - a) * p[k]
