@@ -264,7 +264,7 @@ final class ResidualEchoSuppressor {
             }
         }
         let loud = dWeight > Self.micOverEcho * yWeight
-        let echoOnly = !doubleTalk && (pathChanged || (cohWeighted >= Self.echoCoherence * yWeight && !loud)) && pSum > 10 * noiseSum
+        let echoOnly = !doubleTalk && !loud && (pathChanged || cohWeighted >= Self.echoCoherence * yWeight) && pSum > 10 * noiseSum
         // For the gain, the coherence test allows for the background's incoherence (its running
         // median over frames of echo, the far end heard and the near end not detected).
         let incoherence = 1 - cohWeighted / max(yWeight, 1e-20)
@@ -273,7 +273,7 @@ final class ResidualEchoSuppressor {
             backgroundIncoherence = min(max(backgroundIncoherence, 0), 0.5)
         }
         let allowed = max(1 - Self.echoCoherence, min(Self.mostIncoherence, Self.backgroundMargin * backgroundIncoherence))
-        let nearActive = doubleTalk || (!pathChanged && (!(incoherence <= allowed) || loud))
+        let nearActive = doubleTalk || loud || (!pathChanged && !(incoherence <= allowed))
         if !nearActive { framesEchoAlone += 1 }
         sb = a * sb + (1 - a) * b
         for k in 0..<bins {
