@@ -252,7 +252,8 @@ final class ResidualEchoSuppressor {
         // well above C's noise.
         // Just after a confirmed echo-path change (`pathChanged`) the coherence tests are set
         // aside (a new filter's estimate is not yet coherent with the microphone, but it is all
-        // echo) and the model learns the transitional residual; the weights it had before are
+        // echo; the level test stays: a near end that starts then is louder than the estimate)
+        // and the model learns the transitional residual; the weights it had before are
         // put back when that ends, so that the transition's larger leakage does not deepen the
         // suppression of later double talk.
         if pathChanged != inPathChange {
