@@ -54,7 +54,8 @@ final class ResidualEchoSuppressor {
     private let tailDecay: Float
     private let noiseWindow: Int
     private var noiseCount = 0
-    /// The running median of the incoherence in frames of echo alone (0...0.5), and its step per frame.
+    /// The running median of the incoherence in frames of echo alone (0...`mostIncoherence` /
+    /// `backgroundMargin`), and its step per frame.
     private var backgroundIncoherence: Float
     private let backgroundStep: Float
     /// Bins each side of S's spread.
@@ -82,12 +83,14 @@ final class ResidualEchoSuppressor {
     static let gainSmoothing: Float = 0.3
     /// The background's incoherence: a frame counts as echo alone for the gain while its
     /// incoherence is at most `backgroundMargin` times the running median (and at most
-    /// `mostIncoherence`: a coherence of 0.85); the median moves by `backgroundRate` per second
-    /// at most (a near talker of 6 s not caught by the double-talk detector moves it by 0.075 at most). Measured on bench/aec's scenes:
-    /// babble at 15 dB SNR 25.5 to 32.7 dB of ERLE in the worst of three rooms, the near end in
-    /// double talk -1.7 dB or better in every scene (a margin of 1.5 reached 30.3; without the
-    /// cap of 0.15, the near end in babble at 5 dB SNR fell to -2.2 dB); quiet rooms as before.
-    static let backgroundMargin: Float = 2, mostIncoherence: Float = 0.15, backgroundRate: Float = 0.0125
+    /// `mostIncoherence`: a coherence of 0.88); the median moves by `backgroundRate` per second
+    /// (a near talker the double-talk detector misses moves it by 0.0125 a second). Measured on
+    /// bench/aec's scenes: babble at 15 dB SNR 26.6 to 30.8 dB of ERLE in the worst of three
+    /// rooms, the near end in double talk -1.6 dB or better in every scene; quiet rooms as
+    /// before. The trade: a near talker 10 dB under the echo, in babble or noise, loses 0.9-1.1 dB
+    /// more in double talk (-3.4 to -4.9 dB against -2.5 to -3.8; a cap of 0.15 gave 31.8 dB in
+    /// babble and lost 1.3-1.4 dB there, 0.10 gave 30.0 before erle_c's correction).
+    static let backgroundMargin: Float = 2, mostIncoherence: Float = 0.12, backgroundRate: Float = 0.0125
     static let noiseSeconds = 2.0, minimumBias: Float = 1
 
     private let window: UnsafeMutablePointer<Float>
@@ -271,7 +274,8 @@ final class ResidualEchoSuppressor {
         let incoherence = 1 - cohWeighted / max(yWeight, 1e-20)
         if !doubleTalk, !pathChanged, !loud, pSum > 10 * noiseSum {
             backgroundIncoherence += backgroundStep * (incoherence > backgroundIncoherence ? 1 : -1)
-            backgroundIncoherence = min(max(backgroundIncoherence, 0), 0.5)
+            // No higher than where it stops mattering, so that it comes down again within 5 s.
+            backgroundIncoherence = min(max(backgroundIncoherence, 0), Self.mostIncoherence / Self.backgroundMargin)
         }
         let allowed = max(1 - Self.echoCoherence, min(Self.mostIncoherence, Self.backgroundMargin * backgroundIncoherence))
         let nearActive = doubleTalk || loud || (!pathChanged && !(incoherence <= allowed))
