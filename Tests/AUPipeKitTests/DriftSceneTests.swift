@@ -89,8 +89,8 @@ import AUPipeKit
     /// coarse tracker's measurements follow one path, so compensation starts within 3 s of
     /// the stream's start (1.5 s of measurements after the first analyses), the canceller is
     /// retrained then on the warped past, and the ERLE over 3-13.5 s (the far end alone,
-    /// before the double talk) is at least 30 dB and at least 20 dB more than with `drift=off`
-    /// (reached: 53.9 against 20.4 at +100 ppm).
+    /// before the double talk) is at least 30 dB and at least 20 dB more than with `drift=off`,
+    /// which keeps under 25 (reached: 53.9 against 20.4 at +100 ppm).
     @Test(arguments: [100.0, -100.0])
     func driftInARoomWithADirectPathIsCompensatedEarly(ppm: Double) throws {
         let scene = DriftScene(ppm: ppm, room: RoomScene.room(rt60: 0.4, seed: 0x0D12EC7))
@@ -100,7 +100,7 @@ import AUPipeKit
         #expect(started.map { $0 <= 3 } == true, "compensation at \(ppm) ppm: \(auto)")
         #expect(auto.note.contains("retrained"), "\(auto)")
         #expect(Self.close(auto.drift, to: ppm), "\(auto)")
-        #expect(auto.erle >= 30 && auto.erle >= off.erle + 20, "ERLE over 3-13.5 s at \(ppm) ppm: drift=auto \(auto); drift=off \(off)")
+        #expect(auto.erle >= 30 && auto.erle >= off.erle + 20 && off.erle < 25, "ERLE over 3-13.5 s at \(ppm) ppm: drift=auto \(auto); drift=off \(off)")
     }
 
     /// No drift: the estimate is within ±20 ppm of 0, and the ERLE within 0.5 dB of `drift=off`.

@@ -74,8 +74,8 @@ extension EchoSceneTests {
 
     /// Phase inversion on a scene without noise to speak of (white noise at −75 dBFS): the linear
     /// stage's exact ERLE and phase inversion's agree within 0.3 dB, and the whole chain's figure
-    /// is what the plain ratio of microphone to output gives within 0.5 dB (there is nothing to
-    /// tell apart) — the method measures what it should where it can be checked.
+    /// is within 0.5 dB of the residual taken as the output less the microphone's noise (there
+    /// is nothing to tell apart) — the method measures what it should where it can be checked.
     @Test func phaseInversionAgreesWhereThereIsNoNoise() throws {
         let scene = RoomScene(rt60: 0.4, delayMS: 80, noise: .white(dBFS: -75))
         let m = try phaseInversion(scene)

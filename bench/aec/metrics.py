@@ -38,17 +38,25 @@ PIECE = 1600     # 100 ms
 CAP_DB = 60.0
 
 
+def to16(x):
+    """Full scale 1.0 to 16-bit samples, rounded and clipped as scenes.py makes mic.wav."""
+    return np.round(np.clip(x, -1, 32767 / 32768) * 32768).astype(np.int16)
+
+
 def inverted_mic(parts):
     """The microphone with its noise inverted, rounded to 16 bits as the scene's mic.wav is."""
-    mic = parts["echo"] + parts["near"] - parts["noise"]
-    return np.round(np.clip(mic, -1, 32767 / 32768) * 32768).astype(np.int16)
+    return to16(parts["echo"] + parts["near"] - parts["noise"])
 
 
 def silent_far_mics(parts):
     """near + noise and near - noise, rounded to 16 bits: what a linear stage is given with a
     silent far end in split_check."""
-    return tuple(np.round(np.clip(parts["near"] + sign * parts["noise"], -1, 32767 / 32768) * 32768).astype(np.int16)
-                 for sign in (1, -1))
+    return tuple(to16(parts["near"] + sign * parts["noise"]) for sign in (1, -1))
+
+
+def aligned(x, L):
+    """x moved L samples earlier (the output's lag behind the microphone), zeros at the end."""
+    return np.concatenate([x[L:], np.zeros(L)])
 
 
 def write_wav(path, x16):
@@ -156,15 +164,15 @@ def misadjustment_through(facts, parts, out, inverted, linear, cell_frames=5, ce
     n = len(parts["mic"])
     out, inverted = fit(out, n), fit(inverted, n)
     plus, minus, silent_plus, silent_minus = (fit(x, n) for x in linear)
-    m = (plus - minus) / 2 - (silent_plus - silent_minus) / 2
+    exact_linear = plus - silent_plus
     split_linear = (plus + minus) / 2 - (silent_plus + silent_minus) / 2
     _, _, ok = far_only(facts, parts, FRAME, facts["converge_from_s"], True)
-    spectra = [stft(x) for x in (parts["echo"], (out + inverted) / 2, (out - inverted) / 2, m, split_linear)]
-    E, S, D, M, R = spectra
-    e = s = left = mm = r = 0.0
+    E, S, D, M, R, X = (stft(x) for x in (parts["echo"], (out + inverted) / 2, (out - inverted) / 2,
+                                          exact_linear - split_linear, split_linear, exact_linear))
+    e = s = left = r = x = 0.0
     for t0 in range(0, len(E) - cell_frames + 1, cell_frames):
-        # STFT frame t is centred on 20 ms frame t + 1.
-        if not all(t + 1 < len(ok) and ok[t + 1] for t in range(t0, t0 + cell_frames)):
+        # STFT frame t covers 20 ms frames t and t + 1: both must qualify.
+        if not all(t + 1 < len(ok) and ok[t] and ok[t + 1] for t in range(t0, t0 + cell_frames)):
             continue
         for b0 in range(0, E.shape[1], cell_bins):
             cell = (slice(t0, t0 + cell_frames), slice(b0, b0 + cell_bins))
@@ -173,14 +181,14 @@ def misadjustment_through(facts, parts, out, inverted, linear, cell_frames=5, ce
             e += np.sum(np.abs(E[cell]) ** 2)
             s += np.sum(np.abs(S[cell]) ** 2)
             r += np.sum(np.abs(R[cell]) ** 2)
-            mm += pm
+            x += np.sum(np.abs(X[cell]) ** 2)
             if pm > 0:
                 g = np.vdot(mv, d) / pm
                 fitted = abs(g) ** 2 * pm
                 left += fitted - (np.vdot(d, d).real - fitted) / max(len(d) - 1, 1)
-    if e <= 0 or s <= 0:
+    if e <= 0 or s <= 0 or r <= 0:
         return None, None, None
-    assumed = 10 * np.log10(e / s) - max(0.0, 10 * np.log10((r + mm) / r))
+    assumed = 10 * np.log10(e / s) - max(0.0, 10 * np.log10(x / r))
     return 10 * np.log10(e / s), 10 * np.log10(e / (s + max(left, 0.0))), assumed
 
 
@@ -191,10 +199,10 @@ def measure(facts, parts, out, inverted):
     n = len(mic)
     out, inverted = fit(out, n), fit(inverted, n)
     L = lag(out, near)
-    y = np.concatenate([out[L:], np.zeros(L)])
+    y = aligned(out, L)
     # What does not follow the noise's sign: the residual echo (and the near end, silent in the
     # frames measured).
-    s = np.concatenate([((out + inverted) / 2)[L:], np.zeros(L)])
+    s = aligned((out + inverted) / 2, L)
     res = {"lag": L}
     a, b = (int(t * RATE) for t in facts["noise_only"])
     res["nr"] = 10 * np.log10(np.sum(mic[a:b] ** 2) / max(np.sum(y[a:b] ** 2), 1e-20))

@@ -85,7 +85,7 @@ final class ResidualEchoSuppressor {
     /// incoherence is at most `backgroundMargin` times the running median (and at most
     /// `mostIncoherence`: a coherence of 0.88); the median moves by `backgroundRate` per second
     /// (a near talker the double-talk detector misses moves it by 0.0125 a second). Measured on
-    /// bench/aec's scenes: babble at 15 dB SNR 26.6 to 30.8 dB of ERLE in the worst of three
+    /// bench/aec's scenes: babble at 15 dB SNR 25.5 to 30.8 dB of ERLE in the worst of three
     /// rooms, the near end in double talk -1.6 dB or better in every scene; quiet rooms as
     /// before. The trade: a near talker 10 dB under the echo, in babble or noise, loses 0.9-1.1 dB
     /// more in double talk (-3.4 to -4.9 dB against -2.5 to -3.8; a cap of 0.15 gave 31.8 dB in
