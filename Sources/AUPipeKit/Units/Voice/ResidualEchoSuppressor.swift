@@ -87,9 +87,10 @@ final class ResidualEchoSuppressor {
     /// (a near talker the double-talk detector misses moves it by 0.0125 a second). Measured on
     /// bench/aec's scenes: babble at 15 dB SNR 25.5 to 30.8 dB of ERLE in the worst of three
     /// rooms, the near end in double talk -1.6 dB or better in every scene; quiet rooms as
-    /// before. The trade: a near talker 10 dB under the echo, in babble or noise, loses 0.9-1.1 dB
-    /// more in double talk (-3.4 to -4.9 dB against -2.5 to -3.8; a cap of 0.15 gave 31.8 dB in
-    /// babble and lost 1.3-1.4 dB there, 0.10 gave 30.0 before erle_c's correction).
+    /// before. The trade: a near talker 10 dB under the echo, in babble or noise, lost 0.9-1.1 dB
+    /// more in double talk on some scenes (-3.4 to -4.9 dB against -2.5 to -3.8) and 0.4-0.5 dB
+    /// less on bench/aec's quietnear scenes (-2.7 to -2.9 against -3.2 to -3.3); a cap of 0.15
+    /// gave 31.8 dB in babble and lost 1.3-1.4 dB there, 0.10 gave 30.0 before erle_c's correction.
     static let backgroundMargin: Float = 2, mostIncoherence: Float = 0.12, backgroundRate: Float = 0.0125
     static let noiseSeconds = 2.0, minimumBias: Float = 1
 
