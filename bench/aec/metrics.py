@@ -54,6 +54,15 @@ def silent_far_mics(parts):
     return tuple(to16(parts["near"] + sign * parts["noise"]) for sign in (1, -1))
 
 
+def noise_moved(parts, seconds):
+    """The scene's parts with its noise moved (circularly) by seconds: another realization of the
+    same noise; the microphone made again from them."""
+    moved = dict(parts)
+    moved["noise"] = np.roll(parts["noise"], int(seconds * RATE))
+    moved["mic"] = to16(moved["echo"] + moved["near"] + moved["noise"]) / 32768
+    return moved
+
+
 def aligned(x, L):
     """x moved L samples earlier (the output's lag behind the microphone), zeros at the end."""
     return np.concatenate([x[L:], np.zeros(L)])
