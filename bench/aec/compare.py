@@ -228,7 +228,7 @@ def table(aupipe, speex, webrtc, root):
         return [("mean ERLE, rooms at delays <= 120 ms >= 40 dB", mean(rs("room-near"), "erle"), 40),
                 ("mean ERLE, rooms at delays 300-400 ms >= 40 dB", mean(rs("room-far"), "erle"), 40),
                 ("ERLE with a saturating loudspeaker >= 30 dB (worst)", worst(rs("sat"), "erle"), 30),
-                ("ERLE with babble at 15 dB SNR >= 30 dB (erle_c; worst room, realization)",
+                ("ERLE, babble at 15 dB SNR >= 30 dB (erle_c; worst of 3x3 runs)",
                  worst([r | {"erle": min([erle_of(r)] + list(r.get("realizations", {}).values()))} for r in rs("babble15")], "erle"), 30),
                 ("ERLE with drift up to +-1000 ppm >= 30 dB (worst)", worst(rs("drift"), "erle"), 30),
                 ("near-end gain in double talk >= -2 dB in every scene (worst)", worst(talk, "near_gain"), -2),
