@@ -107,6 +107,7 @@ def framed(x, size):
 
 
 def fit(x, n):
+    """x cut or padded with zeros to n samples."""
     return np.concatenate([x, np.zeros(max(0, n - len(x)))])[:n]
 
 
@@ -165,8 +166,9 @@ def misadjustment_through(facts, parts, out, inverted, linear, cell_frames=5, ce
     of it is in half the difference of the chain's two outputs, with the processed noise; per
     cell of the STFT (cell_frames frames of 20 ms by cell_bins bins of 25 Hz, only where every
     frame is far end alone as for erle) it is the least-squares projection of that difference
-    on M, its power less the bias the noise gives a projection (unbiased; the noise is not
-    correlated with M). out/inverted: the chain's outputs (aligned with the microphone);
+    on M, its power less the bias the noise gives a projection (the bias for independent
+    samples: the cells' samples are not quite independent, and one gain per cell cannot follow
+    the suppressor's gains within it, so the figure holds to about 1 dB). out/inverted: the chain's outputs (aligned with the microphone);
     linear: split_check's four outputs. Returns (ERLE of the chain with the residual taken as
     half the sum only, the same with M's measured remainder added, the same with erle_c's
     correction instead), all over those cells, in dB."""
