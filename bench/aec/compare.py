@@ -60,14 +60,14 @@ def measured(facts, parts, cmd, linear, far, mic, path):
     """cmd (with {far}) over the microphone file mic and over parts' microphone with the noise
     inverted: metrics.measure's figures; with linear (the linear stage's command) and noise at
     40 dB SNR or less, also split_check's and misadjustment_through's ("split") and erle_c.
-    path(name) names a scratch file."""
+    path(name) names a scratch file. Returns (figures, CPU seconds of the run over mic)."""
     metrics.write_wav(path("inverted.wav"), metrics.inverted_mic(parts))
-    run(fill(cmd, far), mic, path("out.wav"))
+    cpu = run(fill(cmd, far), mic, path("out.wav"))
     run(fill(cmd, far), path("inverted.wav"), path("out-inverted.wav"))
     y, yi = metrics.read_wav(path("out.wav")), metrics.read_wav(path("out-inverted.wav"))
     res = metrics.measure(facts, parts, y, yi)
     if linear is None or facts["snr_db"] > 40:
-        return res
+        return res, cpu
     silent = path("silent.wav")
     metrics.write_wav(silent, np.zeros(len(parts["mic"]), dtype=np.int16))
     for name, x in zip(("silent+.wav", "silent-.wav"), metrics.silent_far_mics(parts)):
@@ -80,7 +80,7 @@ def measured(facts, parts, cmd, linear, far, mic, path):
     cells = metrics.misadjustment_through(facts, parts, *(metrics.aligned(x, res["lag"]) for x in (y, yi)), outs)
     res["split"] = {"exact": exact, "split": split, "err": err, "cells": cells}
     res["erle_c"] = res["erle"] - max(0.0, err)
-    return res
+    return res, cpu
 
 
 def one(job):
@@ -99,15 +99,14 @@ def one(job):
         if what == "cpu":
             cpu = run(fill(cmd, far), mic, path("out.wav"))
             return label, facts["name"], {"kind": facts["kind"]}, cpu
-        cpu = run(fill(cmd, far), mic, path("out.wav"))
         linear = None if what == "measure" else what
-        res = measured(facts, parts, cmd, linear, far, mic, path)
+        res, cpu = measured(facts, parts, cmd, linear, far, mic, path)
         if linear is not None and facts["kind"] == "babble15":
             res["realizations"] = {}
             for shift in REALIZATION_SHIFTS_S:
                 moved = metrics.noise_moved(parts, shift)
-                metrics.write_wav(path("moved.wav"), metrics.to16(moved["echo"] + moved["near"] + moved["noise"]))
-                res["realizations"][shift] = measured(facts, moved, cmd, linear, far, path("moved.wav"), path)["erle_c"]
+                metrics.write_wav(path("moved.wav"), metrics.to16(moved["mic"]))
+                res["realizations"][shift] = measured(facts, moved, cmd, linear, far, path("moved.wav"), path)[0]["erle_c"]
     except Exception as e:  # a failed run is reported in its cell
         return label, facts["name"], {"error": str(e)}, None
     finally:
