@@ -1,7 +1,5 @@
 import CSoxr
-#if canImport(Glibc)
-import Glibc
-#endif
+import Synchronization
 
 /// libsoxr's resampler (`soxr.h`, 0.1.3) as a `ResamplerEngine`: 32-bit float interleaved in
 /// and out (`SOXR_FLOAT32_I`), no dither, one thread (the same bytes every run).
@@ -118,11 +116,8 @@ final class SoxrResamplerEngine: ResamplerEngine {
 
     deinit { soxr_delete(state) }
 
-    nonisolated(unsafe) private static let creating: UnsafeMutablePointer<pthread_mutex_t> = {
-        let m = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-        pthread_mutex_init(m, nil)
-        return m
-    }()
+    /// Held around `soxr_create` (see `create`).
+    private static let creating = Mutex<Void>(())
 
     private static func create(channels: Int, inputRate: Double, outputRate: Double, recipe: UInt, flags: UInt) throws -> soxr_t {
         var io = soxr_io_spec(SOXR_FLOAT32_I, SOXR_FLOAT32_I)
@@ -132,9 +127,8 @@ final class SoxrResamplerEngine: ResamplerEngine {
         // One soxr_create at a time in the process: libsoxr fills shared FFT tables on first
         // use; unserialised, concurrent pipelines in one process (the in-process tests) gave
         // differing output about one run in four (drift compensation, DriftSceneTests).
-        pthread_mutex_lock(creating)
-        let made = soxr_create(inputRate, outputRate, UInt32(channels), &err, &io, &quality, &runtime)
-        pthread_mutex_unlock(creating)
+        nonisolated(unsafe) var made: soxr_t?
+        creating.withLock { _ in made = soxr_create(inputRate, outputRate, UInt32(channels), &err, &io, &quality, &runtime) }
         guard let s = made, err == nil else {
             let why = err.map { String(cString: $0) } ?? "no resampler"
             throw AUPipeError.usage("libsoxr cannot convert \(inputRate) Hz to \(outputRate) Hz: \(why)")
