@@ -46,8 +46,8 @@ final class DriftTracker {
     private(set) var drift: Double?
     /// Whether the factor has left 1 (the reference is resampled from then on).
     private(set) var engaged = false
-    /// Stream time (s) of the first measurement, of the first drift estimate and of engagement.
-    private(set) var firstMeasured: Double?, foundAt: Double?, engagedAt: Double?
+    /// Stream time (s) of the first measurement and of the first drift estimate.
+    private(set) var firstMeasured: Double?, foundAt: Double?
     /// The median distance (frames) of the measurements behind `drift` from the line it draws
     /// through them: a fraction of a frame when they follow one path's peak, several frames when
     /// the peak followed jumps between the taps of a room without a dominant path (a drift
@@ -87,8 +87,6 @@ final class DriftTracker {
     /// The last five adjusted raw lags and their times (frames), for the control's
     /// proportional term.
     private var recent = [Double](repeating: 0, count: 5), recentTimes = [Double](repeating: 0, count: 5)
-    /// The compensation's offset at the latest measurement.
-    private var lastOffset = 0.0
     private var recentCount = 0, recentNext = 0
     private var setpoint = 0.0
     /// When (stream frames) the path followed now was locked.
@@ -176,11 +174,10 @@ final class DriftTracker {
         push(time: time, lag: lastU - jumps)
         recent[recentNext] = lastU - jumps
         recentTimes[recentNext] = time
-        lastOffset = offset
         recentNext = (recentNext + 1) % recent.count
         recentCount = min(recent.count, recentCount + 1)
         updateDrift(at: seconds)
-        control(at: seconds)
+        control(offset: offset)
     }
 
     private func push(time: Double, lag: Double) {
@@ -225,12 +222,13 @@ final class DriftTracker {
         if foundAt == nil { foundAt = seconds }
     }
 
-    private func control(at seconds: Double) {
+    /// `offset`: the compensation's offset at the latest measurement.
+    private func control(offset: Double) {
         guard let drift else { return }
         // The compensated lag now: the recent raw lags carried to the latest measurement's time
         // by the drift (a median: robust to a stray peak), less the offset then.
         for i in 0..<recentCount { scratch[i] = recent[i] + drift * (lastT - recentTimes[i]) }
-        let lag = Self.median(&scratch, count: recentCount) - lastOffset
+        let lag = Self.median(&scratch, count: recentCount) - offset
         if !engaged {
             // Not before the drift found has moved the echo by two frames over the measurements
             // behind it, spanning `leastSpan` or more (a shorter span's slope is too uncertain to act on), or at once for a
@@ -240,18 +238,20 @@ final class DriftTracker {
             let newest = times[(head + count - 1) % capacity]
             let span = (newest - max(times[head], segmentStart)) / Double(sampleRate)
             let large = abs(drift) >= 3e-4 || (span >= Self.leastSpan && abs(drift) * span * Double(sampleRate) >= 2)
-            heldBackByPath = large && !followsOnePath
-            guard large, followsOnePath else { return }
+            let onePath = followsOnePath
+            heldBackByPath = large && !onePath
+            guard large, onePath else { return }
             engaged = true
-            engagedAt = seconds
             setpoint = lag
         }
         let pull = max(-5e-4, min(5e-4, (lag - setpoint) / (2 * Double(sampleRate))))
         factor = 1 + max(-limit, min(limit, drift + pull))
     }
 
-    /// The median of `values[0..<count]` (count ≥ 1), reordering them (insertion sort: up to
+    /// The median of `values[0..<count]` (count ≥ 1), leaving them sorted (insertion sort: up to
     /// `capacity` values, three times an analysis; bounded, and cheap next to the analysis's FFTs).
+    /// `updateDrift` reads the slopes' quartiles from that order: a selection that does not sort
+    /// everything would break them.
     static func median(_ values: inout [Double], count: Int) -> Double {
         for i in 1..<max(1, count) {
             let v = values[i]
