@@ -16,7 +16,6 @@ import Testing
     static func feed(_ r: ResidualEchoSuppressor, frames: Int, coherent: Bool, doubleTalk: Bool, pathChanged: Bool,
                      background: Double = 0, random: inout SeededRandom) {
         var mic = [Int16](repeating: 0, count: 320), cancelled = [Int16](repeating: 0, count: 320), out = [Int16](repeating: 0, count: 320)
-        let reference = [Int16](repeating: 0, count: 320)
         for _ in 0..<frames {
             let level = background > 0 ? background * pow(10, (15 * random.uniform() - 10) / 20) : 0
             for i in 0..<320 {
@@ -26,13 +25,13 @@ import Testing
                 cancelled[i] = Int16(c * 32767)
                 out[i] = cancelled[i]
             }
-            r.capture(mic: mic, cancelled: &cancelled, reference: reference, speakers: 1)
+            r.capture(mic: mic, cancelled: cancelled)
             r.run(&out, doubleTalk: doubleTalk, pathChanged: pathChanged)
         }
     }
 
     @Test func aPathChangeLearnsAndThenGivesTheWeightsBack() {
-        let r = ResidualEchoSuppressor(frameFrames: 320, rate: 16000, suppressDB: -80, activeDB: -30, nonlinear: false)
+        let r = ResidualEchoSuppressor(frameFrames: 320, rate: 16000, suppressDB: -80, activeDB: -30)
         var random = SeededRandom(0x9A7C)
         Self.feed(r, frames: 200, coherent: true, doubleTalk: false, pathChanged: false, random: &random)
         let before = r.weightSums, adaptedBefore = r.framesAdapted
@@ -65,7 +64,7 @@ import Testing
 /// still taken for one.
 @Suite struct ResidualBackgroundTests {
     @Test func babbleIsBackgroundAndANearTalkerIsNot() {
-        let r = ResidualEchoSuppressor(frameFrames: 320, rate: 16000, suppressDB: -80, activeDB: -30, nonlinear: false)
+        let r = ResidualEchoSuppressor(frameFrames: 320, rate: 16000, suppressDB: -80, activeDB: -30)
         var random = SeededRandom(0xBAB1)
         // Background noise 8.5 dB under the echo estimate on average (its level moving over
         // 15 dB from frame to frame): an incoherence of about 0.1, over the 0.07 that a quiet
@@ -92,7 +91,7 @@ import Testing
 
     /// In a quiet room nothing changes: coherent frames are the far end's alone from the start.
     @Test func aQuietRoomIsAsBefore() {
-        let r = ResidualEchoSuppressor(frameFrames: 320, rate: 16000, suppressDB: -80, activeDB: -30, nonlinear: false)
+        let r = ResidualEchoSuppressor(frameFrames: 320, rate: 16000, suppressDB: -80, activeDB: -30)
         var random = SeededRandom(0x0A1E7)
         ResidualAfterAPathChangeTests.feed(r, frames: 100, coherent: true, doubleTalk: false, pathChanged: false, random: &random)
         #expect(r.framesEchoAlone >= 95 && r.framesAdapted >= 90, "\(r.framesEchoAlone) and \(r.framesAdapted) of 100")

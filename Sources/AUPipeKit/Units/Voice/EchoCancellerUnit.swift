@@ -98,6 +98,9 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
     /// `nonlinear=1` (with the residual echo suppressor): its nonlinear canceller.
     private let nonlinearOn: Bool
     private var residual: ResidualEchoSuppressor?
+    /// `nonlinear=1` (with the residual echo suppressor): it takes its estimate out of the
+    /// canceller's output before the preprocessor (`NonlinearEchoCanceller`).
+    private var nonlinear: NonlinearEchoCanceller?
     private var reader: SideInput?
     /// `--play`: the far end goes to a device as it is read, and comes back as played.
     private var played: PlayedReference?
@@ -238,7 +241,8 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
             }
         }
         if residualOn, mics == 1, let settings {
-            residual = ResidualEchoSuppressor(frameFrames: frameFrames, rate: rate, suppressDB: settings.echoSuppress, activeDB: settings.echoSuppressActive, nonlinear: nonlinearOn)
+            residual = ResidualEchoSuppressor(frameFrames: frameFrames, rate: rate, suppressDB: settings.echoSuppress, activeDB: settings.echoSuppressActive)
+            if nonlinearOn { nonlinear = try NonlinearEchoCanceller(frameFrames: frameFrames, rate: rate) }
         }
         // speex's preprocessor gives each frame out one frame later, the residual echo
         // suppressor one more: that latency is removed.
@@ -402,7 +406,7 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
         if let warp = driftRetrain {
             driftRetrain = nil
             history.warpPast(by: warp)
-            (st, driftRetrainedFrames) = warmStart(st, history: history, play: play16, scratch: out16, most: history.capacity)
+            (st, driftRetrainedFrames) = warmStart(st, history: history, play: play16, scratch: out16, most: .max)
         }
         // A sudden fall of the cancellation (double talk or an echo-path change): a shadow
         // canceller, trained on the recent past, runs beside this one from now on.
@@ -446,7 +450,10 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
         let filtered = ERLEMeter.energy(out16, count: frameFrames * mics)
         if !preprocessors.isEmpty {
             if mics == 1 {
-                residual?.capture(mic: rec16, cancelled: out16, reference: play16, speakers: speakers)
+                // `filtered` (the meter, the double-talk detector) is the linear filter's output;
+                // the nonlinear canceller's comes after it, and the preprocessor gets that.
+                nonlinear?.run(cancelled: out16, reference: play16, speakers: speakers)
+                residual?.capture(mic: rec16, cancelled: out16)
                 if preprocessors[0].run(out16) { voiceFrames += 1 }
                 residual?.run(out16, doubleTalk: doubleTalk.active, pathChanged: justChangedPath)
             } else if let ch = channel16 {
@@ -487,9 +494,9 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
     /// stream, can converge before speex counts it as adapted, and its preprocessor then sees no
     /// residual echo to suppress until the echo path changes).
     ///
-    /// `most`: the DSP frames replayed at most (default a warm start's `warmStartFrames`); the
-    /// retraining at the start of drift compensation replays all the history holds, its past
-    /// warped (`EchoHistory.warpPast`).
+    /// `most`: the DSP frames replayed at most (default a warm start's `warmStartFrames`; `.max`:
+    /// all the history holds, as the retraining at the start of drift compensation replays, its
+    /// past warped by `EchoHistory.warpPast`).
     private func warmStart(_ current: OpaquePointer, history: EchoHistory, play: UnsafeMutablePointer<Int16>,
                            scratch: UnsafeMutablePointer<Int16>, most: Int? = nil) -> (state: OpaquePointer, replayed: Int) {
         let st: OpaquePointer
@@ -630,7 +637,7 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
         if vad, framesRun > 0 { parts.append("voice in \(voiceFrames * 100 / framesRun)% of frames (speex VAD)") }
         if let residual, residual.framesRun > 0 {
             parts.append("residual echo suppressor: its echo model adapted in \(residual.framesAdapted * 100 / residual.framesRun)% of frames")
-            if let nl = residual.nonlinear, nl.framesSeen > 0 {
+            if let nl = nonlinear, nl.framesSeen > 0 {
                 parts.append("its nonlinear canceller ran in \(nl.framesRun * 100 / nl.framesSeen)% of frames and took its estimate out in \(nl.framesOpen * 100 / nl.framesSeen)%")
             }
         }
@@ -664,7 +671,7 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
             guard let t = tracker, let compensator else { return nil }
             let resampled = compensator.engaged ? "reference resampled by \(formatFixed((compensator.factor - 1) * 1e6)) ppm at the end" : "reference used as read"
             if let ppm = t.driftPPM, let found = t.foundAt {
-                let since = compensationStartedAt.map { "compensated from \(String(format3: $0)) s" + (driftRetrainedFrames > 0 ? " (the canceller retrained on \(String(format3: Double(driftRetrainedFrames * frameFrames) / Double(rate))) s of the past, warped)" : "") } ?? (t.heldBackByPath ? "not compensated: its measurements do not follow one path (a room without a direct path?)" : "not compensated yet (under two frames of drift over 6 s)")
+                let since = compensationStartedAt.map { "compensated from \(String(format3: $0)) s" + (driftRetrainedFrames > 0 ? " (the canceller retrained on \(String(format3: Double(driftRetrainedFrames * frameFrames) / Double(rate))) s of the past, warped)" : "") } ?? (t.heldBackByPath ? "not compensated: its measurements do not follow one path (a room without a direct path?)" : "not compensated yet (under two frames of drift over \(Int(DriftTracker.leastSpan)) s)")
                 return "drift \(formatFixed(ppm)) ppm (auto: found at \(String(format3: found)) s from \(counted(t.measurements, "measurement")) of the echo's lag, \(since), \(resampled))"
             }
             if bootstrapped, let ppm = bootstrap?.driftPPM {

@@ -3,7 +3,7 @@ import Glibc
 #endif
 import CSpeexDSP
 
-/// The nonlinear part of `aec`'s residual echo suppressor: a second, short speex echo canceller
+/// `aec`'s nonlinear echo canceller (`nonlinear=1`, with the residual echo suppressor): a second, short speex echo canceller
 /// after the linear one, whose reference is a power-series term of the far end, so that
 /// the pair is a Hammerstein model of a saturating loudspeaker (a memoryless nonlinearity, then
 /// the room).
@@ -65,10 +65,12 @@ final class NonlinearEchoCanceller {
     private let notchRadius: Float, notchDen2: Float
     private var notch0: Float = 0, notch1: Float = 0
 
-    /// For frames of `frameFrames` at `rate` Hz; nil when speexdsp cannot set up the state.
-    init?(frameFrames: Int, rate: Int) {
+    /// For frames of `frameFrames` at `rate` Hz; throws when speexdsp cannot set up the state.
+    init(frameFrames: Int, rate: Int) throws {
         let tail = max(frameFrames, Int((Self.tailSeconds * Double(rate)).rounded()))
-        guard let st = speex_echo_state_init(Int32(frameFrames), Int32(tail)) else { return nil }
+        guard let st = speex_echo_state_init(Int32(frameFrames), Int32(tail)) else {
+            throw AUPipeError(.software, "aec: speexdsp could not set up its nonlinear echo canceller (\(frameFrames)-frame frames, \(tail)-frame tail); nonlinear=0 runs without it")
+        }
         var r = Int32(rate)
         speex_echo_ctl(st, SPEEX_ECHO_SET_SAMPLING_RATE, &r)
         state = st

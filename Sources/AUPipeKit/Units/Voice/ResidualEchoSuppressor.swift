@@ -114,8 +114,6 @@ final class ResidualEchoSuppressor {
     private let keptW1, keptW2, keptW3: UnsafeMutablePointer<Float>
     private var inPathChange = false
     private let noise, minNow, minBefore, gain, rawGain: UnsafeMutablePointer<Float>
-    /// `nonlinear=1`: the nonlinear canceller, run in `capture`.
-    let nonlinear: NonlinearEchoCanceller?
     private var sb: Float = 0
     private var buffers: [UnsafeMutablePointer<Float>] = []
     /// Frames run, those that adapted the model, and those whose gain took the far end for alone.
@@ -129,7 +127,7 @@ final class ResidualEchoSuppressor {
 
     /// For frames of `frameFrames` at `rate` Hz; `suppressDB` and `activeDB` (negative) are
     /// `suppress=` and `suppress-active=`.
-    init(frameFrames: Int, rate: Int, suppressDB: Double, activeDB: Double, nonlinear: Bool) {
+    init(frameFrames: Int, rate: Int, suppressDB: Double, activeDB: Double) {
         self.frameFrames = frameFrames
         var size = 1
         while size < 2 * frameFrames { size <<= 1 }
@@ -137,7 +135,6 @@ final class ResidualEchoSuppressor {
         bins = size / 2 + 1
         fft = FFT(size: size)
         realFFT = RealFFT(size: size)
-        self.nonlinear = nonlinear ? NonlinearEchoCanceller(frameFrames: frameFrames, rate: rate) : nil
         minGain = Float(pow(10, suppressDB / 20))
         activeGain = Float(pow(10, activeDB / 20))
         let seconds = Double(frameFrames) / Double(rate)
@@ -176,9 +173,8 @@ final class ResidualEchoSuppressor {
     deinit { for b in buffers { b.deallocate() } }
 
     /// Before the preprocessor: the microphone and the canceller's output of this frame
-    /// (N 16-bit samples each).
-    func capture(mic: UnsafePointer<Int16>, cancelled: UnsafeMutablePointer<Int16>, reference: UnsafePointer<Int16>, speakers: Int) {
-        nonlinear?.run(cancelled: cancelled, reference: reference, speakers: speakers)
+    /// (N 16-bit samples each; the output after the nonlinear canceller, when it runs).
+    func capture(mic: UnsafePointer<Int16>, cancelled: UnsafePointer<Int16>) {
         for i in 0..<frameFrames {
             let d = Float(mic[i]) / 32768, c = Float(cancelled[i]) / 32768
             cIn[i] = c
@@ -269,16 +265,20 @@ final class ResidualEchoSuppressor {
             }
         }
         let loud = dWeight > Self.micOverEcho * yWeight
-        let echoOnly = !doubleTalk && !loud && (pathChanged || cohWeighted >= Self.echoCoherence * yWeight) && pSum > 10 * noiseSum
+        // The far end heard well above the noise, the near end not detected by level or by
+        // `aec`'s double-talk detector.
+        let farHeard = !doubleTalk && !loud && pSum > 10 * noiseSum
+        let echoOnly = farHeard && (pathChanged || cohWeighted >= Self.echoCoherence * yWeight)
         // For the gain, the coherence test allows for the background's incoherence (its running
-        // median over frames of echo, the far end heard and the near end not detected).
+        // median over such frames outside a path change).
         let incoherence = 1 - cohWeighted / max(yWeight, 1e-20)
-        if !doubleTalk, !pathChanged, !loud, pSum > 10 * noiseSum {
+        if farHeard, !pathChanged {
             backgroundIncoherence += backgroundStep * (incoherence > backgroundIncoherence ? 1 : -1)
-            // No higher than where it stops mattering, so that it comes down again within 5 s.
+            // No higher than where it stops mattering (the margin times it reaching
+            // `mostIncoherence`), so that it comes down again within 5 s.
             backgroundIncoherence = min(max(backgroundIncoherence, 0), Self.mostIncoherence / Self.backgroundMargin)
         }
-        let allowed = max(1 - Self.echoCoherence, min(Self.mostIncoherence, Self.backgroundMargin * backgroundIncoherence))
+        let allowed = max(1 - Self.echoCoherence, Self.backgroundMargin * backgroundIncoherence)
         let nearActive = doubleTalk || loud || (!pathChanged && !(incoherence <= allowed))
         if !nearActive { framesEchoAlone += 1 }
         sb = a * sb + (1 - a) * b
