@@ -20,7 +20,7 @@ final class RealFFT {
 
     /// For `size` real values (a power of two, 2...65536).
     init(size: Int) {
-        precondition(size >= 2 && size & (size - 1) == 0, "RealFFT size \(size) is not a power of two ≥ 2")
+        precondition(size >= 2 && size <= 65536 && size & (size - 1) == 0, "RealFFT size \(size) is not a power of two in 2...65536")
         self.size = size
         bins = size / 2 + 1
         let h = size / 2

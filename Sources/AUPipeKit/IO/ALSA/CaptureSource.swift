@@ -96,6 +96,10 @@ final class CaptureSource: ByteSource {
         // The gap is the stream's time: at this moment the stream reaches --duration.
         let rate = Double(format.sampleRate)
         let durationEnds = limitFrames.map { start + Double(max(0, $0 - framesRead)) / rate }
+        // The gap in the report: `length` seconds from `at`, `frames` of silence written for it.
+        func gap(_ length: Double, frames: Int) {
+            losses.record(DeviceGap(option: "--capture", device: deviceName, startSeconds: at, lengthSeconds: length, frames: frames))
+        }
         while true {
             let now = DeviceLosses.now()
             if let deadline, now >= deadline, durationEnds.map({ deadline < $0 }) ?? true {
@@ -105,7 +109,7 @@ final class CaptureSource: ByteSource {
             if let limitFrames, let durationEnds, now >= durationEnds {
                 silenceFrames = Int(max(0, limitFrames - framesRead))
                 endedInGap = true
-                losses.record(DeviceGap(option: "--capture", device: deviceName, startSeconds: at, lengthSeconds: now - start, frames: silenceFrames))
+                gap(now - start, frames: silenceFrames)
                 warn("aupipe: \(loss.subject): still away when --duration was reached; \(silenceFrames) frames of silence written")
                 return true
             }
@@ -114,7 +118,7 @@ final class CaptureSource: ByteSource {
                 // Stopped while waiting: the stream ends at the loss, as any capture ends at a
                 // stop; the gap so far is recorded (no frames written for it).
                 let away = DeviceLosses.now() - start
-                losses.record(DeviceGap(option: "--capture", device: deviceName, startSeconds: at, lengthSeconds: away, frames: 0))
+                gap(away, frames: 0)
                 warn("aupipe: \(loss.subject): stopped while waiting for it, \(DeviceLoss.seconds(away)) s after the loss; the stream ends at the loss")
                 return false
             }
@@ -122,7 +126,7 @@ final class CaptureSource: ByteSource {
         }
         let away = DeviceLosses.now() - start
         silenceFrames = Int((away * Double(format.sampleRate)).rounded())
-        losses.record(DeviceGap(option: "--capture", device: deviceName, startSeconds: at, lengthSeconds: away, frames: silenceFrames))
+        gap(away, frames: silenceFrames)
         warn("aupipe: \(loss.subject): back after \(DeviceLoss.seconds(away)) s; \(silenceFrames) frames of silence written")
         return true
     }

@@ -12,8 +12,8 @@ import Glibc
 /// double talk when the smoothed cancellation is 10 dB or more below the envelope, and the
 /// envelope is at least 10 dB (the canceller has cancelled something); the verdict holds for
 /// 200 ms after. A near end alone (the far end silent) is not double talk. An echo-path change
-/// reads as double talk until the filter has re-adapted or the envelope has come down to it
-/// (which is what the drift tracker, frozen meanwhile, wants). A slow fall (clock drift left
+/// reads as double talk until a shadow canceller takes over (`pathChanged()`), the filter has
+/// re-adapted or the envelope has come down to it (the drift tracker is frozen meanwhile). A slow fall (clock drift left
 /// uncompensated) is followed by the envelope and does not count.
 struct DoubleTalkDetector {
     private let smooth: Double, rise: Double, fall: Double
@@ -42,10 +42,13 @@ struct DoubleTalkDetector {
     /// end alone (the residual echo suppressor learns and suppresses in them) unless the
     /// cancellation falls again.
     mutating func pathChanged() {
-        envelope = 10 * log10(max(mic, 1e-20) / max(out, 1e-20))
+        envelope = cancellation
         hang = 0
         active = false
     }
+
+    /// The smoothed cancellation (dB): the microphone over the filter's output.
+    private var cancellation: Double { 10 * log10(max(mic, 1e-20) / max(out, 1e-20)) }
 
     /// One frame: the mean squares (full scale 1.0) of the microphone, of the filter's output
     /// and of the reference. Returns `active`.
@@ -58,7 +61,7 @@ struct DoubleTalkDetector {
         }
         mic += smooth * (m - mic)
         out += smooth * (e - out)
-        let cancel = 10 * log10(max(mic, 1e-20) / max(out, 1e-20))
+        let cancel = cancellation
         envelope += (cancel > envelope ? rise : fall) * (cancel - envelope)
         if envelope >= Self.minimumDB, cancel <= envelope - Self.dropDB {
             hang = hangFrames
