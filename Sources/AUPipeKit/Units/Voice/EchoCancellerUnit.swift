@@ -92,7 +92,8 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
     /// when it cancels clearly more (an echo-path change; see `ShadowCanceller`).
     private var shadow: ShadowCanceller?
     /// Whether the preprocessor is still attached to the state a shadow replaced.
-    private var preprocessorTrails = false
+    /// The echo state speex's preprocessor reads the residual echo from (`followPreprocessor`).
+    private var preprocessorEcho: OpaquePointer?
     /// `residual=1` (with the preprocessor, one microphone): the residual echo suppressor.
     private let residualOn: Bool
     /// `nonlinear=1` (with the residual echo suppressor): its nonlinear canceller.
@@ -239,6 +240,7 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
             preprocessors = try (0..<mics).map { _ in
                 try Preprocessor(frameFrames: frameFrames, sampleRate: rate, settings: settings, echo: mics == 1 ? st : nil)
             }
+            if mics == 1 { preprocessorEcho = st }
         }
         if residualOn, mics == 1, let settings {
             residual = ResidualEchoSuppressor(frameFrames: frameFrames, rate: rate, suppressDB: settings.echoSuppress, activeDB: settings.echoSuppressActive)
@@ -416,7 +418,6 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
                 // The shadow took over and has been retrained since: the retrained state is in use.
                 st = retrained
                 state = st
-                if mics == 1, shadow.trailing == 0 { for p in preprocessors { p.attach(echo: st) } }
             }
         }
         // The delay line: this frame's reference, `delayFrames` earlier.
@@ -429,10 +430,8 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
             // The shadow cancels clearly more: an echo-path change. It is the canceller from now on.
             out16.update(from: shadow.output, count: frameFrames * mics)
             // The preprocessor stays with the replaced state while it runs on (`takeOver`).
-            let attached = mics == 1 && !preprocessors.isEmpty
-            st = shadow.takeOver(replacing: st, at: Double(framesProcessed) / Double(rate), trail: attached)
+            st = shadow.takeOver(replacing: st, at: Double(framesProcessed) / Double(rate), trail: preprocessorEcho != nil)
             state = st
-            preprocessorTrails = attached
             doubleTalk.pathChanged()
         } else if let shadow, verdict == .handBack {
             // The replaced full-tail canceller, still attached to the preprocessor, cancels as
@@ -440,10 +439,6 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
             out16.update(from: shadow.output, count: frameFrames * mics)
             st = shadow.handBack(inUse: st)
             state = st
-            preprocessorTrails = false
-        } else if let shadow, preprocessorTrails, shadow.trailing == 0 {
-            preprocessorTrails = false
-            if mics == 1 { for p in preprocessors { p.attach(echo: st) } }
         }
         history.record(mic: rec16)
         // The filter's own output, before the preprocessor: convergence is the filter's doing.
@@ -452,6 +447,7 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
             if mics == 1 {
                 // `filtered` (the meter, the double-talk detector) is the linear filter's output;
                 // the nonlinear canceller's comes after it, and the preprocessor gets that.
+                followPreprocessor(inUse: st)
                 nonlinear?.run(cancelled: out16, reference: play16, speakers: speakers)
                 residual?.capture(mic: rec16, cancelled: out16)
                 if preprocessors[0].run(out16) { voiceFrames += 1 }
@@ -504,7 +500,6 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
         if let fresh = freshState, replayed == framesRun {
             freshState = nil
             st = fresh
-            if mics == 1 { for p in preprocessors { p.attach(echo: fresh) } }
         } else {
             speex_echo_state_reset(current)
             st = current
@@ -520,6 +515,18 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
     /// Whether a shadow took over (a confirmed echo-path change) within `pathChangeSeconds`
     /// and the replaced canceller still runs beside it: the residual echo suppressor then takes
     /// the frames as echo unless the double-talk detector says otherwise.
+    /// Attaches speex's preprocessor (one microphone) to the state it should read: the replaced
+    /// full-tail state while it trails a take-over (`ShadowCanceller.takeOver`: speex estimates
+    /// no residual echo for a state it does not yet count as adapted), else `st`, the one in use.
+    private func followPreprocessor(inUse st: OpaquePointer) {
+        guard let attached = preprocessorEcho else { return }
+        let target = shadow.map { $0.trailing > 0 ? $0.state : st } ?? st
+        if target != attached {
+            for p in preprocessors { p.attach(echo: target) }
+            preprocessorEcho = target
+        }
+    }
+
     private var justChangedPath: Bool {
         guard let shadow, shadow.trailing > 0, let at = shadow.lastTakeOver else { return false }
         return Double(framesProcessed) / Double(rate) - at < Self.pathChangeSeconds
