@@ -15,6 +15,8 @@ struct DriftLagTiming {
     /// The estimator's smoothing across analyses (`DelayEstimator.smoothing`), 0..<1.
     let smoothing: Double
     private var timeSum = 0.0, offsetSum = 0.0, weight = 0.0
+    /// The estimator's analyses made when `follow` last looked.
+    private var made = 0
 
     init(smoothing: Float) {
         self.smoothing = Double(smoothing)
@@ -27,6 +29,15 @@ struct DriftLagTiming {
         timeSum = smoothing * timeSum + take * middle
         offsetSum = smoothing * offsetSum + take * offset
         weight = smoothing * weight + take
+    }
+
+    /// Adds `estimator`'s latest analysis if it made one since the last call, with
+    /// `compensator`'s offset at its window's middle.
+    mutating func follow(_ estimator: DelayEstimator, compensator: DriftCompensator) {
+        guard estimator.estimatesMade != made else { return }
+        made = estimator.estimatesMade
+        let middle = Double(estimator.analysedAt - estimator.windowFrames / 2)
+        add(middle: middle, offset: compensator.offset(at: middle))
     }
 
     /// The time (stream frames) and offset (frames) the latest analysis's lag stands for; (0, 0)

@@ -76,7 +76,6 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
     private var analysesSeen = 0, coarseAnalysesSeen = 0
     /// What the trackers' analyses stand for (`DriftLagTiming`), and the analyses counted in it.
     private var fineTiming = DriftLagTiming(smoothing: 0), coarseTiming = DriftLagTiming(smoothing: 0)
-    private var fineMade = 0, coarseMade = 0
     /// `plot=`'s path, and the figures over time (plot and `--stats=json`).
     private let plotPath: String?
     private var series = AECSeries(frameFrames: 160, rate: 16000, capacity: 2)
@@ -283,7 +282,7 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
                 driftEstimator = DelayEstimator(sampleRate: rate, maxDelay: min(maxDelayFrames, d.frames(atRate: rate) + tailFrames))
             }
             tracker = DriftTracker(sampleRate: rate, limitPPM: ClockDriftSetting.limitPPM, lockStrength: coarse.threshold,
-                                   windowSeconds: Double(DelayEstimator.defaultWindowSeconds))
+                                   windowSeconds: DelayEstimator.defaultWindowSeconds)
             coarseTiming = DriftLagTiming(smoothing: coarse.smoothing)
             bootstrap = DriftTracker(sampleRate: rate, limitPPM: ClockDriftSetting.limitPPM, lockStrength: coarse.threshold,
                                      windowSeconds: Self.coarseWindow, firstSpan: Self.bootstrapSpan, firstCount: Self.bootstrapCount)
@@ -541,14 +540,14 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
               let f = driftEstimator ?? estimator else { return }
         if f.estimatesMade + f.windowsSkipped != analysesSeen {
             analysesSeen = f.estimatesMade + f.windowsSkipped
-            feed(fine, from: f, timing: &fineTiming, made: &fineMade, compensator: compensator)
+            feed(fine, from: f, timing: &fineTiming, compensator: compensator)
             // Its own estimator (a fixed delay) analyses once a second once a drift is known:
             // a quarter of the cost, and drift changes slowly.
             if fine.drift != nil, f === driftEstimator { f.hopsPerAnalysis = 4 }
         }
         if fine.drift == nil, c.estimatesMade + c.windowsSkipped != coarseAnalysesSeen {
             coarseAnalysesSeen = c.estimatesMade + c.windowsSkipped
-            feed(coarse, from: c, timing: &coarseTiming, made: &coarseMade, compensator: compensator)
+            feed(coarse, from: c, timing: &coarseTiming, compensator: compensator)
         }
         var factor: Double?
         if let d = fine.drift {
@@ -572,12 +571,8 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
 
     /// One analysis of `estimator` for `tracker` (`timing`: the blend of windows its lag stands
     /// for, `DriftLagTiming`); frozen while double talk is recent enough to be in it.
-    private func feed(_ tracker: DriftTracker, from estimator: DelayEstimator, timing: inout DriftLagTiming, made: inout Int, compensator: DriftCompensator) {
-        if estimator.estimatesMade != made {
-            made = estimator.estimatesMade
-            let middle = Double(estimator.analysedAt - estimator.windowFrames / 2)
-            timing.add(middle: middle, offset: compensator.offset(at: middle))
-        }
+    private func feed(_ tracker: DriftTracker, from estimator: DelayEstimator, timing: inout DriftLagTiming, compensator: DriftCompensator) {
+        timing.follow(estimator, compensator: compensator)
         let trusted = sinceDoubleTalk >= estimator.windowFrames + estimator.hopFrames
         tracker.analysis(time: timing.time, offset: timing.offset, compensating: compensator.engaged ? compensator.factor - 1 : 0, trusted: trusted,
                          strongest: estimator.strongestPeak, near: { estimator.peak(near: $0, radius: $1) })
