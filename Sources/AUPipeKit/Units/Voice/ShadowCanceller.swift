@@ -101,9 +101,9 @@ final class ShadowCanceller {
     private var learner: OpaquePointer
     private var learned = 0
     /// Whether the shadow's frames are still being retrained on (until `replayFrames` after
-    /// the start), and whether the retrained state replaces the shadow's or, once the shadow
-    /// has taken over, the canceller's in use.
-    private var retraining = false, replacesInUse = false
+    /// the start). The retrained state replaces the shadow's, or, once the shadow has taken
+    /// over (it is no longer running), the canceller's in use.
+    private var retraining = false
     /// The retraining under way: the frames it replays (counted from the shadow's start,
     /// `replayFrom..<replayEnd`), the pass, and the next frame; after the last pass it goes on
     /// from `replayEnd` up to the current frame, which it then processes live.
@@ -164,7 +164,6 @@ final class ShadowCanceller {
         running = true
         ran = 0
         retraining = true
-        replacesInUse = false
         epoch = false
         learned = 0
         inUse = 0
@@ -185,7 +184,8 @@ final class ShadowCanceller {
     func retrain(history: EchoHistory, delay: Int, play: UnsafeMutablePointer<Int16>, scratch: UnsafeMutablePointer<Int16>,
                  inUse: OpaquePointer) -> OpaquePointer? {
         replayCalls = 0
-        if !epoch, retraining, learned > 0, learned % retrainFrames == 0, learned <= replayFrames {
+        // (`retraining` ends once `learned` passes `replayFrames`: see `run`.)
+        if !epoch, retraining, learned > 0, learned % retrainFrames == 0 {
             speex_echo_state_reset(learner)
             epoch = true
             pass = 0
@@ -214,7 +214,9 @@ final class ShadowCanceller {
         epoch = false
         retrainsDone += 1
         let trained = learner
-        if replacesInUse {
+        // Not running with an epoch under way: the shadow has taken over meanwhile (`stop` and
+        // `handBack` end an epoch), so the learner replaces the state now in use.
+        if !running {
             learner = inUse
             return trained
         }
@@ -299,7 +301,6 @@ final class ShadowCanceller {
         lastTakeOver = time
         running = false
         idle = 0
-        replacesInUse = true
         trailing = handsBack ? handBackFrames : trail ? trailFrames : 0
         ran = 0
         inUse = 0
