@@ -73,7 +73,7 @@ import Testing
             """, cwd: dir)
         let text = String(decoding: r.stdout, as: UTF8.self)
         #expect(text.contains("status=0"), "\(text)")
-        #expect(text.contains("on changed 1 times while running"))
+        #expect(text.contains("on changed 1 time while running"))
         let out = Self.samples(try Data(contentsOf: dir.appendingPathComponent("out.raw")))
         let change = try #require(Self.firstChange(out))
         #expect(change.index % 160 == 0 && change.maxStep <= 104) // 10 ms ramp: 160 frames, steps of ~103

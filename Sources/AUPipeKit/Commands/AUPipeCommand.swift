@@ -16,8 +16,10 @@ public enum AUPipeCommand {
         aupipe_install_signal_handlers()
         do {
             let status = try execute(try CommandLineParser.parse(args), console: console, registry: registry)
-            // What went to stdout must have arrived (`aupipe units > /dev/full` fails, 74).
-            try console.finish()
+            // What went to stdout must have arrived (`aupipe units > /dev/full` fails, 74). A
+            // reader that went away early ends a command quietly, but never turns its verdict
+            // into success: `aupipe compare a b | true` still exits 1 when they differ.
+            do { try console.finish() } catch is OutputClosed { return status.rawValue }
             return status.rawValue
         } catch let e as AUPipeError {
             console.err("aupipe: \(e.message)")
@@ -61,7 +63,7 @@ public enum AUPipeCommand {
         case .gen(let signal, let arguments, let optionsText):
             return try GenCommand.run(signal: signal, arguments: arguments, options: try optionsText.parsed(), console: console)
         case .compare(let options):
-            return CompareCommand.report(try StreamComparison.compare(options), options: options, console: console)
+            return try CompareCommand.run(options, console: console)
         case .run(let chain, let optionsText):
             if chain.isEmpty, optionsText == PipelineOptionsText(), isatty(0) != 0 {
                 // A bare `aupipe` at a terminal would wait for audio that is not coming.
@@ -127,6 +129,9 @@ public enum AUPipeCommand {
     /// Prints the figures and the data error of a finished run; its exit status.
     static func finish(_ report: RunReport, options: PipelineOptions, console: any Console) -> ExitStatus {
         if options.stats != .off { StatsPrinter.print(report, mode: options.stats, paths: (options.capture == nil ? options.input : nil, options.output), console: console) }
+        if report.outputNonFinite.count > 0 {
+            console.err("aupipe: warning: NaN or infinite values reached the \(report.output.format.encoding.token) output: \(report.outputNonFinite.text) (a float output keeps them as they are; find the unit or input that made them, or write an integer encoding, which writes NaN as 0 and clips infinities)")
+        }
         if let e = report.dataError {
             console.err("aupipe: \(e.message)")
             return e.status

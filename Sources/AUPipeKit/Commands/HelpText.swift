@@ -17,7 +17,7 @@ public enum HelpText {
           aupipe demo [-o PATH]
           aupipe gen SIGNAL [ARG]... [-o PATH] [-t TYPE] [--out-format SPEC] [--stats]
           aupipe compare A B [--in-format SPEC] [--max-lsb N] [--max-diff-db DB] [--min-snr DB]
-                             [--allow-length] [--ignore-format] [--json]
+                             [--allow-length[=N|P%]] [--ignore-format] [--json]
           aupipe completions bash|zsh|fish
 
         Reads PCM with a CAF, WAV or AU header (or raw PCM described by --in-format) from stdin,
@@ -112,20 +112,27 @@ public enum HelpText {
     public static var compare: String {
         """
         aupipe compare A B [--in-format SPEC] [--max-lsb N] [--max-diff-db DB] [--min-snr DB]
-                           [--allow-length] [--ignore-format] [--json]
+                           [--allow-length[=N|P%]] [--ignore-format] [--json]
 
         Compares two streams (any container; raw ones need --in-format, which headers override)
         sample by sample, frame k of A with frame k of B: nothing is aligned or trimmed. Prints the
         frame counts, the largest difference in LSB of the coarser encoding and in dBFS, the RMS
-        difference, the SNR (A as the signal) and the first differing frame and channel.
+        difference, the SNR (A as the signal), NaN and infinities found, and the first differing
+        frame and channel. Paths that start with '-' go after --: compare -- -a.wav b.wav.
         Without a tolerance only identical samples pass; with tolerances, all given must hold:
-          --max-lsb N         largest |A-B| at most N LSB of the coarser encoding
-          --max-diff-db DB    largest |A-B| at most DB dBFS
-          --min-snr DB        10*log10(sum A^2 / sum (A-B)^2) at least DB
-        A length difference fails unless --allow-length (then the common part is compared); an
-        encoding difference fails unless --ignore-format; a rate or channel difference always fails.
-        --json prints one JSON object instead of text.
-        Exit status: 0 within tolerance, 1 outside it, 64 or more on errors (as aupipe).
+          --max-lsb N         largest |A-B| at most N LSB of the coarser encoding, 0...1e12
+          --max-diff-db DB    largest |A-B| at most DB dBFS, -400...20 (-80 or -80dB)
+          --min-snr DB        10*log10(sum A^2 / sum (A-B)^2) at least DB, -400...400
+        A NaN or infinity equals only the same value, and fails every tolerance otherwise.
+        A length difference fails unless --allow-length: alone it allows any difference,
+        --allow-length=N at most N frames, --allow-length=P% at most P percent of A's length;
+        the common part is then compared, and nothing passes when one stream is empty.
+        Different sample types (s16le against f32le) fail unless --ignore-format; byte order
+        alone (s16le against s16be) is no difference.
+        --json prints one JSON object instead of text, with "reason" for scripts.
+        Exit status: 0 within tolerance, 1 outside it; when the streams cannot be compared, the
+        status of the cause: 65 for rates, channel counts or sample types that differ, or bad
+        input, 66 for an input that cannot be opened, 64 for a usage error (as aupipe).
         """
     }
 

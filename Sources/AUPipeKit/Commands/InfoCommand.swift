@@ -12,13 +12,24 @@ public enum InfoCommand {
         let asbd = AudioStreamBasicDescription(f)
         var lines = ["container: \(header.container.rawValue)", "format: \(f.spec)"]
         var dataBytes = header.dataBytes
-        if dataBytes == nil, let size = fileSize { dataBytes = UInt64(max(0, size - header.headerBytes)) }
+        // What a regular file holds after its header: all there is to read.
+        let present = fileSize.map { UInt64(max(0, $0 - header.headerBytes)) }
+        var truncated: (declared: UInt64, present: UInt64)?
+        if let declared = dataBytes, let present, present < declared {
+            truncated = (declared, present)
+            dataBytes = present
+        }
+        if dataBytes == nil { dataBytes = present }
         if let d = dataBytes {
-            let frames = d / UInt64(f.bytesPerFrame)
+            let bytesPerFrame = UInt64(f.bytesPerFrame)
+            let frames = d / bytesPerFrame
             let seconds = Double(frames) / Double(f.sampleRate)
             lines.append("frames: \(frames)")
             lines.append("duration: \(String(format3: seconds)) s")
-            if d % UInt64(f.bytesPerFrame) != 0 { lines.append("warning: \(counted(Int(d % UInt64(f.bytesPerFrame)), "trailing byte")) left over, less than a whole frame") }
+            if let t = truncated {
+                lines.append("warning: the file is truncated: its \(header.container.rawValue.uppercased()) header declares \(counted(Int(t.declared / bytesPerFrame), "frame")) (\(counted(Int(t.declared), "byte"))), the file holds \(counted(Int(t.present), "byte")) of audio")
+            }
+            if d % bytesPerFrame != 0 { lines.append("warning: \(counted(Int(d % bytesPerFrame), "trailing byte")) left over, less than a whole frame") }
         } else if header.container == .raw {
             lines.append("frames: unknown (raw input from a pipe: no header gives its length)")
         } else {

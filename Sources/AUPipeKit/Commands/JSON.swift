@@ -13,6 +13,9 @@ struct JSONObject {
 
     mutating func add(_ key: String, _ value: Int64) { append(key, String(value)) }
 
+    /// A whole number, or `null` for nil.
+    mutating func add(_ key: String, _ value: Int64?) { append(key, value.map { String($0) } ?? "null") }
+
     mutating func add(_ key: String, _ value: Bool) { append(key, value ? "true" : "false") }
 
     /// A number, or `null` when it is nil or not finite (JSON has no infinity or NaN). Whole

@@ -7,7 +7,7 @@ enum StatsPrinter {
         case .off: return
         case .text:
             for d in r.devices where d.role == "capture" { console.err("aupipe: stats: \(d.text)") }
-            console.err("aupipe: stats: input  \(r.input.container.rawValue) \(r.input.format.spec), \(r.framesIn) frames")
+            console.err("aupipe: stats: input  \(r.input.container.rawValue) \(r.input.format.spec), \(counted(Int(r.framesIn), "frame"))")
             for (i, s) in r.stages.enumerated() {
                 if s.bypassed {
                     console.err("aupipe: stats: \(i + 1) \(s.name): bypassed (nothing to do for this stream)")
@@ -17,8 +17,8 @@ enum StatsPrinter {
                 if let note = s.note { line += "; \(note)" }
                 console.err(line)
             }
-            console.err("aupipe: stats: output \(r.output.container.rawValue) \(r.output.format.spec), \(r.framesOut) frames, clipped \(r.encoderClipped)" +
-                        (r.sizesPatched ? ", header sizes patched" : ""))
+            console.err("aupipe: stats: output \(r.output.container.rawValue) \(r.output.format.spec), \(counted(Int(r.framesOut), "frame")), clipped \(r.encoderClipped)" +
+                        (r.outputNonFinite.count > 0 ? ", non-finite \(r.outputNonFinite.count)" : "") + (r.sizesPatched ? ", header sizes patched" : ""))
             for d in r.devices where d.role != "capture" { console.err("aupipe: stats: \(d.text)") }
             if !r.deviceGaps.isEmpty {
                 let total = r.deviceGaps.reduce(0) { $0 + $1.lengthSeconds }
@@ -69,6 +69,7 @@ enum StatsPrinter {
         output.add("format", r.output.format.spec)
         output.add("frames", r.framesOut)
         output.add("clipped", r.encoderClipped)
+        output.add("nonFinite", r.outputNonFinite.count)
         output.add("sizesPatched", r.sizesPatched)
         var object = JSONObject()
         object.add("input", input)

@@ -10,9 +10,10 @@ public struct CompareOptions: Equatable, Sendable {
     public var maxDiffDB: Double?
     /// Smallest signal-to-difference ratio allowed, in dB (A is the signal).
     public var minSNR: Double?
-    /// Compare the common length when the lengths differ, instead of failing.
-    public var allowLength = false
-    /// Compare the samples of different encodings (s16le against f32le), instead of failing.
+    /// How far the lengths may differ (the common part is then compared); nil: not at all.
+    public var allowLength: LengthAllowance?
+    /// Compare the samples of different sample types (s16le against f32le), instead of failing.
+    /// Byte order alone (s16le against s16be) is no difference and needs no option.
     public var ignoreFormat = false
     public var json = false
 
@@ -21,7 +22,7 @@ public struct CompareOptions: Equatable, Sendable {
 
     public init() {}
 
-    static let usage = "usage: aupipe compare A B [--in-format SPEC] [--max-lsb N] [--max-diff-db DB] [--min-snr DB] [--allow-length] [--ignore-format] [--json]"
+    static let usage = "usage: aupipe compare [--in-format SPEC] [--max-lsb N] [--max-diff-db DB] [--min-snr DB] [--allow-length[=N|P%]] [--ignore-format] [--json] [--] A B"
 
     /// The options, or nil when they ask for help (`-h`, `--help`).
     public static func parse(_ args: [String]) throws -> CompareOptions? {
@@ -34,19 +35,29 @@ public struct CompareOptions: Equatable, Sendable {
             i += 1
             return args[i - 1]
         }
-        func number(_ name: String, _ text: String, _ range: ClosedRange<Double>) throws -> Double {
-            guard let v = Double(text), range.contains(v) else {
-                throw AUPipeError.usage("compare: \(name) \(text) is not a number in \(formatNumber(range.lowerBound))...\(formatNumber(range.upperBound))")
+        /// A number in `range`, with `unit` as an optional suffix (`-80dB`), as units' parameters take it.
+        func number(_ name: String, _ text: String, _ range: ClosedRange<Double>, unit: String = "") throws -> Double {
+            let shown = "\(formatNumber(range.lowerBound))...\(formatNumber(range.upperBound))\(unit.isEmpty ? "" : " " + unit)"
+            guard let v = ParameterDescriptor.number(text, unit: unit) else {
+                throw AUPipeError.usage("compare: \(name) \(text) is not a number; expected \(unit.isEmpty ? "" : unit + ", ")\(shown)")
             }
+            guard range.contains(v) else { throw AUPipeError.usage("compare: \(name) \(text) is out of range \(shown)") }
             return v
         }
+        var pathsOnly = false
         while i < args.count {
             let word = args[i]
             i += 1
+            if pathsOnly || word == "--" {
+                // After `--` every word is a path, even one that starts with '-'.
+                if pathsOnly { files.append(word) }
+                pathsOnly = true
+                continue
+            }
             guard word.hasPrefix("--") else {
                 if word.hasPrefix("-") && word != "-" {
                     if word == "-h" { return nil }
-                    throw AUPipeError.usage("compare: unknown option \(word); \(usage)")
+                    throw AUPipeError.usage("compare: unknown option \(word) (a path that starts with '-' goes after --: compare -- \(word) B); \(usage)")
                 }
                 files.append(word)
                 continue
@@ -57,11 +68,18 @@ public struct CompareOptions: Equatable, Sendable {
             case "--help": return nil
             case "--in-format": o.inFormat = try FormatSpec.parse(try value(name, inline: inline), option: "--in-format")
             case "--max-lsb": o.maxLSB = try number(name, try value(name, inline: inline), 0...1e12)
-            case "--max-diff-db": o.maxDiffDB = try number(name, try value(name, inline: inline), -400...20)
-            case "--min-snr": o.minSNR = try number(name, try value(name, inline: inline), -400...400)
-            case "--allow-length", "--ignore-format", "--json":
+            case "--max-diff-db": o.maxDiffDB = try number(name, try value(name, inline: inline), -400...20, unit: "dB")
+            case "--min-snr": o.minSNR = try number(name, try value(name, inline: inline), -400...400, unit: "dB")
+            case "--allow-length":
+                // The bound comes after '=' only: a bare flag must not swallow the path after it.
+                guard let inline else { o.allowLength = .any; continue }
+                guard let allowance = LengthAllowance.parse(inline) else {
+                    throw AUPipeError.usage("compare: --allow-length=\(inline) is neither a frame count (0 or more, e.g. --allow-length=480) nor a percentage of A's length (0...100, e.g. --allow-length=1%)")
+                }
+                o.allowLength = allowance
+            case "--ignore-format", "--json":
                 if let inline { throw AUPipeError.usage("compare: \(name) takes no value (got '\(inline)')") }
-                if name == "--allow-length" { o.allowLength = true } else if name == "--ignore-format" { o.ignoreFormat = true } else { o.json = true }
+                if name == "--ignore-format" { o.ignoreFormat = true } else { o.json = true }
             default:
                 let known = ["--in-format", "--max-lsb", "--max-diff-db", "--min-snr", "--allow-length", "--ignore-format", "--json"]
                 let hint = suggestion(for: name, among: known).map { "; did you mean \($0)?" } ?? ""

@@ -10,17 +10,29 @@ public struct ComparisonResult: Sendable {
     public var framesB: Int64 = 0
     /// Frames compared sample by sample (the common length).
     public var framesCompared: Int64 = 0
-    /// Largest |A − B| (1.0 = full scale).
+    /// Largest |A − B| (1.0 = full scale); +inf once a non-finite sample is unmatched.
     public var maxDifference = 0.0
     public var maxAt: (frame: Int64, channel: Int)?
     /// The first sample where A and B differ at all, with both values.
     public var firstDifference: (frame: Int64, channel: Int, a: Double, b: Double)?
+    /// NaN and infinities in the compared frames of A and of B.
+    public var nonFiniteA = NonFiniteSamples(), nonFiniteB = NonFiniteSamples()
+    /// Samples where A or B is not finite and the other is not the same value (NaN matches
+    /// NaN, +inf matches +inf): these fail every tolerance.
+    public var nonFiniteMismatches = NonFiniteSamples()
     var sumSquaredDifference = 0.0
     var sumSquaredA = 0.0
     /// Why the comparison failed, if it did; nil when within tolerance.
-    public var failure: String?
-    /// Set when the formats could not be compared sample by sample at all.
-    public var incomparable = false
+    public var failure: CompareFailure?
+
+    /// Set when the formats could not be compared sample by sample at all (no sample read).
+    public var incomparable: Bool { failure?.reason.cannotCompare ?? false }
+
+    /// True when the samples were read and compared (even when none were there).
+    public var compared: Bool { !incomparable }
+
+    /// Every frame of A equals that of B, and the lengths are equal.
+    public var identical: Bool { compared && firstDifference == nil && framesA == framesB }
 
     /// One LSB of the coarser of the two encodings (G.711 counts as 16-bit linear, f32 as 2^-23).
     public var lsb: Double { max(Self.lsb(a.format.encoding), Self.lsb(b.format.encoding)) }
@@ -35,11 +47,17 @@ public struct ComparisonResult: Sendable {
         }
     }
 
-    public var maxDifferenceLSB: Double { maxDifference / lsb }
-    public var maxDifferenceDB: Double { 20 * log10(maxDifference) }
-    public var rmsDifferenceDB: Double { framesCompared == 0 ? -.infinity : 10 * log10(sumSquaredDifference / Double(framesCompared * Int64(a.format.channels))) }
-    /// Signal (A) to difference ratio in dB; +inf when identical.
-    public var snrDB: Double { sumSquaredDifference == 0 ? .infinity : 10 * log10(sumSquaredA / sumSquaredDifference) }
+    /// The figures below are nil when no frame was compared: there is nothing to measure.
+    public var maxDifferenceLSB: Double? { framesCompared == 0 ? nil : maxDifference / lsb }
+    public var maxDifferenceDB: Double? { framesCompared == 0 ? nil : 20 * log10(maxDifference) }
+    public var rmsDifferenceDB: Double? {
+        framesCompared == 0 ? nil : 10 * log10(sumSquaredDifference / Double(framesCompared * Int64(a.format.channels)))
+    }
+    /// Signal (A) to difference ratio in dB; +inf when the samples are equal, -inf when A is
+    /// silent and B is not, or a non-finite sample is unmatched (an infinite difference).
+    public var snrDB: Double? {
+        framesCompared == 0 ? nil : (sumSquaredDifference == 0 ? .infinity : 10 * log10(sumSquaredA / sumSquaredDifference))
+    }
 }
 
 /// Reads two streams in lockstep and compares them sample by sample, in constant memory.
@@ -54,13 +72,13 @@ public enum StreamComparison {
         var r = ComparisonResult(a: headerA, b: headerB)
         let fa = headerA.format, fb = headerB.format
         if fa.sampleRate != fb.sampleRate || fa.channels != fb.channels {
-            r.incomparable = true
-            r.failure = "formats differ: A is \(fa.spec), B is \(fb.spec); samples at different rates or channel counts cannot be compared (resample or convert one first)"
+            r.failure = CompareFailure(.formatsDiffer, "formats differ: A is \(fa.spec), B is \(fb.spec); samples at different rates or channel counts cannot be compared (resample or convert one first)")
             return r
         }
-        if fa.encoding != fb.encoding && !o.ignoreFormat {
-            r.incomparable = true
-            r.failure = "encodings differ: A is \(fa.encoding.token), B is \(fb.encoding.token); --ignore-format compares their samples"
+        // Byte order is how samples are stored, not what they are: s16le and s16be compare as they are.
+        let ea = fa.encoding, eb = fb.encoding
+        if (ea.kind != eb.kind || ea.bits != eb.bits) && !o.ignoreFormat {
+            r.failure = CompareFailure(.encodingsDiffer, "encodings differ: A is \(ea.token), B is \(eb.token); --ignore-format compares their samples")
             return r
         }
         let capacity = 4096, channels = fa.channels
@@ -79,14 +97,19 @@ public enum StreamComparison {
             for f in 0..<common {
                 for c in 0..<channels {
                     let i = f * channels + c
-                    let d = x[i] - y[i]
+                    let va = x[i], vb = y[i]
+                    guard va.isFinite && vb.isFinite else {
+                        compareNonFinite(va, vb, frame: r.framesCompared + Int64(f), channel: c, into: &r)
+                        continue
+                    }
+                    let d = va - vb
                     if d != 0 {
                         let frame = r.framesCompared + Int64(f)
-                        if r.firstDifference == nil { r.firstDifference = (frame, c, x[i], y[i]) }
+                        if r.firstDifference == nil { r.firstDifference = (frame, c, va, vb) }
                         if abs(d) > r.maxDifference { r.maxDifference = abs(d); r.maxAt = (frame, c) }
                         r.sumSquaredDifference += d * d
                     }
-                    r.sumSquaredA += x[i] * x[i]
+                    r.sumSquaredA += va * va
                 }
             }
             r.framesCompared += Int64(common)
@@ -98,30 +121,57 @@ public enum StreamComparison {
                 throw AUPipeError.data("\(name): the stream ended mid-frame; \(counted(reader.trailingBytes, "trailing byte")) (a frame is \(reader.header.format.bytesPerFrame) bytes)")
             }
             if reader.missingBytes > 0 {
-                throw AUPipeError.data("\(name): the stream ended \(reader.missingBytes) bytes short of what its header declares; it is truncated")
+                throw AUPipeError.data("\(name): the stream ended \(counted(Int(reader.missingBytes), "byte")) short of what its header declares; it is truncated")
             }
         }
         r.failure = verdict(r, o)
         return r
     }
 
+    /// A sample where A or B is NaN or infinite: counted; equal only to the same value, and
+    /// left out of the sums.
+    private static func compareNonFinite(_ va: Double, _ vb: Double, frame: Int64, channel: Int, into r: inout ComparisonResult) {
+        if !va.isFinite { r.nonFiniteA.note(frame: frame, channel: channel) }
+        if !vb.isFinite { r.nonFiniteB.note(frame: frame, channel: channel) }
+        if va == vb || (va.isNaN && vb.isNaN) { return }
+        r.nonFiniteMismatches.note(frame: frame, channel: channel)
+        if r.firstDifference == nil { r.firstDifference = (frame, channel, va, vb) }
+        // The difference is infinite (or undefined): every figure says so, no tolerance holds.
+        if r.maxDifference < .infinity { r.maxDifference = .infinity; r.maxAt = (frame, channel) }
+        r.sumSquaredDifference = .infinity
+    }
+
     /// Why the streams fail the comparison, or nil when they pass.
-    static func verdict(_ r: ComparisonResult, _ o: CompareOptions) -> String? {
-        if r.framesA != r.framesB && !o.allowLength {
-            return "lengths differ: A has \(r.framesA) frames, B has \(r.framesB) (--allow-length compares the first \(min(r.framesA, r.framesB)))"
+    static func verdict(_ r: ComparisonResult, _ o: CompareOptions) -> CompareFailure? {
+        let lengthDifference = abs(r.framesA - r.framesB)
+        if lengthDifference > 0 {
+            guard let allowance = o.allowLength else {
+                return CompareFailure(.lengthsDiffer, "lengths differ: A has \(r.framesA) frames, B has \(r.framesB) (--allow-length compares the first \(min(r.framesA, r.framesB)))")
+            }
+            if lengthDifference > allowance.limit(framesA: r.framesA) {
+                return CompareFailure(.lengthsDiffer, "lengths differ by \(counted(Int(lengthDifference), "frame")) (A has \(r.framesA), B has \(r.framesB)), more than \(allowance.option) allows")
+            }
+            if r.framesCompared == 0 {
+                return CompareFailure(.nothingCompared, "nothing to compare: \(r.framesA == 0 ? "A" : "B") is empty (--allow-length passes only when some frames were compared)")
+            }
+        }
+        if let m = r.nonFiniteMismatches.first, let d = r.firstDifference {
+            let (frame, channel) = (m.frame, m.channel)
+            let values = d.frame == frame && d.channel == channel ? ": A \(d.a), B \(d.b)" : ""
+            return CompareFailure(.nonFiniteDiffer, "non-finite samples differ at \(counted(Int(r.nonFiniteMismatches.count), "sample")) from frame \(frame), channel \(channel)\(values) (NaN and infinities match only the same value, whatever the tolerance)")
         }
         if o.exact {
             guard let first = r.firstDifference else { return nil }
-            return "samples differ from frame \(first.frame), channel \(first.channel) (no tolerance given: only identical samples pass)"
+            return CompareFailure(.samplesDiffer, "samples differ from frame \(first.frame), channel \(first.channel) (no tolerance given: only identical samples pass)")
         }
-        if let limit = o.maxLSB, r.maxDifferenceLSB > limit {
-            return "largest difference \(formatFixed(r.maxDifferenceLSB)) LSB > --max-lsb \(formatNumber(limit))"
+        if let limit = o.maxLSB, let lsb = r.maxDifferenceLSB, lsb > limit {
+            return CompareFailure(.maxLSB, "largest difference \(formatFixed(lsb)) LSB > --max-lsb \(formatNumber(limit))")
         }
-        if let limit = o.maxDiffDB, r.maxDifference > 0, r.maxDifferenceDB > limit {
-            return "largest difference \(formatFixed(r.maxDifferenceDB)) dBFS > --max-diff-db \(formatNumber(limit))"
+        if let limit = o.maxDiffDB, r.maxDifference > 0, let db = r.maxDifferenceDB, db > limit {
+            return CompareFailure(.maxDiffDB, "largest difference \(formatFixed(db)) dBFS > --max-diff-db \(formatNumber(limit))")
         }
-        if let limit = o.minSNR, r.snrDB < limit {
-            return "SNR \(formatFixed(r.snrDB)) dB < --min-snr \(formatNumber(limit))"
+        if let limit = o.minSNR, let snr = r.snrDB, snr < limit {
+            return CompareFailure(.minSNR, "SNR \(formatFixed(snr)) dB < --min-snr \(formatNumber(limit))")
         }
         return nil
     }

@@ -28,6 +28,19 @@ struct HeaderCursor {
         return out
     }
 
+    /// Up to `count` bytes: fewer only where the stream ends.
+    mutating func upTo(_ count: Int) throws -> [UInt8] {
+        var out = [UInt8](repeating: 0, count: count)
+        var filled = 0
+        while filled < count {
+            let n = try out.withUnsafeMutableBytes { try source.read(into: UnsafeMutableRawBufferPointer(rebasing: $0[filled...])) }
+            if n == 0 { break }
+            filled += n
+        }
+        offset += Int64(filled)
+        return Array(out[0..<filled])
+    }
+
     /// Reads and discards `count` bytes (an unknown chunk), in bounded pieces.
     mutating func skip(_ count: Int64) throws {
         var left = count
@@ -36,7 +49,7 @@ struct HeaderCursor {
             let want = Int(min(left, Int64(scratch.count)))
             let n = try scratch.withUnsafeMutableBytes { try source.read(into: UnsafeMutableRawBufferPointer(rebasing: $0[0..<want])) }
             if n == 0 {
-                throw AUPipeError.data("\(source.name): \(what) ends inside a chunk, \(left) bytes short; the stream is truncated")
+                throw AUPipeError.data("\(source.name): \(what) ends inside a chunk, \(counted(Int(left), "byte")) short; the stream is truncated")
             }
             left -= Int64(n)
             offset += Int64(n)

@@ -57,9 +57,10 @@ public enum HeaderReader {
             throw foreign.refusal(source: source.name, formatOption: formatOption)
         }
         let header: StreamHeader
+        var putBack: [UInt8] = []
         switch tag {
         case "caff": header = try CAFFile.readHeader(source)
-        case "RIFF", "RF64": header = try WAVFile.readHeader(source, riffTag: tag)
+        case "RIFF", "RF64": (header, putBack) = try WAVFile.readHeader(source, riffTag: tag)
         case ".snd": header = try AUFile.readHeader(source)
         default:
             guard let rawFormat else {
@@ -76,6 +77,6 @@ public enum HeaderReader {
         if let rawFormat, rawFormat != header.format, !rawFormatIsFallback {
             throw AUPipeError.usage("\(source.name): the \(header.container.rawValue.uppercased()) header says \(header.format.spec) but \(formatOption) says \(rawFormat.spec); drop \(formatOption) or fix it")
         }
-        return (header, source)
+        return (header, putBack.isEmpty ? source : PrefixedSource(prefix: putBack, base: source))
     }
 }

@@ -4,8 +4,10 @@ public enum WAVFile {
     /// The 14 bytes after the 2-byte format tag in every KSDATAFORMAT_SUBTYPE GUID.
     static let guidTail: [UInt8] = [0x00, 0x00, 0x00, 0x00, 0x10, 0x00, 0x80, 0x00, 0x00, 0xAA, 0x00, 0x38, 0x9B, 0x71]
 
-    /// Reads what follows the `RIFF`/`RF64` magic up to the first audio byte.
-    static func readHeader(_ source: any ByteSource, riffTag: String) throws -> StreamHeader {
+    /// Reads what follows the `RIFF`/`RF64` magic up to the first audio byte. Returns the
+    /// header, and bytes read past it that are audio and must be read again first (see
+    /// `sizeZero`); usually none.
+    static func readHeader(_ source: any ByteSource, riffTag: String) throws -> (StreamHeader, putBack: [UInt8]) {
         var c = HeaderCursor(source, what: "WAV header")
         _ = try c.u32le() // RIFF size: not needed to read a stream
         guard try c.fourCC() == "WAVE" else { throw AUPipeError.data("\(source.name): RIFF file is not WAVE") }
@@ -28,15 +30,37 @@ public enum WAVFile {
                 try c.skip(Int64(size) - 24 + Int64(size & 1))
             case "data":
                 guard let format else { throw AUPipeError.data("\(source.name): WAV data chunk comes before fmt") }
+                let headerBytes = c.offset
                 var dataBytes: UInt64? = StreamHeader.streamingSizes32.contains(size) ? nil : UInt64(size)
                 // sox rounds its pipe size 0x7FFFF000 down to whole frames (0x7FFFEFFC for 6- and 12-byte frames).
                 if size == 0x7FFF_F000 - 0x7FFF_F000 % UInt32(format.bytesPerFrame) { dataBytes = nil }
                 if riffTag == "RF64", size == 0xFFFF_FFFF, let d = ds64DataSize, d != 0, d != UInt64.max { dataBytes = d }
-                return StreamHeader(container: .wav, format: format, dataBytes: dataBytes, headerBytes: c.offset, wavChannelMask: mask)
+                var putBack: [UInt8] = []
+                if size == 0 { (dataBytes, putBack) = try sizeZero(&c, after: headerBytes) }
+                return (StreamHeader(container: .wav, format: format, dataBytes: dataBytes, headerBytes: headerBytes, wavChannelMask: mask), putBack)
             default:
                 try c.skip(Int64(size) + Int64(size & 1))
             }
         }
+    }
+
+    /// What a data chunk of size 0 holds. Some writers put 0 on a pipe for "to the end of the
+    /// stream" (arecord did), and then audio follows; a truly empty data chunk is followed by
+    /// another chunk (`LIST`, as sox reads it: 0 frames) or by nothing. The next 8 bytes tell
+    /// them apart: a chunk header (four printable ASCII characters, the first a letter or
+    /// digit, and a size that fits in what a regular file has left) makes the data empty;
+    /// anything else is audio, read to the end, and returned to be read again (nothing at all
+    /// is the end either way).
+    static func sizeZero(_ c: inout HeaderCursor, after headerBytes: Int64) throws -> (dataBytes: UInt64?, putBack: [UInt8]) {
+        let next = try c.upTo(8)
+        guard next.count == 8 else { return (nil, next) }
+        let id = next[0..<4]
+        let printable = id.allSatisfy { (0x20...0x7E).contains($0) }
+        let first = UnicodeScalar(id[id.startIndex])
+        let named = printable && (("A"..."Z").contains(first) || ("a"..."z").contains(first) || ("0"..."9").contains(first))
+        let chunkSize = next[4..<8].reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+        let fits = c.source.regularFileSize.map { UInt64(max(0, $0 - headerBytes - 8)) + 1 >= chunkSize } ?? true
+        return named && fits ? (0, []) : (nil, next)
     }
 
     static func parseFmt(_ b: [UInt8], size: Int, name: String) throws -> (StreamFormat, UInt32?) {

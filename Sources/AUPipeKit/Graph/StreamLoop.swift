@@ -55,6 +55,9 @@ final class StreamLoop {
     private var framesIn: Int64 = 0
     private var framesOut: Int64 = 0
     private var clipped = 0
+    /// NaN and infinities written to a float output, and the samples written so far (to place the first).
+    private var nonFinite = NonFiniteSamples()
+    private var samplesOut: Int64 = 0
 
     /// `limit`: `--duration`'s most input bytes to read (nil: to the end).
     init(chain: Chain, plan: OutputPlan, header: StreamHeader, source: any ByteSource, sink: any ByteSink,
@@ -220,8 +223,22 @@ final class StreamLoop {
 
     /// Writes audio to the output, and to the monitor device.
     private func emit(_ data: UnsafeMutableRawPointer, _ count: Int) throws {
+        if plan.format.encoding.isFloat { noteNonFinite(data, count) }
         try writer.write(data, count: count)
         try monitor?.write(data, frames: count / outFrameBytes)
+    }
+
+    /// Counts the NaN and infinities among `count` bytes of float output at `data`: one
+    /// branch-free pass over the encoded samples; the first is located only when one is found.
+    private func noteNonFinite(_ data: UnsafeRawPointer, _ count: Int) {
+        let e = plan.format.encoding, samples = count / e.bytesPerSample
+        let found = NonFiniteSamples.count(in: data, samples: samples, encoding: e)
+        if found > 0 {
+            let index = nonFinite.first == nil ? NonFiniteSamples.firstIndex(in: data, samples: samples, encoding: e) ?? 0 : 0
+            let at = samplesOut + Int64(index), channels = Int64(plan.format.channels)
+            nonFinite.note(frame: at / channels, channel: Int(at % channels), count: Int64(found))
+        }
+        samplesOut += Int64(samples)
     }
 
     /// Writes the header of an empty stream, patches a file's header with the true sizes.
@@ -231,6 +248,7 @@ final class StreamLoop {
         report.framesIn = framesIn
         report.framesOut = framesOut
         report.encoderClipped = clipped
+        report.outputNonFinite = nonFinite
     }
 
     /// What was wrong with the input's end, found after all complete frames were written: a
@@ -240,15 +258,15 @@ final class StreamLoop {
         guard !StopSignal.received, toLimit != 0 else { return nil }
         let format = header.format, container = header.container.rawValue.uppercased()
         if carried > 0, remaining == 0, let declared = header.dataBytes {
-            return AUPipeError(.dataError, "\(source.name): the \(container) header declares \(declared) bytes of audio, not a whole number of \(inFrameBytes)-byte frames of \(format.spec); the last \(carried) bytes were dropped",
+            return AUPipeError(.dataError, "\(source.name): the \(container) header declares \(declared) bytes of audio, not a whole number of \(inFrameBytes)-byte frames of \(format.spec); the last \(counted(carried, "byte")) were dropped",
                                cause: .inputEnd(.declaredSizeNotWholeFrames(bytes: carried)))
         }
         if carried > 0 {
-            return AUPipeError(.dataError, "\(source.name): the stream ended mid-frame; \(carried) trailing bytes dropped (a frame is \(inFrameBytes) bytes of \(format.spec))",
+            return AUPipeError(.dataError, "\(source.name): the stream ended mid-frame; \(counted(carried, "trailing byte")) dropped (a frame is \(inFrameBytes) bytes of \(format.spec))",
                                cause: .inputEnd(.midFrame(bytes: carried)))
         }
         if let r = remaining, r > 0, let declared = header.dataBytes {
-            return AUPipeError(.dataError, "\(source.name): the stream ended \(r) bytes short of the \(declared) bytes its \(container) header declares; it is truncated",
+            return AUPipeError(.dataError, "\(source.name): the stream ended \(counted(Int(r), "byte")) short of the \(declared) bytes its \(container) header declares; it is truncated",
                                cause: .inputEnd(.truncated(missing: r, declared: declared)))
         }
         return nil

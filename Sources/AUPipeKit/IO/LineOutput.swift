@@ -53,7 +53,7 @@ final class LineOutput {
         case .readerGone:
             gone = true
             dropped += 1
-            warn("aupipe: \(file.name): warning: its reader went away after \(written) lines; no more lines go there, and the stream goes on")
+            warn("aupipe: \(file.name): warning: its reader went away after \(counted(Int(written), "line")); no more lines go there, and the stream goes on")
         }
     }
 

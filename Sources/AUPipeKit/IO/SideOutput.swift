@@ -192,7 +192,7 @@ public final class SideOutput {
     /// how it ended.
     public var statsNote: String {
         guard let plan else { return "\(path): not prepared" }
-        var s = "\(path): \(plan.container.rawValue.uppercased()) \(plan.format.spec), \(framesWritten) frames written"
+        var s = "\(path): \(plan.container.rawValue.uppercased()) \(plan.format.spec), \(counted(Int(framesWritten), "frame")) written"
         if let live {
             s += ", \(droppedFrames) dropped"
             if warnedGone { s += ", its reader went away" } else if !live.everOpened { s += ", no reader opened it" }

@@ -94,7 +94,7 @@ public final class MuteUnit: AudioUnit, LiveControllable, StatsReporting {
 
     public func parameterValue(_ name: String) -> String? { name == Keys.on.name ? (outsideMuted ? "1" : "0") : nil }
 
-    public var statsNote: String? { toggles > 0 ? "on changed \(toggles) times while running" : nil }
+    public var statsNote: String? { toggles > 0 ? "on changed \(counted(toggles, "time")) while running" : nil }
 
     /// Index of the first interval that has not ended before `position`; only moves forward.
     private var nextInterval = 0

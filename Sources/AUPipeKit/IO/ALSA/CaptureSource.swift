@@ -110,7 +110,7 @@ final class CaptureSource: ByteSource {
                 silenceFrames = Int(max(0, limitFrames - framesRead))
                 endedInGap = true
                 gap(now - start, frames: silenceFrames)
-                warn("aupipe: \(loss.subject): still away when --duration was reached; \(silenceFrames) frames of silence written")
+                warn("aupipe: \(loss.subject): still away when --duration was reached; \(counted(Int(silenceFrames), "frame")) of silence written")
                 return true
             }
             let pause = min(Reconnect.interval, max(0, min(deadline ?? .infinity, durationEnds ?? .infinity) - now))
@@ -127,7 +127,7 @@ final class CaptureSource: ByteSource {
         let away = DeviceLosses.now() - start
         silenceFrames = Int((away * Double(format.sampleRate)).rounded())
         gap(away, frames: silenceFrames)
-        warn("aupipe: \(loss.subject): back after \(DeviceLoss.seconds(away)) s; \(silenceFrames) frames of silence written")
+        warn("aupipe: \(loss.subject): back after \(DeviceLoss.seconds(away)) s; \(counted(Int(silenceFrames), "frame")) of silence written")
         return true
     }
 

@@ -60,7 +60,7 @@ final class MonitorOutput {
             return false
         case .back(let gap):
             losses.record(gap)
-            warn("aupipe: \(lost.loss.subject): back after \(DeviceLoss.seconds(gap.lengthSeconds)) s; \(gap.frames) frames of output were not played")
+            warn("aupipe: \(lost.loss.subject): back after \(DeviceLoss.seconds(gap.lengthSeconds)) s; \(counted(Int(gap.frames), "frame")) of output were not played")
             outage = nil
             return true
         }

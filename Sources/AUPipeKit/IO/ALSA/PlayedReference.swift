@@ -135,7 +135,7 @@ final class PlayedReference {
             return false
         case .back(let gap):
             losses.record(gap)
-            warn("aupipe: \(lost.loss.subject): back after \(DeviceLoss.seconds(gap.lengthSeconds)) s; \(gap.frames) frames of the far end were not played")
+            warn("aupipe: \(lost.loss.subject): back after \(DeviceLoss.seconds(gap.lengthSeconds)) s; \(counted(Int(gap.frames), "frame")) of the far end were not played")
             outage = nil
             return true
         }

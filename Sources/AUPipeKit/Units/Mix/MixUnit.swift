@@ -228,13 +228,13 @@ public final class MixUnit: AudioUnit, LiveControllable, StatsReporting, SideInp
     public var statsNote: String? {
         buses.map { b in
             let r = b.reader
-            var s = "bus \(r.index) \(r.spec.path): \(r.conversionNote); \(r.framesDelivered) frames"
+            var s = "bus \(r.index) \(r.spec.path): \(r.conversionNote); \(counted(Int(r.framesDelivered), "frame"))"
             if r.underrunFrames > 0 { s += ", \(counted(Int(r.underrunFrames), "frame")) late (silence)" }
             if r.loops > 0 { s += ", looped \(counted(r.loops, "time"))" }
             if r.tornBytes > 0 { s += ", \(counted(r.tornBytes, "byte")) of a torn last frame dropped" }
-            if r.missingBytes > 0 { s += ", ended \(r.missingBytes) bytes short of its header's size" }
+            if r.missingBytes > 0 { s += ", ended \(counted(Int(r.missingBytes), "byte")) short of its header's size" }
             return s
-        }.joined(separator: "; ") + (limit ? "; \(clipped) samples limited" : "")
+        }.joined(separator: "; ") + (limit ? "; \(counted(Int(clipped), "sample")) limited" : "")
     }
 
     // MARK: live parameters
