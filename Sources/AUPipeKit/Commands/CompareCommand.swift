@@ -30,18 +30,18 @@ public enum CompareCommand {
     static func describe(_ h: StreamHeader) -> String { "\(h.container.rawValue) \(h.format.spec)" }
 
     static func text(_ r: ComparisonResult, _ o: CompareOptions) -> [String] {
-        let counted = { (frames: Int64) in r.incomparable ? "not read" : "\(frames) frames" }
-        var lines = ["A: \(o.a): \(describe(r.a)), \(counted(r.framesA))", "B: \(o.b): \(describe(r.b)), \(counted(r.framesB))"]
+        let length = { (frames: Int64) in r.incomparable ? "not read" : counted(Int(frames), "frame") }
+        var lines = ["A: \(o.a): \(describe(r.a)), \(length(r.framesA))", "B: \(o.b): \(describe(r.b)), \(length(r.framesB))"]
         guard r.compared else { return lines + ["result: cannot compare"] }
         if r.framesA != r.framesB {
-            let what = r.framesCompared == 0 ? "none (\(r.framesA == 0 ? "A" : "B") is empty)" : "the first \(r.framesCompared) frames"
-            lines.append("compared: \(what) (lengths differ by \(abs(r.framesA - r.framesB)))")
+            let what = r.framesCompared == 0 ? "none (\(r.framesA == 0 ? "A" : "B") is empty)" : "the first \(counted(Int(r.framesCompared), "frame"))"
+            lines.append("compared: \(what) (lengths differ by \(counted(Int(abs(r.framesA - r.framesB)), "frame")))")
         }
         if let lsb = r.maxDifferenceLSB, let db = r.maxDifferenceDB, let rms = r.rmsDifferenceDB, let snr = r.snrDB {
             if let at = r.maxAt {
                 lines.append("max difference: \(formatFixed(lsb)) LSB of \(r.coarser.token) (\(formatFixed(db)) dBFS) at frame \(at.frame), channel \(at.channel)")
             } else {
-                lines.append("max difference: 0 (all \(r.framesCompared) compared frames are equal)")
+                lines.append("max difference: 0 (no difference in \(counted(Int(r.framesCompared), "compared frame")))")
             }
             lines.append("rms difference: \(formatFixed(rms)) dBFS")
             lines.append("snr: \(formatFixed(snr)) dB")
@@ -54,7 +54,7 @@ public enum CompareCommand {
         if let d = r.firstDifference {
             lines.append("first difference: frame \(d.frame), channel \(d.channel): A \(d.a), B \(d.b)")
         }
-        let lengths = r.framesA != r.framesB ? " (lengths differ by \(abs(r.framesA - r.framesB)) frames, allowed by \(o.allowLength?.option ?? ""))" : ""
+        let lengths = r.framesA != r.framesB ? " (lengths differ by \(counted(Int(abs(r.framesA - r.framesB)), "frame")), allowed by \(o.allowLength?.option ?? ""))" : ""
         if let f = r.failure {
             lines.append("result: differ: \(f.message)")
         } else if r.identical {

@@ -48,12 +48,9 @@ public struct CompareOptions: Equatable, Sendable {
         while i < args.count {
             let word = args[i]
             i += 1
-            if pathsOnly || word == "--" {
-                // After `--` every word is a path, even one that starts with '-'.
-                if pathsOnly { files.append(word) }
-                pathsOnly = true
-                continue
-            }
+            // After `--` every word is a path, even one that starts with '-'.
+            if pathsOnly { files.append(word); continue }
+            if word == "--" { pathsOnly = true; continue }
             guard word.hasPrefix("--") else {
                 if word.hasPrefix("-") && word != "-" {
                     if word == "-h" { return nil }

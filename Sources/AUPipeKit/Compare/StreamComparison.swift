@@ -146,7 +146,7 @@ public enum StreamComparison {
         let lengthDifference = abs(r.framesA - r.framesB)
         if lengthDifference > 0 {
             guard let allowance = o.allowLength else {
-                return CompareFailure(.lengthsDiffer, "lengths differ: A has \(r.framesA) frames, B has \(r.framesB) (--allow-length compares the first \(min(r.framesA, r.framesB)))")
+                return CompareFailure(.lengthsDiffer, "lengths differ: A has \(counted(Int(r.framesA), "frame")), B has \(r.framesB) (--allow-length compares the first \(min(r.framesA, r.framesB)))")
             }
             if lengthDifference > allowance.limit(framesA: r.framesA) {
                 return CompareFailure(.lengthsDiffer, "lengths differ by \(counted(Int(lengthDifference), "frame")) (A has \(r.framesA), B has \(r.framesB)), more than \(allowance.option) allows")

@@ -17,7 +17,7 @@ public enum CAFFile {
             let size = Int64(bitPattern: try c.u64be())
             switch type {
             case "desc":
-                guard size == 32 else { throw AUPipeError.data("\(source.name): CAF desc chunk is \(size) bytes, not 32") }
+                guard size == 32 else { throw AUPipeError.data("\(source.name): CAF desc chunk is \(counted(Int(size), "byte")), not 32") }
                 format = try parseDesc(try c.bytes(32), name: source.name)
             case "data":
                 guard let format else { throw AUPipeError.data("\(source.name): CAF data chunk comes before desc") }

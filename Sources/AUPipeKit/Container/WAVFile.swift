@@ -19,11 +19,11 @@ public enum WAVFile {
             let size = try c.u32le()
             switch id {
             case "fmt ":
-                guard size >= 16, size <= 4096 else { throw AUPipeError.data("\(source.name): WAV fmt chunk is \(size) bytes; 16...4096 expected") }
+                guard size >= 16, size <= 4096 else { throw AUPipeError.data("\(source.name): WAV fmt chunk is \(counted(Int(size), "byte")); 16...4096 expected") }
                 let body = try c.bytes(Int(size) + Int(size & 1))
                 (format, mask) = try parseFmt(body, size: Int(size), name: source.name)
             case "ds64":
-                guard size >= 24 else { throw AUPipeError.data("\(source.name): RF64 ds64 chunk is \(size) bytes; at least 24 expected") }
+                guard size >= 24 else { throw AUPipeError.data("\(source.name): RF64 ds64 chunk is \(counted(Int(size), "byte")); at least 24 expected") }
                 // RIFF size, data size, sample count; the table that may follow is skipped.
                 let body = try c.bytes(24)
                 ds64DataSize = body[8..<16].reversed().reduce(0) { $0 << 8 | UInt64($1) }
@@ -72,7 +72,7 @@ public enum WAVFile {
         guard (1...64).contains(channels) else { throw AUPipeError.data("\(name): WAV header has \(channels) channels; 1...64 allowed") }
         guard StreamFormat.rateRange.contains(rate) else { throw AUPipeError.data("\(name): WAV sample rate \(rate) Hz is outside 1...768000") }
         if tag == tagExtensible {
-            guard size >= 40 else { throw AUPipeError.data("\(name): WAVE_FORMAT_EXTENSIBLE fmt chunk is \(size) bytes, not 40") }
+            guard size >= 40 else { throw AUPipeError.data("\(name): WAVE_FORMAT_EXTENSIBLE fmt chunk is \(counted(size, "byte")), not 40") }
             mask = u32(20)
             guard Array(b[26..<40]) == guidTail else { throw AUPipeError.data("\(name): WAV SubFormat GUID is not a standard PCM/float/G.711 one") }
             tag = u16(24)

@@ -258,7 +258,7 @@ final class StreamLoop {
         guard !StopSignal.received, toLimit != 0 else { return nil }
         let format = header.format, container = header.container.rawValue.uppercased()
         if carried > 0, remaining == 0, let declared = header.dataBytes {
-            return AUPipeError(.dataError, "\(source.name): the \(container) header declares \(declared) bytes of audio, not a whole number of \(inFrameBytes)-byte frames of \(format.spec); the last \(counted(carried, "byte")) were dropped",
+            return AUPipeError(.dataError, "\(source.name): the \(container) header declares \(counted(Int(declared), "byte")) of audio, not a whole number of \(inFrameBytes)-byte frames of \(format.spec); the last \(counted(carried, "byte")) were dropped",
                                cause: .inputEnd(.declaredSizeNotWholeFrames(bytes: carried)))
         }
         if carried > 0 {
