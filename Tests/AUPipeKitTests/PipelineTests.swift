@@ -33,7 +33,7 @@ import AUPipeKit
         #expect(r.report.framesOut == 10)
         #expect(r.bytes.count == 40)
         #expect(r.report.dataError?.status == .dataError)
-        #expect(r.report.dataError?.message.contains("1 trailing bytes") == true)
+        #expect(r.report.dataError?.message.contains("1 trailing byte dropped") == true)
     }
 
     /// `--duration` stops after exactly that many frames, whether reads end mid-frame (pipe
