@@ -33,6 +33,23 @@ import Testing
         #expect(out.contains("integer:\nstatus=0"))
     }
 
+    /// The count runs on every block of a float output: it must not allocate. All-ones bytes
+    /// are NaN in f32, so every sample of the stream is counted.
+    @Test func countingNonFiniteOutputDoesNotAllocatePerBlock() throws {
+        let shim = try #require(AllocationTests.shim, "could not compile Support/malloccount.c with clang or gcc")
+        func allocations(seconds: Int, chain: String) throws -> Int {
+            let r = try CLI.shell("head -c \(seconds * 48000 * 8) /dev/zero | tr '\\000' '\\377' | LD_PRELOAD='\(shim)' \"$AUPIPE\" --in-format f32le:48000:2 -t raw \(chain) 2>&1 >/dev/null | grep -E '^mallocs:|non-finite|NaN'")
+            let text = String(decoding: r.stdout, as: UTF8.self)
+            #expect(text.contains("reached the f32le output: \(seconds * 96000) samples, the first at frame 0, channel 0"), "\(text)")
+            let count = text.split(separator: "\n").first { $0.hasPrefix("mallocs: ") }.map { String($0.dropFirst(9)) }
+            return try #require(count.flatMap { Int($0) }, "no count in '\(text)'")
+        }
+        for chain in ["", "gain -1"] {
+            let short = try allocations(seconds: 1, chain: chain), long = try allocations(seconds: 30, chain: chain)
+            #expect(abs(long - short) <= 4, "\(short) allocations for 1 s but \(long) for 30 s with chain '\(chain)'")
+        }
+    }
+
     @Test func infoOnATruncatedFileGivesTheFramesPresent() throws {
         let r = try run("""
             "$AUPIPE" gen sine 997 duration=4000f --out-format s16le:16000:2 -o a.wav
