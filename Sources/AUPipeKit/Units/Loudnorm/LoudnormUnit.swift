@@ -16,7 +16,7 @@ public final class LoudnormUnit: AudioUnit, StatsReporting, LiveControllable {
         name: "loudnorm",
         summary: "normalise loudness live (EBU R128) with a look-ahead true-peak limiter",
         details: """
-            Single pass, for streams: a slowly moving gain brings the loudness (ITU-R BS.1770-4, EBU R128 gating, measured with libebur128) to target= LUFS, and a look-ahead limiter keeps the true peak (4x oversampled) at or below true-peak= dBTP.
+            Single pass, for streams: a slowly moving gain brings the loudness (ITU-R BS.1770-4, EBU R128 gating, measured with libebur128, each channel weighted by where it plays as meter does) to target= LUFS, and a look-ahead limiter keeps the true peak (4x oversampled) at or below true-peak= dBTP.
             The gain: every 100 ms of stream time it aims at target minus the input's integrated loudness so far (gated), and moves towards it by at most 12 dB per second (the integrated loudness itself moves slowly once a few seconds have passed). In the first 400 ms, before the input has a gated loudness, it aims at the loudness heard so far (from 100 ms on; 0 dB before), and it moves at up to 60 dB per second until it first gets to its aim. Where the current loudness (the louder of short-term, 3 s, and momentary, 400 ms) is more than range/2 LU from the integrated loudness, a second part of the gain, moving at most 3 dB per second up and 10 dB per second down, brings it back to range/2 LU from the target: quiet passages are lifted partly, loud ones lowered partly, and the output keeps a loudness range of up to range LU. During silence or pauses (below -70 LUFS, or 20 LU below the integrated loudness) the gain holds. The gain stays within -30 and +30 dB.
             The limiter looks 10 ms ahead: its gain is down to what the peak needs when the peak comes out (a ramp over 10 ms), and recovers with a 200 ms time constant. It aims 0.2 dB below the ceiling, for the difference between true-peak meters. Length is exact and delay is zero: the look-ahead (10 ms and 11 frames: 491 frames at 48 kHz, as --stats shows) is compensated at the start and flushed at the end.
             target, true-peak and range are live (--control: set loudnorm.target -20). --stats prints input and output loudness: integrated (LUFS), range (LU), true peak (dBTP); JSON figures inputIntegratedLUFS, inputLoudnessRangeLU, inputTruePeakDBTP, outputIntegratedLUFS, outputLoudnessRangeLU, outputTruePeakDBTP, gainDB (the gain at the end), limiterMaxReductionDB. get loudnorm.gain, loudnorm.input-integrated and loudnorm.output-integrated read them while running.
@@ -69,7 +69,7 @@ public final class LoudnormUnit: AudioUnit, StatsReporting, LiveControllable {
     public func prepare(_ context: PrepareContext) throws -> StreamFormat {
         channels = context.input.channels
         rate = context.input.sampleRate
-        guard let i = LoudnessMeter(channels: channels, sampleRate: rate), let o = LoudnessMeter(channels: channels, sampleRate: rate) else {
+        guard let i = LoudnessMeter(channels: channels, sampleRate: rate, layout: context.layout), let o = LoudnessMeter(channels: channels, sampleRate: rate, layout: context.layout) else {
             throw AUPipeError.usage("loudnorm: cannot measure a stream at \(rate) Hz with \(counted(channels, "channel")) (libebur128 takes 16 Hz to 2822400 Hz)")
         }
         inputMeter = i

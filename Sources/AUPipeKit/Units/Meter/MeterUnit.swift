@@ -15,7 +15,7 @@ public final class MeterUnit: AudioUnit, StatsReporting, LiveControllable, SideO
         name: "meter",
         summary: "measure loudness (EBU R128), true peak, peak and RMS; audio untouched",
         details: """
-            Passes the stream through byte for byte and measures it with libebur128 (ITU-R BS.1770-4, EBU R128 gating): integrated loudness (LUFS), loudness range (LU), momentary (400 ms) and short-term (3 s) loudness, true peak (dBTP, 4x oversampled below 96 kHz), sample peak and RMS (dBFS, all channels). --stats prints them at the end (JSON figures integratedLUFS, loudnessRangeLU, truePeakDBTP, samplePeakDBFS, rmsDBFS). While running, --control reads them: get meter.integrated, meter.momentary, meter.shortterm, meter.range, meter.truepeak, meter.peak, meter.rms. every= writes one JSON line per interval of stream time, {"t":SECONDS,"momentary":..,"shortterm":..,"integrated":..,"range":..,"truepeak":..,"peak":..,"rms":..}, with truepeak, peak and rms over the interval and null for silence, to stderr or to=; a FIFO's reader that is too slow loses lines, never stalls the stream. plot= draws momentary and short-term loudness and true peak (every 100 ms) over stream time as an SVG file at the end.
+            Passes the stream through byte for byte and measures it with libebur128 (ITU-R BS.1770-4, EBU R128 gating): integrated loudness (LUFS), loudness range (LU), momentary (400 ms) and short-term (3 s) loudness, true peak (dBTP, 4x oversampled below 96 kHz), sample peak and RMS (dBFS, all channels). Each channel is weighted as BS.1770-4 says for where it plays, from the WAV channel mask or CAF layout (or the default layout for the count): 1.41 for side channels between 60 and 120 degrees of azimuth (SL, SR), 1.0 for front, centre, back (BL, BR, BC: unlike ffmpeg's ebur128, which weighs them 1.41) and height channels, the LFE left out. --stats prints them at the end (JSON figures integratedLUFS, loudnessRangeLU, truePeakDBTP, samplePeakDBFS, rmsDBFS). While running, --control reads them: get meter.integrated, meter.momentary, meter.shortterm, meter.range, meter.truepeak, meter.peak, meter.rms. every= writes one JSON line per interval of stream time, {"t":SECONDS,"momentary":..,"shortterm":..,"integrated":..,"range":..,"truepeak":..,"peak":..,"rms":..}, with truepeak, peak and rms over the interval and null for silence, to stderr or to=; a FIFO's reader that is too slow loses lines, never stalls the stream. plot= draws momentary and short-term loudness and true peak (every 100 ms) over stream time as an SVG file at the end.
             """,
         parameters: [Keys.every, Keys.to, Keys.plot],
         primary: nil,
@@ -67,7 +67,7 @@ public final class MeterUnit: AudioUnit, StatsReporting, LiveControllable, SideO
     public func prepare(_ context: PrepareContext) throws -> StreamFormat {
         channels = context.input.channels
         rate = context.input.sampleRate
-        guard let m = LoudnessMeter(channels: channels, sampleRate: rate) else {
+        guard let m = LoudnessMeter(channels: channels, sampleRate: rate, layout: context.layout) else {
             throw AUPipeError.usage("meter: cannot measure a stream at \(rate) Hz with \(counted(channels, "channel")) (libebur128 takes 16 Hz to 2822400 Hz)")
         }
         meter = m
