@@ -35,7 +35,7 @@ public struct CompareOptions: Equatable, Sendable {
             return args[i - 1]
         }
         func number(_ name: String, _ text: String, _ range: ClosedRange<Double>) throws -> Double {
-            guard let v = Double(text), range.contains(v) else {
+            guard let v = DecimalNumber.parse(text), range.contains(v) else {
                 throw AUPipeError.usage("compare: \(name) \(text) is not a number in \(formatNumber(range.lowerBound))...\(formatNumber(range.upperBound))")
             }
             return v
