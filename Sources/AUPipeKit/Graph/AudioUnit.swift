@@ -51,11 +51,15 @@ public struct PrepareContext: Sendable {
     /// True when the stream arrives in real time (a pipe, FIFO, socket, tty or sound device):
     /// `mix` then reads its FIFO buses without blocking.
     public var isLive: Bool
+    /// Where each of the input's channels plays: the input header's layout while the channel
+    /// count is the input's, else the default layout for the count (`meter` weights by it).
+    public var layout: ChannelLayout
 
-    public init(input: StreamFormat, maxFrames: Int, isLive: Bool = false) {
+    public init(input: StreamFormat, maxFrames: Int, isLive: Bool = false, layout: ChannelLayout? = nil) {
         self.input = input
         self.maxFrames = maxFrames
         self.isLive = isLive
+        self.layout = layout ?? .standard(channels: input.channels)
     }
 }
 

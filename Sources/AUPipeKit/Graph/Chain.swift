@@ -88,19 +88,22 @@ public final class Chain {
     /// `maxFrames` bounds every block; `isLive` says whether the stream arrives in real time.
     /// With `allowBypass` false, units that have nothing to do now still run (they may be
     /// changed while running). `then`, when given, adds stages after those, made from the
-    /// format those produce (`--out-format`'s conversions).
+    /// format those produce (`--out-format`'s conversions). `layout` is the input's channel
+    /// layout (the default for its count when nil); a stage that changes the channel count
+    /// hands the next the default layout for the new count.
     public init(stages entries: [ChainStage], then more: ((StreamFormat) throws -> [ChainStage])? = nil, input: StreamFormat,
-                maxFrames: Int, measurePeaks: Bool, allowBypass: Bool = true, isLive: Bool = false) throws {
+                maxFrames: Int, measurePeaks: Bool, allowBypass: Bool = true, isLive: Bool = false, layout: ChannelLayout? = nil) throws {
         inputFormat = input
         self.maxFrames = maxFrames
         self.measurePeaks = measurePeaks
         var format = input
+        var layout = layout ?? .standard(channels: input.channels)
         var frames = maxFrames
         var index = 0
         var prepared: [Stage] = [], bypassed: [(index: Int, stats: StageStats)] = []
         func prepare(_ entry: ChainStage) throws {
             let next: StreamFormat
-            do { next = try entry.unit.prepare(PrepareContext(input: format, maxFrames: frames, isLive: isLive)) } catch let e as StageError {
+            do { next = try entry.unit.prepare(PrepareContext(input: format, maxFrames: frames, isLive: isLive, layout: layout)) } catch let e as StageError {
                 throw e.error(stage: entry.name, origin: entry.origin)
             }
             if allowBypass && entry.unit.isBypassed {
@@ -113,6 +116,7 @@ public final class Chain {
                                       stats: StageStats(name: entry.name)))
                 frames = outFrames
             }
+            if next.channels != format.channels { layout = .standard(channels: next.channels) }
             format = next
             index += 1
         }

@@ -14,10 +14,10 @@ public enum StreamDuration: Equatable, Sendable, CustomStringConvertible {
     /// Parses `text`; nil when it is not a duration.
     public init?(_ text: String, bareUnit: BareUnit) {
         let t = text.lowercased()
-        if t.hasSuffix("ms"), let v = Double(t.dropLast(2)), v.isFinite { self = .seconds(v / 1000) }
-        else if t.hasSuffix("s"), let v = Double(t.dropLast()), v.isFinite { self = .seconds(v) }
+        if t.hasSuffix("ms"), let v = DecimalNumber.parse(t.dropLast(2)) { self = .seconds(v / 1000) }
+        else if t.hasSuffix("s"), let v = DecimalNumber.parse(t.dropLast()) { self = .seconds(v) }
         else if t.hasSuffix("f"), let n = Int(t.dropLast()) { self = .frames(n) }
-        else if let v = Double(t), v.isFinite { self = .seconds(bareUnit == .milliseconds ? v / 1000 : v) }
+        else if let v = DecimalNumber.parse(t) { self = .seconds(bareUnit == .milliseconds ? v / 1000 : v) }
         else { return nil }
     }
 

@@ -125,7 +125,7 @@ public struct ParameterDescriptor: Sendable {
         }
         switch kind {
         case .number(let range, let u):
-            guard let v = Self.number(text, unit: u) else { throw fail("is not a number; expected \(typeDescription)") }
+            guard let v = Self.number(text, unit: u) else { throw fail("\(Self.notANumber(text, unit: u)); expected \(typeDescription)") }
             guard range.contains(v) else { throw outOfRange("is out of range \(formatNumber(range.lowerBound))...\(formatNumber(range.upperBound))\(u.isEmpty ? "" : " " + u)") }
             return .number(v)
         case .integer(let range):
@@ -197,7 +197,10 @@ public struct ParameterDescriptor: Sendable {
         case .numberList(let range, let u):
             var list: [Double] = []
             for part in text.split(separator: ",", omittingEmptySubsequences: false) {
-                guard let v = Self.number(String(part), unit: u) else { throw fail("is not a comma-separated list of numbers") }
+                guard let v = Self.number(String(part), unit: u) else {
+                    let why = Self.notANumber(String(part), unit: u)
+                    throw fail(why == "is not a number" ? "is not a comma-separated list of numbers" : "has \(part), which \(why)")
+                }
                 guard range.contains(v) else { throw outOfRange("has \(part), out of range \(formatNumber(range.lowerBound))...\(formatNumber(range.upperBound)) \(u)") }
                 list.append(v)
             }
@@ -219,7 +222,7 @@ public struct ParameterDescriptor: Sendable {
                 return try ParameterDescriptor(name, .number(range, unit: "dB"), default: nil, help: help).parse(text, unit: unit)
             }
             let factors = Self.factorRange(range)
-            guard let f = Double(text.dropLast()), f.isFinite, factors.contains(f) else {
+            guard let f = DecimalNumber.parse(text.dropLast()), factors.contains(f) else {
                 throw outOfRange("is not a linear factor in \(formatFactor(factors.lowerBound))x...\(formatFactor(factors.upperBound))x")
             }
             return .number(20 * log10(f))
@@ -233,7 +236,10 @@ public struct ParameterDescriptor: Sendable {
             throw outside ? outOfRange(problem ?? "is out of range") : fail(problem ?? "is not a value of this port")
         case .numberOrChoice(let range, let u, let words):
             if let word = words.first(where: { $0 == text.lowercased() }) { return .text(word) }
-            guard let v = Self.number(text, unit: u) else { throw fail("is neither a number nor one of \(words.joined(separator: ", ")); expected \(typeDescription)") }
+            guard let v = Self.number(text, unit: u) else {
+                let why = Self.notANumber(text, unit: u)
+                if why != "is not a number" { throw fail("\(why); expected \(typeDescription)") }
+                throw fail("is neither a number nor one of \(words.joined(separator: ", ")); expected \(typeDescription)") }
             guard range.contains(v) else { throw outOfRange("is out of range \(formatNumber(range.lowerBound))...\(formatNumber(range.upperBound))\(u.isEmpty ? "" : " " + u)") }
             return .number(v)
         case .durationOrAuto(let range, let bare):
@@ -284,13 +290,28 @@ extension ParameterDescriptor {
     }
 
     /// A real number written with or without its `unit` (`-6`, `-6dB`); one in Hz also in kHz
-    /// (`1k`, `1kHz`), as rates are. Nil when it is not a finite number.
+    /// (`1k`, `1kHz`), as rates are. Nil when it is not a finite decimal number (`DecimalNumber`).
     static func number(_ text: String, unit: String) -> Double? {
         if unit == "Hz" { return FormatSpec.hertz(text) }
+        return DecimalNumber.parse(withoutUnit(text, unit))
+    }
+
+    /// `text` without a trailing `unit` (any case).
+    private static func withoutUnit(_ text: String, _ unit: String) -> String {
         var t = text
         if !unit.isEmpty, t.lowercased().hasSuffix(unit.lowercased()) { t.removeLast(unit.count) }
-        guard let v = Double(t), v.isFinite else { return nil }
-        return v
+        return t
+    }
+
+    /// Why `number` refused `text`: `is not a number`, or the reason a form Swift reads is not
+    /// taken (hexadecimal, nan, inf: `DecimalNumber.refusal`).
+    static func notANumber(_ text: String, unit: String) -> String {
+        var t = withoutUnit(text, unit == "Hz" ? "" : unit).lowercased()
+        if unit == "Hz" {
+            if t.hasSuffix("hz") { t.removeLast(2) }
+            if t.hasSuffix("k") { t.removeLast() }
+        }
+        return DecimalNumber.refusal(t)
     }
 
     /// Parses `arguments` (`key=value`, or a bare value for `primary`) against `parameters`,

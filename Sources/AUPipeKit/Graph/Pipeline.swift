@@ -158,7 +158,7 @@ public final class Pipeline {
     private func run(_ input: Input, openSink: () throws -> any ByteSink, control: ControlChannel?) throws -> RunReport {
         let header = input.header
         let inFormat = try header.format.validated(source: "\(input.audio.name): \(header.container.rawValue.uppercased()) header")
-        let chain = try prepareChain(for: inFormat, isLive: input.isLive, controlled: control != nil)
+        let chain = try prepareChain(for: inFormat, layout: ChannelLayout(header: header), isLive: input.isLive, controlled: control != nil)
         let plan = try outputPlan(for: header, chain: chain, fromDevice: input.capture != nil)
         var report = RunReport(input: header, output: plan)
         if options.check {
@@ -181,7 +181,7 @@ public final class Pipeline {
     }
 
     /// The chain's units and the conversions `--out-format` appends, prepared for `inFormat`.
-    private func prepareChain(for inFormat: StreamFormat, isLive: Bool, controlled: Bool) throws -> Chain {
+    private func prepareChain(for inFormat: StreamFormat, layout: ChannelLayout, isLive: Bool, controlled: Bool) throws -> Chain {
         let blockFrames = max(1, options.block?.frames(atRate: inFormat.sampleRate) ?? inFormat.sampleRate / 100)
         guard blockFrames <= 1 << 20 else {
             throw AUPipeError.usage("--block is \(blockFrames) frames; at most 1048576 allowed")
@@ -194,7 +194,7 @@ public final class Pipeline {
         let stages = units.map { ChainStage($0.label ?? $0.name, $0.unit) }
         // Under live control no unit is skipped: a gain at 0 dB may be turned down later.
         return try Chain(stages: stages, then: outputConversions, input: inFormat, maxFrames: blockFrames,
-                         measurePeaks: options.stats != .off, allowBypass: !controlled, isLive: isLive)
+                         measurePeaks: options.stats != .off, allowBypass: !controlled, isLive: isLive, layout: layout)
     }
 
     /// The conversions `--out-format` asks for beyond the encoding (channels, then rate), from

@@ -54,7 +54,7 @@ public struct PluginControlRange: Sendable {
     /// ("Low shelf" → `low_shelf`); a label that is a number ("+5", "-10": eg-amp's) stays as
     /// written, since `-5` and `+5` must not both become `_5`.
     static func word(_ label: String) -> String {
-        if Double(label.hasPrefix("+") ? String(label.dropFirst()) : label) != nil { return label }
+        if DecimalNumber.parse(label) != nil { return label }
         return PluginPort.symbols(forNames: [label])[0]
     }
 
@@ -74,7 +74,11 @@ public struct PluginControlRange: Sendable {
             }
         }
         guard let v = ParameterDescriptor.number(text, unit: unit) else {
-            return (nil, "is not a number; expected \(description)", false)
+            return (nil, "\(ParameterDescriptor.notANumber(text, unit: unit)); expected \(description)", false)
+        }
+        // A control port holds a 32-bit float: a value beyond its range would become infinity.
+        if v.magnitude > Double(Float.greatestFiniteMagnitude) {
+            return (nil, "is beyond the range of a plugin's control port (a 32-bit float, at most \(Float.greatestFiniteMagnitude) either way)", true)
         }
         if isInteger || isToggled, v != v.rounded() { return (nil, "is not a whole number; expected \(description)", false) }
         if !isSampleRateRelative, let problem = rangeProblem(v) { return (nil, problem, true) }

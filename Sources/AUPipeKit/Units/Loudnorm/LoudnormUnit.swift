@@ -16,10 +16,10 @@ public final class LoudnormUnit: AudioUnit, StatsReporting, LiveControllable {
         name: "loudnorm",
         summary: "normalise loudness live (EBU R128) with a look-ahead true-peak limiter",
         details: """
-            Single pass, for streams: a slowly moving gain brings the loudness (ITU-R BS.1770-4, EBU R128 gating, measured with libebur128) to target= LUFS, and a look-ahead limiter keeps the true peak (4x oversampled) at or below true-peak= dBTP.
+            Single pass, for streams: a slowly moving gain brings the loudness (ITU-R BS.1770-4, EBU R128 gating, measured with libebur128, each channel weighted by where it plays as meter does) to target= LUFS, and a look-ahead limiter keeps the true peak (4x oversampled) at or below true-peak= dBTP.
             The gain: every 100 ms of stream time it aims at target minus the input's integrated loudness so far (gated), and moves towards it by at most 12 dB per second (the integrated loudness itself moves slowly once a few seconds have passed). In the first 400 ms, before the input has a gated loudness, it aims at the loudness heard so far (from 100 ms on; 0 dB before), and it moves at up to 60 dB per second until it first gets to its aim. Where the current loudness (the louder of short-term, 3 s, and momentary, 400 ms) is more than range/2 LU from the integrated loudness, a second part of the gain, moving at most 3 dB per second up and 10 dB per second down, brings it back to range/2 LU from the target: quiet passages are lifted partly, loud ones lowered partly, and the output keeps a loudness range of up to range LU. During silence or pauses (below -70 LUFS, or 20 LU below the integrated loudness) the gain holds. The gain stays within -30 and +30 dB.
             The limiter looks 10 ms ahead: its gain is down to what the peak needs when the peak comes out (a ramp over 10 ms), and recovers with a 200 ms time constant. It aims 0.2 dB below the ceiling, for the difference between true-peak meters. Length is exact and delay is zero: the look-ahead (10 ms and 11 frames: 491 frames at 48 kHz, as --stats shows) is compensated at the start and flushed at the end.
-            target, true-peak and range are live (--control: set loudnorm.target -20). --stats prints input and output loudness: integrated (LUFS), range (LU), true peak (dBTP); JSON figures inputIntegratedLUFS, inputLoudnessRangeLU, inputTruePeakDBTP, outputIntegratedLUFS, outputLoudnessRangeLU, outputTruePeakDBTP, gainDB (the gain at the end), limiterMaxReductionDB. get loudnorm.gain, loudnorm.input-integrated and loudnorm.output-integrated read them while running.
+            target, true-peak and range are live (--control: set loudnorm.target -20). --stats prints input and output loudness: integrated (LUFS), range (LU), true peak (dBTP); JSON figures inputIntegratedLUFS, inputLoudnessRangeLU, inputTruePeakDBTP, outputIntegratedLUFS, outputLoudnessRangeLU, outputTruePeakDBTP, gainDB (the gain at the end), limiterMaxReductionDB, nonFiniteSamples (NaN and infinite input samples: measured as 0, reported once on stderr, passed through as they are). get loudnorm.gain, loudnorm.input-integrated and loudnorm.output-integrated read them while running.
             """,
         parameters: [Keys.target, Keys.truePeak, Keys.range],
         primary: Keys.target.name,
@@ -38,6 +38,8 @@ public final class LoudnormUnit: AudioUnit, StatsReporting, LiveControllable {
     private var limiter: TruePeakLimiter?
     private var inputMeter: LoudnessMeter?
     private var outputMeter: LoudnessMeter?
+    /// NaN and infinities kept out of the input's and the output's measurement (as 0), counted.
+    private var finiteIn: FiniteMeasure?, finiteOut: FiniteMeasure?
     private var channels = 1, rate = 1
     /// Frames per gain update, input frames so far, the next update's frame.
     private var period = 1
@@ -69,11 +71,14 @@ public final class LoudnormUnit: AudioUnit, StatsReporting, LiveControllable {
     public func prepare(_ context: PrepareContext) throws -> StreamFormat {
         channels = context.input.channels
         rate = context.input.sampleRate
-        guard let i = LoudnessMeter(channels: channels, sampleRate: rate), let o = LoudnessMeter(channels: channels, sampleRate: rate) else {
+        guard let i = LoudnessMeter(channels: channels, sampleRate: rate, layout: context.layout), let o = LoudnessMeter(channels: channels, sampleRate: rate, layout: context.layout) else {
             throw AUPipeError.usage("loudnorm: cannot measure a stream at \(rate) Hz with \(counted(channels, "channel")) (libebur128 takes 16 Hz to 2822400 Hz)")
         }
         inputMeter = i
         outputMeter = o
+        finiteIn = FiniteMeasure(owner: "loudnorm", channels: channels, sampleRate: rate, maxFrames: context.maxFrames)
+        // The output's copy is never reported: a NaN there came in (and was reported) at the input.
+        finiteOut = FiniteMeasure(owner: nil, channels: channels, sampleRate: rate, maxFrames: context.maxFrames)
         limiter = TruePeakLimiter(channels: channels, sampleRate: rate, ceiling: Self.ceiling(truePeak))
         period = max(1, Int((LoudnessGainControl.period * Double(rate)).rounded()))
         nextUpdate = Int64(period)
@@ -89,13 +94,13 @@ public final class LoudnormUnit: AudioUnit, StatsReporting, LiveControllable {
     public var latency: Int { limiter?.latency ?? 0 }
 
     public func process(_ input: UnsafePointer<Float>, frames count: Int, into output: UnsafeMutablePointer<Float>) throws -> Int {
-        guard let limiter, let inputMeter, let scaled, let discard else { return 0 }
+        guard let limiter, let inputMeter, let finiteIn, let scaled, let discard else { return 0 }
         var done = 0, written = 0
         let latency = Int64(limiter.latency)
         while done < count {
             let n = Int(min(Int64(count - done), nextUpdate - framesIn))
             let p = input + done * channels
-            inputMeter.add(p, frames: n)
+            finiteIn.measure(p, frames: n, from: framesIn) { inputMeter.add($0, frames: $1) }
             let periodStart = nextUpdate - Int64(period)
             let step = (factorTo - factorFrom) / Double(period)
             for f in 0..<n {
@@ -115,8 +120,13 @@ public final class LoudnormUnit: AudioUnit, StatsReporting, LiveControllable {
             if framesIn == nextUpdate { update() }
         }
         framesOut += Int64(written)
-        outputMeter?.add(output, frames: written)
+        measureOutput(output, frames: written)
         return written
+    }
+
+    private func measureOutput(_ output: UnsafePointer<Float>, frames: Int) {
+        guard let outputMeter, let finiteOut else { return }
+        finiteOut.measure(output, frames: frames, from: framesOut) { outputMeter.add($0, frames: $1) }
     }
 
     /// A gain update at the end of a period: the next period glides to the new gain.
@@ -144,7 +154,7 @@ public final class LoudnormUnit: AudioUnit, StatsReporting, LiveControllable {
             }
             pushed += 1
         }
-        outputMeter?.add(output, frames: written)
+        measureOutput(output, frames: written)
         return (written, framesOut == framesIn)
     }
 
@@ -186,6 +196,9 @@ public final class LoudnormUnit: AudioUnit, StatsReporting, LiveControllable {
         (m?.integrated ?? -.infinity, m?.range ?? 0, decibels(linear: m?.truePeak ?? 0))
     }
 
+    /// NaN and infinite samples in the input so far (measured as 0; they pass through as they are).
+    public var nonFiniteSamples: Int64 { finiteIn?.count ?? 0 }
+
     /// The limiter's largest gain reduction so far, dB (0 when it never acted).
     public var limiterMaxReduction: Double { -decibels(linear: Double(limiter?.smallestGain ?? 1)) }
 
@@ -195,6 +208,7 @@ public final class LoudnormUnit: AudioUnit, StatsReporting, LiveControllable {
         return "input: integrated \(t(i.integrated)) LUFS, range \(t(i.range)) LU, true peak \(t(i.truePeak)) dBTP; "
             + "output: integrated \(t(o.integrated)) LUFS, range \(t(o.range)) LU, true peak \(t(o.truePeak)) dBTP; "
             + "gain \(t(control.gain)) dB at the end, limiter down to \(t(-limiterMaxReduction)) dB; look-ahead \(latency) frames (compensated)"
+            + MeterUnit.nonFiniteNote(nonFiniteSamples)
     }
 
     public var statsFigures: [StatsFigure] {
@@ -204,7 +218,8 @@ public final class LoudnormUnit: AudioUnit, StatsReporting, LiveControllable {
                 StatsFigure("inputTruePeakDBTP", n(i.truePeak)),
                 StatsFigure("outputIntegratedLUFS", n(o.integrated)), StatsFigure("outputLoudnessRangeLU", n(o.range)),
                 StatsFigure("outputTruePeakDBTP", n(o.truePeak)),
-                StatsFigure("gainDB", n(control.gain)), StatsFigure("limiterMaxReductionDB", n(limiterMaxReduction))]
+                StatsFigure("gainDB", n(control.gain)), StatsFigure("limiterMaxReductionDB", n(limiterMaxReduction)),
+                StatsFigure("nonFiniteSamples", Double(nonFiniteSamples))]
     }
 }
 

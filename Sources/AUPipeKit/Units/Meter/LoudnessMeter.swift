@@ -2,7 +2,8 @@ import CEbur128
 
 /// EBU R128 / ITU-R BS.1770-4 measurement of one stream, on libebur128: momentary (400 ms),
 /// short-term (3 s) and integrated loudness (gated), loudness range (EBU Tech 3342), sample peak
-/// and true peak (oversampled), per stream (all channels weighted as BS.1770 says).
+/// and true peak (oversampled), per stream: each channel weighted as BS.1770-4 says for where
+/// it plays (`LoudnessChannelMap`: 1.41 for side and surround speakers, LFE left out).
 ///
 /// Opened in histogram mode (`EBUR128_MODE_HISTOGRAM`): without it libebur128 mallocs a list
 /// entry for every 100 ms gating block and every short-term block (the heap grows with the
@@ -13,13 +14,20 @@ final class LoudnessMeter {
     private var state: UnsafeMutablePointer<ebur128_state>?
     let channels: Int
 
-    /// Nil when libebur128 refuses the format (rates below 16 Hz or above 2.8 MHz).
-    init?(channels: Int, sampleRate: Int) {
+    /// Nil when libebur128 refuses the format (rates below 16 Hz or above 2.8 MHz). `layout`
+    /// places the channels (its count is `channels`; the default layout for the count if nil).
+    init?(channels: Int, sampleRate: Int, layout: ChannelLayout? = nil) {
         let mode = EBUR128_MODE_I.rawValue | EBUR128_MODE_LRA.rawValue | EBUR128_MODE_S.rawValue | EBUR128_MODE_M.rawValue
             | EBUR128_MODE_SAMPLE_PEAK.rawValue | EBUR128_MODE_TRUE_PEAK.rawValue | EBUR128_MODE_HISTOGRAM.rawValue
         guard let s = ebur128_init(UInt32(channels), UInt(sampleRate), Int32(bitPattern: mode)) else { return nil }
         state = s
         self.channels = channels
+        // libebur128's own map covers five channels in its order; every channel is set here.
+        let speakers = layout?.speakers ?? ChannelLayout.standard(channels: channels).speakers
+        for c in 0..<channels {
+            let speaker = c < speakers.count ? speakers[c] : .unknown
+            _ = ebur128_set_channel(s, UInt32(c), Int32(LoudnessChannelMap.ebur128Channel(speaker).rawValue))
+        }
     }
 
     deinit { ebur128_destroy(&state) }

@@ -15,7 +15,7 @@ public final class MeterUnit: AudioUnit, StatsReporting, LiveControllable, SideO
         name: "meter",
         summary: "measure loudness (EBU R128), true peak, peak and RMS; audio untouched",
         details: """
-            Passes the stream through byte for byte and measures it with libebur128 (ITU-R BS.1770-4, EBU R128 gating): integrated loudness (LUFS), loudness range (LU), momentary (400 ms) and short-term (3 s) loudness, true peak (dBTP, 4x oversampled below 96 kHz), sample peak and RMS (dBFS, all channels). --stats prints them at the end (JSON figures integratedLUFS, loudnessRangeLU, truePeakDBTP, samplePeakDBFS, rmsDBFS). While running, --control reads them: get meter.integrated, meter.momentary, meter.shortterm, meter.range, meter.truepeak, meter.peak, meter.rms. every= writes one JSON line per interval of stream time, {"t":SECONDS,"momentary":..,"shortterm":..,"integrated":..,"range":..,"truepeak":..,"peak":..,"rms":..}, with truepeak, peak and rms over the interval and null for silence, to stderr or to=; a FIFO's reader that is too slow loses lines, never stalls the stream. plot= draws momentary and short-term loudness and true peak (every 100 ms) over stream time as an SVG file at the end.
+            Passes the stream through byte for byte and measures it with libebur128 (ITU-R BS.1770-4, EBU R128 gating): integrated loudness (LUFS), loudness range (LU), momentary (400 ms) and short-term (3 s) loudness, true peak (dBTP, 4x oversampled below 96 kHz), sample peak and RMS (dBFS, all channels). Each channel is weighted as BS.1770-4 says for where it plays, from the WAV channel mask or CAF layout (or the default layout for the count): 1.41 for side channels between 60 and 120 degrees of azimuth (SL, SR), 1.0 for front, centre, back (BL, BR, BC: unlike ffmpeg's ebur128, which weighs them 1.41) and height channels, the LFE left out. --stats prints them at the end (JSON figures integratedLUFS, loudnessRangeLU, truePeakDBTP, samplePeakDBFS, rmsDBFS, nonFiniteSamples). A NaN or infinite sample in float input is measured as 0 (the audio passes as it is), counted (nonFiniteSamples) and reported on stderr once. While running, --control reads them: get meter.integrated, meter.momentary, meter.shortterm, meter.range, meter.truepeak, meter.peak, meter.rms. every= writes one JSON line per interval of stream time, {"t":SECONDS,"momentary":..,"shortterm":..,"integrated":..,"range":..,"truepeak":..,"peak":..,"rms":..}, with truepeak, peak and rms over the interval and null for silence, to stderr or to=; a FIFO's reader that is too slow loses lines, never stalls the stream. plot= draws momentary and short-term loudness and true peak (every 100 ms) over stream time as an SVG file at the end.
             """,
         parameters: [Keys.every, Keys.to, Keys.plot],
         primary: nil,
@@ -32,6 +32,8 @@ public final class MeterUnit: AudioUnit, StatsReporting, LiveControllable, SideO
     public let plotPath: String?
     private let lines: LineOutput?
     private var meter: LoudnessMeter?
+    /// NaN and infinities kept out of the figures (measured as 0), and counted.
+    private var finite: FiniteMeasure?
     private var channels = 1, rate = 1
     private var frames: Int64 = 0
     private var lineFrames = 0, plotFrames = 0
@@ -67,10 +69,11 @@ public final class MeterUnit: AudioUnit, StatsReporting, LiveControllable, SideO
     public func prepare(_ context: PrepareContext) throws -> StreamFormat {
         channels = context.input.channels
         rate = context.input.sampleRate
-        guard let m = LoudnessMeter(channels: channels, sampleRate: rate) else {
+        guard let m = LoudnessMeter(channels: channels, sampleRate: rate, layout: context.layout) else {
             throw AUPipeError.usage("meter: cannot measure a stream at \(rate) Hz with \(counted(channels, "channel")) (libebur128 takes 16 Hz to 2822400 Hz)")
         }
         meter = m
+        finite = FiniteMeasure(owner: "meter", channels: channels, sampleRate: rate, maxFrames: context.maxFrames)
         if let every {
             lineFrames = max(1, every.frames(atRate: rate))
             nextLine = Int64(lineFrames)
@@ -85,21 +88,22 @@ public final class MeterUnit: AudioUnit, StatsReporting, LiveControllable, SideO
 
     public func process(_ input: UnsafePointer<Float>, frames count: Int, into output: UnsafeMutablePointer<Float>) throws -> Int {
         output.update(from: input, count: count * channels)
-        guard let meter else { return count }
+        guard let meter, let finite else { return count }
         var done = 0
         // Cut the block where a line or a plot point falls, so each reads the stream up to its time.
         while done < count {
             let n = Int(min(Int64(count - done), min(nextLine, nextPoint) - frames))
-            let p = input + done * channels
-            meter.add(p, frames: n)
-            var squares = 0.0
-            for i in 0..<(n * channels) { let v = Double(p[i]); squares += v * v }
-            sumSquares += squares; samples += n * channels
-            lineSquares += squares; lineSamples += n * channels
-            let tp = meter.lastTruePeak
-            lineTruePeak = max(lineTruePeak, tp)
-            pointTruePeak = max(pointTruePeak, tp)
-            linePeak = max(linePeak, meter.lastSamplePeak)
+            finite.measure(input + done * channels, frames: n, from: frames) { p, m in
+                meter.add(p, frames: m)
+                var squares = 0.0
+                for i in 0..<(m * channels) { let v = Double(p[i]); squares += v * v }
+                sumSquares += squares; samples += m * channels
+                lineSquares += squares; lineSamples += m * channels
+                let tp = meter.lastTruePeak
+                lineTruePeak = max(lineTruePeak, tp)
+                pointTruePeak = max(pointTruePeak, tp)
+                linePeak = max(linePeak, meter.lastSamplePeak)
+            }
             frames += Int64(n)
             done += n
             if frames == nextPoint {
@@ -149,9 +153,17 @@ public final class MeterUnit: AudioUnit, StatsReporting, LiveControllable, SideO
     public var truePeak: Double { decibels(linear: meter?.truePeak ?? 0) }
     public var samplePeak: Double { decibels(linear: meter?.samplePeak ?? 0) }
     public var rms: Double { Self.rms(sumSquares, samples) }
+    /// NaN and infinite samples in the input so far (measured as 0).
+    public var nonFiniteSamples: Int64 { finite?.count ?? 0 }
+
+    /// `; N non-finite samples (NaN or inf) measured as 0`, or nothing when there were none.
+    static func nonFiniteNote(_ n: Int64) -> String {
+        n == 0 ? "" : "; \(counted(Int(n), "non-finite sample")) (NaN or inf) measured as 0"
+    }
 
     public var statsNote: String? {
         var s = "integrated \(Self.text(integrated)) LUFS, range \(Self.text(range)) LU, true peak \(Self.text(truePeak)) dBTP, sample peak \(Self.text(samplePeak)) dBFS, RMS \(Self.text(rms)) dBFS"
+            + Self.nonFiniteNote(nonFiniteSamples)
         if let lines, lines.isStream { s += "; \(lines.written) lines written, \(lines.dropped) dropped" }
         return s
     }
@@ -159,7 +171,8 @@ public final class MeterUnit: AudioUnit, StatsReporting, LiveControllable, SideO
     public var statsFigures: [StatsFigure] {
         func n(_ v: Double) -> Double? { v.isFinite ? (v * 100).rounded() / 100 : nil }
         var f = [StatsFigure("integratedLUFS", n(integrated)), StatsFigure("loudnessRangeLU", n(range)),
-                 StatsFigure("truePeakDBTP", n(truePeak)), StatsFigure("samplePeakDBFS", n(samplePeak)), StatsFigure("rmsDBFS", n(rms))]
+                 StatsFigure("truePeakDBTP", n(truePeak)), StatsFigure("samplePeakDBFS", n(samplePeak)), StatsFigure("rmsDBFS", n(rms)),
+                 StatsFigure("nonFiniteSamples", Double(nonFiniteSamples))]
         if let lines { f += [StatsFigure("linesWritten", Double(lines.written)), StatsFigure("linesDropped", Double(lines.dropped))] }
         return f
     }
