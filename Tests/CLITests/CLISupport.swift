@@ -35,6 +35,7 @@ enum CLI {
         process.arguments = ["-o", "pipefail", "-c", script]
         var env = ProcessInfo.processInfo.environment
         env["AUPIPE"] = binary
+        env["XDG_CACHE_HOME"] = cacheDirectory  // aupipe's LV2 index: never the user's
         for (k, v) in extra { env[k] = v }
         process.environment = env
         if let cwd { process.currentDirectoryURL = cwd }
@@ -66,6 +67,9 @@ enum CLI {
         while errReader.isExecuting || !errReader.isFinished { usleep(1000) }
         return Result(status: process.terminationStatus, stdout: out, stderr: String(decoding: errBox.get(), as: UTF8.self))
     }
+
+    /// `XDG_CACHE_HOME` of every command run: a directory of this test process.
+    static let cacheDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("aupipe-cache-\(getpid())").path
 
     /// Runs aupipe with `arguments` (no shell), feeding `stdin`.
     @discardableResult

@@ -20,8 +20,12 @@ public final class PluginCatalog: Sendable {
 
     /// The plugin `word` names, as the `lv2`/`ladspa` unit's first argument; see `PluginLookup`.
     public func plugin(named word: String) throws -> PluginInfo {
-        // An exact identifier wins the lookup anyway: the backend may find it without a scan.
-        if found.withLock({ $0 }) == nil, let p = backend.plugin(withIdentifier: word) { return p.withHostSymbols() }
+        // An exact identifier wins the lookup anyway: the backend may find it without a scan,
+        // and a word too where it keeps an index of its plugins.
+        if found.withLock({ $0 }) == nil {
+            if let p = backend.plugin(withIdentifier: word) { return p.withHostSymbols() }
+            if let p = try backend.plugin(named: word) { return p.withHostSymbols() }
+        }
         return try PluginLookup.find(word, in: try plugins(), standard: backend.standard)
     }
 }

@@ -98,6 +98,40 @@ final class LV2World: @unchecked Sendable {
         }
     }
 
+    private static let bundleWorlds = Mutex<[[String]: LV2World]>([:])
+
+    /// A world of these bundles only (directories; see `LV2Index`), made once per list.
+    static func world(bundles: [String]) throws -> LV2World {
+        try LV2Library.load()
+        return try bundleWorlds.withLock { worlds in
+            if let world = worlds[bundles] { return world }
+            let (opened, messages) = capturing {
+                var paths = bundles.map { strdup($0) }
+                defer { paths.forEach { free($0) } }
+                return paths.withUnsafeBufferPointer { buffer in
+                    buffer.withMemoryRebound(to: UnsafePointer<CChar>?.self) {
+                        aupipe_lv2_world_open_bundles($0.baseAddress, UInt32($0.count))
+                    }
+                }
+            }
+            guard let pointer = opened else {
+                throw AUPipeError(.software, "lv2: lilv could not load its world of plugins")
+            }
+            let world = LV2World(pointer: pointer, messages: messages)
+            worlds[bundles] = world
+            return world
+        }
+    }
+
+    /// The directories of the bundles the plugin with this URI needs (its own first; see
+    /// `aupipe_lv2_world_plugin_bundles`), or none if the world has no such plugin.
+    func bundles(of uri: String) -> [String] {
+        let index = aupipe_lv2_world_plugin_index(pointer, uri)
+        guard index != UInt32.max, let text = aupipe_lv2_world_plugin_bundles(pointer, index) else { return [] }
+        defer { free(text) }
+        return String(cString: text).split(separator: "\n").map(String.init)
+    }
+
     /// lilv's messages as one line: the first error (serd's `error: FILE:LINE:COL: what`) and
     /// how many lines there were.
     static func summary(_ messages: String) -> String? {
