@@ -288,14 +288,15 @@ import Testing
         let plugins = try #require(Self.quiet, "could not compile Support/ladspa_test_plugins.c")
         let dir = try CLI.temporaryDirectory()
         let r = try CLI.shell("""
-            source <(LADSPA_PATH=\(plugins) "$AUPIPE" completions bash) || exit 1
+            source <("$AUPIPE" completions bash) || exit 1
+            export LADSPA_PATH=\(plugins) PATH="$(dirname "$AUPIPE"):$PATH"
             unset COMP_LINE
             COMP_WORDS=(aupipe ladspa la); COMP_CWORD=2; _aupipe; printf '%s\\n' "${COMPREPLY[@]}"
             COMP_WORDS=(aupipe gain -3 : ladspa hinted st); COMP_CWORD=6; _aupipe; printf '%s\\n' "${COMPREPLY[@]}"
             COMP_WORDS=(aupipe plugins l); COMP_CWORD=2; _aupipe; printf '%s\\n' "${COMPREPLY[@]}"
             """, cwd: dir)
-        // The ports of the plugin typed are not completed (an empty reply prints one empty line).
-        #expect(String(decoding: r.stdout, as: UTF8.self) == "latency_delay\n\nladspa\nlv2\n", "\(r.stderr)")
+        // The plugins and the ports of the plugin typed come from aupipe while completing.
+        #expect(String(decoding: r.stdout, as: UTF8.self) == "latency_delay\nsteps=\nladspa\nlv2\n", "\(r.stderr)")
     }
 
     /// fish's completions offer the installed plugins after `ladspa` too.
@@ -303,8 +304,8 @@ import Testing
         let plugins = try #require(Self.quiet, "could not compile Support/ladspa_test_plugins.c")
         let dir = try CLI.temporaryDirectory()
         let script = dir.appendingPathComponent("aupipe.fish").path
-        _ = try CLI.shell("LADSPA_PATH=\(plugins) \"$AUPIPE\" completions fish > \(CLI.quote(script))")
-        let f = try CLI.shell("fish -c \(CLI.quote("source \(CLI.quote(script)); complete -C 'aupipe ladspa on'"))")
+        _ = try CLI.shell("\"$AUPIPE\" completions fish > \(CLI.quote(script))")
+        let f = try CLI.shell("PATH=\"$(dirname \"$AUPIPE\"):$PATH\" LADSPA_PATH=\(plugins) fish -c \(CLI.quote("source \(CLI.quote(script)); complete -C 'aupipe ladspa on'"))")
         #expect(String(decoding: f.stdout, as: UTF8.self).hasPrefix("one_to_two"), "\(f.stderr)")
     }
 }
