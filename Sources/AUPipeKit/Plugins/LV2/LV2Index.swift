@@ -26,11 +26,11 @@ struct LV2Index: Sendable {
     struct Store: Sendable {
         /// The index file.
         let file: String
-        /// `LV2_PATH` ("": lilv's default directories) and `HOME`, for `directories`.
-        private let searchPath: String, home: String?
+        /// `LV2_PATH` (nil: lilv's default directories) and `HOME`, for `directories`.
+        private let searchPath: String?, home: String?
 
-        /// The store for `searchPath` (nil or empty: lilv's default directories), in the cache
-        /// directory the environment names; nil when it names none (no `HOME`).
+        /// The store for `searchPath` (nil: lilv's default directories), in the cache directory
+        /// the environment names; nil when it names none (no `HOME`).
         init?(searchPath: String?) {
             func variable(_ name: String) -> String? { getenv(name).map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } }
             let home = variable("HOME")
@@ -38,14 +38,15 @@ struct LV2Index: Sendable {
             if let xdg = variable("XDG_CACHE_HOME"), xdg.hasPrefix("/") { cache = xdg }
             else if let home { cache = home + "/.cache" }
             else { return nil }
-            self.searchPath = searchPath ?? ""
+            self.searchPath = searchPath
             self.home = home
-            file = cache + "/aupipe/lv2-index-" + String(Self.fnv1a(self.searchPath), radix: 16) + ".tsv"
+            let key = searchPath.map { "LV2_PATH=" + $0 } ?? "default"
+            file = cache + "/aupipe/lv2-index-" + String(Self.fnv1a(key), radix: 16) + ".tsv"
         }
 
         /// `LV2_PATH`'s directories, or lilv's default ones (and the usual others) when unset.
         var directories: [String] {
-            let listed = searchPath.isEmpty ? Self.defaultDirectories() : searchPath.split(separator: ":").map(String.init)
+            let listed = searchPath.map { $0.split(separator: ":").map(String.init) } ?? Self.defaultDirectories()
             return listed.map { $0 == "~" || $0.hasPrefix("~/") ? (home ?? "") + $0.dropFirst() : $0 }
         }
 
@@ -95,10 +96,12 @@ struct LV2Index: Sendable {
                 guard !fields.contains(where: { $0.contains("\t") || $0.contains("\n") }) else { return }
                 text += fields.joined(separator: "\t") + "\n"
             }
-            let aupipe = String(file[..<file.lastIndex(of: "/")!])
-            let cache = String(aupipe[..<aupipe.lastIndex(of: "/")!])
-            mkdir(cache, 0o700)
-            mkdir(aupipe, 0o700)
+            // The directory and any missing parent (as the XDG base directory spec asks, 0700).
+            var directory = file.hasPrefix("/") ? "" : "."
+            for part in file.split(separator: "/").dropLast() {
+                directory += "/" + part
+                mkdir(directory, 0o700)
+            }
             let temporary = file + ".\(getpid()).tmp"
             let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
             guard fd >= 0 else { return }
