@@ -81,4 +81,16 @@ import Testing
             """, cwd: dir, environment: ["LV2_PATH": dir.appendingPathComponent("lv2").path, "XDG_CACHE_HOME": dir.appendingPathComponent("cache").path])
         #expect(r.status == 0 && String(decoding: r.stdout, as: UTF8.self) == "1\n", "\(r.status) \(r.stderr)")
     }
+
+    /// An LV2_PATH set but empty (no plugins) keeps an index apart from lilv's default path's.
+    @Test(.needsFile("/usr/lib/lv2/eg-amp.lv2")) func anEmptyLV2PathHasAnIndexOfItsOwn() throws {
+        let dir = try CLI.temporaryDirectory()
+        let r = try CLI.shell("""
+            "$AUPIPE" gen sine duration=0.1 -o in.wav || exit 9
+            LV2_PATH= "$AUPIPE" -i in.wav lv2 eg-amp -o /dev/null 2> /dev/null; echo "empty=$?"
+            env -u LV2_PATH "$AUPIPE" -i in.wav lv2 eg-amp -o /dev/null; echo "default=$?"
+            env -u LV2_PATH "$AUPIPE" -i in.wav lv2 eg-amp -o /dev/null; echo "indexed=$?"
+            """, cwd: dir, environment: ["XDG_CACHE_HOME": dir.appendingPathComponent("cache").path])
+        #expect(String(decoding: r.stdout, as: UTF8.self) == "empty=69\ndefault=0\nindexed=0\n", "\(r.stderr)")
+    }
 }
