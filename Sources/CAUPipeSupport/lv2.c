@@ -380,7 +380,7 @@ aupipe_lv2_world *aupipe_lv2_world_open_bundles(const char *const *bundle_paths,
 /* Appends the directory of file URI `uri` (a bundle's own URI ends in '/') to `list` as a line,
    unless it is there already. */
 static void append_directory(char **list, size_t *length, const char *uri) {
-    char *path = p_lilv_file_uri_parse(uri, NULL);
+    char *path = uri ? p_lilv_file_uri_parse(uri, NULL) : NULL;
     if (!path) return;
     char *slash = strrchr(path, '/');
     if (slash && slash != path) *slash = 0;
@@ -407,19 +407,24 @@ char *aupipe_lv2_world_plugin_bundles(aupipe_lv2_world *w, uint32_t index) {
     const LilvPlugin *p = w->plugins[index];
     char *list = NULL;
     size_t length = 0;
-    append_directory(&list, &length, p_lilv_node_as_uri(p_lilv_plugin_get_bundle_uri(p)));
+    const LilvNode *bundle = p_lilv_plugin_get_bundle_uri(p);
+    if (bundle) append_directory(&list, &length, p_lilv_node_as_uri(bundle));
     const LilvNodes *data = p_lilv_plugin_get_data_uris(p);
-    for (LilvIter *i = p_lilv_nodes_begin(data); data && !p_lilv_nodes_is_end(data, i); i = p_lilv_nodes_next(data, i))
-        append_directory(&list, &length, p_lilv_node_as_uri(p_lilv_nodes_get(data, i)));
+    if (data)
+        for (LilvIter *i = p_lilv_nodes_begin(data); !p_lilv_nodes_is_end(data, i); i = p_lilv_nodes_next(data, i))
+            append_directory(&list, &length, p_lilv_node_as_uri(p_lilv_nodes_get(data, i)));
+    /* A preset's bundle is where its data lies (rdfs:seeAlso in that bundle's manifest). */
     LilvNode *see_also = p_lilv_new_uri(w->world, "http://www.w3.org/2000/01/rdf-schema#seeAlso");
     LilvNodes *presets = p_lilv_plugin_get_related(p, w->preset);
-    for (LilvIter *i = p_lilv_nodes_begin(presets); presets && !p_lilv_nodes_is_end(presets, i); i = p_lilv_nodes_next(presets, i)) {
-        LilvNode *file = p_lilv_world_get(w->world, p_lilv_nodes_get(presets, i), see_also, NULL);
-        if (file && p_lilv_node_is_uri(file)) append_directory(&list, &length, p_lilv_node_as_uri(file));
-        if (file) p_lilv_node_free(file);
+    if (presets) {
+        for (LilvIter *i = p_lilv_nodes_begin(presets); !p_lilv_nodes_is_end(presets, i); i = p_lilv_nodes_next(presets, i)) {
+            LilvNode *file = p_lilv_world_get(w->world, p_lilv_nodes_get(presets, i), see_also, NULL);
+            if (file && p_lilv_node_is_uri(file)) append_directory(&list, &length, p_lilv_node_as_uri(file));
+            if (file) p_lilv_node_free(file);
+        }
+        p_lilv_nodes_free(presets);
     }
-    if (presets) p_lilv_nodes_free(presets);
-    p_lilv_node_free(see_also);
+    if (see_also) p_lilv_node_free(see_also);
     pthread_mutex_unlock(&lilv_lock);
     return list;
 }

@@ -5,7 +5,9 @@ import CAUPipeSupport
 ///
 /// Nothing is loaded until `discover`, `instantiate` or `presetValues` is called; then the world
 /// is kept for the process (discovering the 231 plugins of lv2-examples, x42-plugins and
-/// swh-lv2 takes about 0.1 s: lilv parses every plugin's Turtle).
+/// swh-lv2 takes about 0.1 s: lilv parses every plugin's Turtle). A plugin named by a word or a
+/// URI is found through the index of installed plugins when one holds (`LV2Index`,
+/// `LV2IndexedLookup.swift`), and only its own bundles are loaded.
 ///
 /// The environment: `LV2_PATH` (lilv's search path), `AUPIPE_LILV_LIBRARY` (the library to
 /// load instead of `liblilv-0.so.0`), `AUPIPE_LV2_LOG=1` (show a plugin's log:Note and

@@ -3,11 +3,13 @@ import Synchronization
 
 import CAUPipeSupport
 
-/// A loaded lilv world and the plugins it found, made once per search path for the process.
-/// Loading reads every bundle's manifest (cheap: URIs and where their data lies); describing a
-/// plugin reads its data (the expensive part: about 60 ms for all of Debian's 231). So a plugin
-/// named by its URI is described alone (`plugin(_:)`), and every plugin only when a lookup by
-/// name, a listing or a completion needs them all (`plugins`).
+/// A loaded lilv world and the plugins it found, made once per search path for the process
+/// (`world(searchPath:)`), or once per list of bundles for a plugin found through the index of
+/// installed plugins (`world(bundles:)`, see `LV2Index`). Loading reads every bundle's manifest
+/// (URIs and where their data lies); describing a plugin reads its data (the expensive part:
+/// about 60 ms for all of Debian's 231). So a plugin named by its URI is described alone
+/// (`plugin(_:)`), and every plugin only when a lookup by name without an index, a listing or a
+/// completion needs them all (`plugins`).
 final class LV2World: @unchecked Sendable {
     /// The C world (`aupipe_lv2_world`); its calls serialise on one lock in C.
     let pointer: OpaquePointer
