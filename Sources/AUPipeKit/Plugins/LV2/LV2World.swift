@@ -108,7 +108,7 @@ final class LV2World: @unchecked Sendable {
         return try bundleWorlds.withLock { worlds in
             if let world = worlds[bundles] { return world }
             let (opened, messages) = capturing {
-                var paths = bundles.map { strdup($0) }
+                let paths = bundles.map { strdup($0) }
                 defer { paths.forEach { free($0) } }
                 return paths.withUnsafeBufferPointer { buffer in
                     buffer.withMemoryRebound(to: UnsafePointer<CChar>?.self) {
