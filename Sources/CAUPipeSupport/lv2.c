@@ -85,6 +85,10 @@ typedef void (*LilvSetPortValueFunc)(const char *, void *, const void *, uint32_
     X(LilvWorld *, lilv_world_new, (void)) \
     X(void, lilv_world_set_option, (LilvWorld *, const char *, const LilvNode *)) \
     X(void, lilv_world_load_all, (LilvWorld *)) \
+    X(void, lilv_world_load_bundle, (LilvWorld *, const LilvNode *)) \
+    X(LilvNode *, lilv_new_file_uri, (LilvWorld *, const char *, const char *)) \
+    X(const LilvNode *, lilv_plugin_get_bundle_uri, (const LilvPlugin *)) \
+    X(const LilvNodes *, lilv_plugin_get_data_uris, (const LilvPlugin *)) \
     X(int, lilv_world_load_resource, (LilvWorld *, const LilvNode *)) \
     X(LilvNode *, lilv_world_get, (LilvWorld *, const LilvNode *, const LilvNode *, const LilvNode *)) \
     X(const LilvPlugins *, lilv_world_get_all_plugins, (const LilvWorld *)) \
@@ -339,6 +343,8 @@ char *aupipe_lv2_stderr_capture_end(void) {
     return text;
 }
 
+static aupipe_lv2_world *world_finish(aupipe_lv2_world *w);
+
 aupipe_lv2_world *aupipe_lv2_world_open(const char *lv2_path) {
     if (!handle) return NULL;
     pthread_mutex_lock(&lilv_lock);
@@ -350,6 +356,81 @@ aupipe_lv2_world *aupipe_lv2_world_open(const char *lv2_path) {
         p_lilv_node_free(path);
     }
     p_lilv_world_load_all(w->world);
+    return world_finish(w);
+}
+
+aupipe_lv2_world *aupipe_lv2_world_open_bundles(const char *const *bundle_paths, uint32_t count) {
+    if (!handle) return NULL;
+    pthread_mutex_lock(&lilv_lock);
+    aupipe_lv2_world *w = calloc(1, sizeof *w);
+    if (!w || !(w->world = p_lilv_world_new())) { free(w); pthread_mutex_unlock(&lilv_lock); return NULL; }
+    for (uint32_t i = 0; i < count; i++) {
+        size_t n = strlen(bundle_paths[i]);
+        char *dir = malloc(n + 2);
+        if (!dir) continue;
+        memcpy(dir, bundle_paths[i], n + 1);
+        if (n == 0 || dir[n - 1] != '/') { dir[n] = '/'; dir[n + 1] = 0; }  /* a bundle URI ends in '/' */
+        LilvNode *bundle = p_lilv_new_file_uri(w->world, NULL, dir);
+        if (bundle) { p_lilv_world_load_bundle(w->world, bundle); p_lilv_node_free(bundle); }
+        free(dir);
+    }
+    return world_finish(w);
+}
+
+/* Appends the directory of file URI `uri` (a bundle's own URI ends in '/') to `list` as a line,
+   unless it is there already. */
+static void append_directory(char **list, size_t *length, const char *uri) {
+    char *path = uri ? p_lilv_file_uri_parse(uri, NULL) : NULL;
+    if (!path) return;
+    char *slash = strrchr(path, '/');
+    if (slash && slash != path) *slash = 0;
+    size_t n = strlen(path);
+    for (const char *line = *list; line && *line; ) {
+        const char *end = strchr(line, '\n');
+        if ((size_t)(end - line) == n && strncmp(line, path, n) == 0) { p_lilv_free(path); return; }
+        line = end + 1;
+    }
+    char *grown = realloc(*list, *length + n + 2);
+    if (grown) {
+        memcpy(grown + *length, path, n);
+        grown[*length + n] = '\n';
+        grown[*length + n + 1] = 0;
+        *list = grown;
+        *length += n + 1;
+    }
+    p_lilv_free(path);
+}
+
+char *aupipe_lv2_world_plugin_bundles(aupipe_lv2_world *w, uint32_t index) {
+    if (!w || index >= w->plugin_count) return NULL;
+    pthread_mutex_lock(&lilv_lock);
+    const LilvPlugin *p = w->plugins[index];
+    char *list = NULL;
+    size_t length = 0;
+    const LilvNode *bundle = p_lilv_plugin_get_bundle_uri(p);
+    if (bundle) append_directory(&list, &length, p_lilv_node_as_uri(bundle));
+    const LilvNodes *data = p_lilv_plugin_get_data_uris(p);
+    if (data)
+        for (LilvIter *i = p_lilv_nodes_begin(data); !p_lilv_nodes_is_end(data, i); i = p_lilv_nodes_next(data, i))
+            append_directory(&list, &length, p_lilv_node_as_uri(p_lilv_nodes_get(data, i)));
+    /* A preset's bundle is where its data lies (rdfs:seeAlso in that bundle's manifest). */
+    LilvNode *see_also = p_lilv_new_uri(w->world, "http://www.w3.org/2000/01/rdf-schema#seeAlso");
+    LilvNodes *presets = p_lilv_plugin_get_related(p, w->preset);
+    if (presets) {
+        for (LilvIter *i = p_lilv_nodes_begin(presets); !p_lilv_nodes_is_end(presets, i); i = p_lilv_nodes_next(presets, i)) {
+            LilvNode *file = p_lilv_world_get(w->world, p_lilv_nodes_get(presets, i), see_also, NULL);
+            if (file && p_lilv_node_is_uri(file)) append_directory(&list, &length, p_lilv_node_as_uri(file));
+            if (file) p_lilv_node_free(file);
+        }
+        p_lilv_nodes_free(presets);
+    }
+    if (see_also) p_lilv_node_free(see_also);
+    pthread_mutex_unlock(&lilv_lock);
+    return list;
+}
+
+/* Makes the world's nodes and its list of plugins; called with lilv_lock held, releases it. */
+static aupipe_lv2_world *world_finish(aupipe_lv2_world *w) {
 #define NODE_NEW(field, uri) w->field = p_lilv_new_uri(w->world, uri);
     WORLD_NODES(NODE_NEW)
     const LilvPlugins *plugins = p_lilv_world_get_all_plugins(w->world);

@@ -22,8 +22,7 @@ import Testing
         }
     }
 
-    @Test func gnuParallelRecipeMatchesASerialRunAndIsolatesACorruptFile() throws {
-        guard CLI.has("parallel"), CLI.has("jq") else { return }
+    @Test(.needs("parallel", "jq")) func gnuParallelRecipeMatchesASerialRunAndIsolatesACorruptFile() throws {
         let dir = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let setup = try CLI.shell("""

@@ -35,6 +35,7 @@ enum CLI {
         process.arguments = ["-o", "pipefail", "-c", script]
         var env = ProcessInfo.processInfo.environment
         env["AUPIPE"] = binary
+        env["XDG_CACHE_HOME"] = cacheDirectory  // aupipe's LV2 index: never the user's
         for (k, v) in extra { env[k] = v }
         process.environment = env
         if let cwd { process.currentDirectoryURL = cwd }
@@ -67,6 +68,9 @@ enum CLI {
         return Result(status: process.terminationStatus, stdout: out, stderr: String(decoding: errBox.get(), as: UTF8.self))
     }
 
+    /// `XDG_CACHE_HOME` of every command run: a directory of this test process.
+    static let cacheDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("aupipe-cache-\(getpid())").path
+
     /// Runs aupipe with `arguments` (no shell), feeding `stdin`.
     @discardableResult
     static func aupipe(_ arguments: [String], stdin: Data = Data()) throws -> Result {
@@ -83,6 +87,46 @@ enum CLI {
             Issue.record("\(tool) is not installed, but CI must have it (scripts/install-deps test installs it)")
         }
         return found
+    }
+
+    /// A program or file a test needs from the system (`scripts/install-deps test` installs them).
+    enum Peer: Sendable, CustomStringConvertible {
+        /// A program on PATH.
+        case tool(String)
+        /// A file, such as a plugin package's library.
+        case file(String)
+
+        var isPresent: Bool {
+            switch self {
+            case .tool(let name): (try? CLI.shell("command -v \(CLI.quote(name))").status) == 0
+            case .file(let path): FileManager.default.fileExists(atPath: path)
+            }
+        }
+
+        var description: String {
+            switch self {
+            case .tool(let name): name
+            case .file(let path): path
+            }
+        }
+    }
+
+    /// A peer missing under CI: the test fails with this, naming it, instead of being skipped.
+    struct MissingPeer: Error, CustomStringConvertible {
+        var peers: [Peer]
+        var description: String {
+            "\(peers.map(\.description).joined(separator: ", ")) missing, but CI must have it (scripts/install-deps test installs it)"
+        }
+    }
+
+    /// Whether a test that needs `peers` runs: true when all are present; when one is missing,
+    /// false (the test shows as skipped) or, under CI (`environment["CI"] == "true"`), a thrown
+    /// `MissingPeer` (the test fails), so that CI never skips one.
+    static func runs(needing peers: [Peer], environment: [String: String] = ProcessInfo.processInfo.environment) throws -> Bool {
+        let missing = peers.filter { !$0.isPresent }
+        guard !missing.isEmpty else { return true }
+        if environment["CI"] == "true" { throw MissingPeer(peers: missing) }
+        return false
     }
 
     /// Compiles `Tests/CLITests/Support/SOURCE` into a shared library `name` in a temporary
@@ -102,6 +146,20 @@ enum CLI {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("aupipe-test-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
+    }
+}
+
+extension Trait where Self == ConditionTrait {
+    /// Runs the test only where every program in `tools` is on PATH; elsewhere it shows as
+    /// skipped. Under CI a missing one fails the test (see `CLI.runs(needing:)`).
+    static func needs(_ tools: String...) -> Self {
+        let peers = tools.map { CLI.Peer.tool($0) }
+        return .enabled("needs \(tools.joined(separator: ", "))") { try CLI.runs(needing: peers) }
+    }
+
+    /// Runs the test only where every file in `paths` exists (a plugin package's library), as `needs`.
+    static func needsFile(_ paths: String...) -> Self {
+        .enabled("needs \(paths.joined(separator: ", "))") { try CLI.runs(needing: paths.map { .file($0) }) }
     }
 }
 

@@ -66,15 +66,13 @@ import Testing
         #expect(CompletionModel(registry: .standard).units.map(\.name) == UnitRegistry.standard.all.map(\.name))
     }
 
-    @Test func zshScriptParses() throws {
-        guard CLI.has("zsh") else { return }
+    @Test(.needs("zsh")) func zshScriptParses() throws {
         let r = try CLI.shell("\"$AUPIPE\" completions zsh > \"$TMPDIR_/_aupipe\" && zsh -n \"$TMPDIR_/_aupipe\"",
                               environment: ["TMPDIR_": try CLI.temporaryDirectory().path])
         #expect(r.status == 0, "zsh -n: \(r.stderr)")
     }
 
-    @Test func fishScriptParsesAndCompletes() throws {
-        guard CLI.has("fish") else { return }
+    @Test(.needs("fish")) func fishScriptParsesAndCompletes() throws {
         let dir = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let script = dir.appendingPathComponent("aupipe.fish").path

@@ -15,10 +15,9 @@ import Testing
         ("in.w64", "sox", "sox in.wav -t w64 in.w64", "Sony Wave64 (W64)", "w64"),
     ]
 
-    @Test(arguments: kinds.indices)
+    @Test(.needs("flac", "lame", "opusenc", "ffmpeg", "sox"), arguments: kinds.indices)
     func refusedWithAHintToDecode(_ index: Int) throws {
         let k = Self.kinds[index]
-        guard CLI.has(k.tool) else { return }
         let dir = try CLI.temporaryDirectory()
         let made = try CLI.shell("\"$AUPIPE\" gen sine duration=0.2 -o in.wav && \(k.make)", cwd: dir)
         try #require(made.status == 0, "\(k.make): \(made.stderr)")
@@ -45,8 +44,7 @@ import Testing
         }
     }
 
-    @Test func aMixBusGetsAProcessSubstitutionAsItsHint() throws {
-        guard CLI.has("flac") else { return }
+    @Test(.needs("flac")) func aMixBusGetsAProcessSubstitutionAsItsHint() throws {
         let dir = try CLI.temporaryDirectory()
         let r = try CLI.shell("""
             "$AUPIPE" gen sine duration=0.2 -o in.wav && flac -s -f -o bed.flac in.wav

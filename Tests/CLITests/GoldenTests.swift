@@ -160,9 +160,8 @@ struct GoldenTests {
 
     /// The resample golden agrees with sox's very-high-quality rate at zero lag (away from the
     /// edges): length exact, no delay, and well above the filters' noise floor.
-    @Test("the resample golden agrees with sox rate -v, aligned")
+    @Test("the resample golden agrees with sox rate -v, aligned", .needs("sox"))
     func resampleGoldenAgreesWithSox() throws {
-        guard CLI.has("sox") else { return }
         let r = try CLI.shell("sox clip44k_stereo.wav -t raw -e signed-integer -b 16 -L -r 48000 - rate -v", cwd: CLI.goldenDirectory)
         try #require(r.status == 0, "\(r.stderr)")
         let d = [UInt8](r.stdout)

@@ -49,8 +49,7 @@ import Testing
         return r.stderr
     }
 
-    @Test func ampMonoAtHalfEqualsGainWithinOneLSB() throws {
-        guard Self.hasDebianPlugin("amp.so") else { return }
+    @Test(.needsFile("\(LADSPATests.debian)/amp.so")) func ampMonoAtHalfEqualsGainWithinOneLSB() throws {
         let dir = try CLI.temporaryDirectory()
         let r = try CLI.shell("""
             "$AUPIPE" gen noise seed=3 level=-6 duration=1 -o in.wav
@@ -64,8 +63,7 @@ import Testing
         #expect(plugin.count == input.count, "the length changed")
     }
 
-    @Test func aMonoPluginOnStereoRunsPerChannelAndKeepsTheChannelsApart() throws {
-        guard Self.hasDebianPlugin("amp.so") else { return }
+    @Test(.needsFile("\(LADSPATests.debian)/amp.so")) func aMonoPluginOnStereoRunsPerChannelAndKeepsTheChannelsApart() throws {
         var samples = [Int16](repeating: 0, count: 2 * 1000)
         samples[2 * 300] = 10000          // left only, frame 300
         samples[2 * 700 + 1] = -8000      // right only, frame 700
@@ -80,8 +78,7 @@ import Testing
         #expect(r.stderr.contains("2 instances, one per channel"), "\(r.stderr)")
     }
 
-    @Test func aStereoPluginRunsAsOneInstance() throws {
-        guard Self.hasDebianPlugin("amp.so") else { return }
+    @Test(.needsFile("\(LADSPATests.debian)/amp.so")) func aStereoPluginRunsAsOneInstance() throws {
         var samples = [Int16](repeating: 0, count: 2 * 500)
         samples[2 * 10] = 1000
         samples[2 * 20 + 1] = 3000
@@ -140,9 +137,9 @@ import Testing
     /// Real look-ahead limiters report their latency: swh's fastLookaheadLimiter (stereo, one
     /// instance) and TAP's limiter (mono, one instance per channel) leave an impulse below their
     /// limit on its frame, with the exact length.
-    @Test(arguments: [("fast_lookahead_limiter_1913.so", "fastLookaheadLimiter", 240), ("tap_limiter.so", "tap_limiter", 600)])
+    @Test(.needsFile("\(LADSPATests.debian)/fast_lookahead_limiter_1913.so", "\(LADSPATests.debian)/tap_limiter.so"),
+          arguments: [("fast_lookahead_limiter_1913.so", "fastLookaheadLimiter", 240), ("tap_limiter.so", "tap_limiter", 600)])
     func aRealPluginsLatencyIsCompensated(library: String, plugin: String, latency: Int) throws {
-        guard Self.hasDebianPlugin(library) else { return }
         let dir = try CLI.temporaryDirectory()
         let r = try CLI.shell("""
             "$AUPIPE" gen impulse at=12345f level=-6 duration=1 --out-format s16le:48000:2 -o in.wav
@@ -153,8 +150,7 @@ import Testing
         #expect(r.stderr.contains("latency \(latency) frames compensated"), "\(r.stderr)")
     }
 
-    @Test func deterministicPluginsGiveTheSameBytesEveryRun() throws {
-        guard Self.hasDebianPlugin("fast_lookahead_limiter_1913.so") else { return }
+    @Test(.needsFile("\(LADSPATests.debian)/fast_lookahead_limiter_1913.so")) func deterministicPluginsGiveTheSameBytesEveryRun() throws {
         let dir = try CLI.temporaryDirectory()
         let chain = "ladspa fastLookaheadLimiter input_gain_db=12 limit_db=-3 : ladspa amp_mono gain=0.7"
         let r = try CLI.shell("""
@@ -172,8 +168,7 @@ import Testing
         #expect(a.count == input.count, "the length changed")
     }
 
-    @Test func aPortSetThroughControlChangesOnABlockBoundary() throws {
-        guard Self.hasDebianPlugin("amp.so") else { return }
+    @Test(.needsFile("\(LADSPATests.debian)/amp.so")) func aPortSetThroughControlChangesOnABlockBoundary() throws {
         let plugins = try #require(Self.quiet, "could not compile Support/ladspa_test_plugins.c")
         let dir = try CLI.temporaryDirectory()
         let r = try CLI.shell("""
@@ -275,8 +270,11 @@ import Testing
         #expect(quiet.status == 0 && !quiet.stderr.contains("aupipe_test loaded"), "\(quiet.stderr)")
         let loaded = try CLI.shell("LADSPA_PATH=\(plugins) \"$AUPIPE\" gen sine duration=0.01 | LADSPA_PATH=\(plugins) \"$AUPIPE\" ladspa hinted >/dev/null")
         #expect(loaded.stderr.contains("aupipe_test loaded"), "\(loaded.stderr)")
-        // LIBRARY:LABEL opens that library only; a label alone makes every library be scanned.
-        guard Self.hasDebianPlugin("amp.so") else { return }
+    }
+
+    /// LIBRARY:LABEL opens that library only; a label alone makes every library be scanned.
+    @Test(.needsFile("\(LADSPATests.debian)/amp.so")) func aLibraryAndLabelOpenThatLibraryOnly() throws {
+        let plugins = try #require(Self.loud, "could not compile Support/ladspa_test_plugins.c")
         let path = "\(Self.debian):\(plugins)"
         let one = try CLI.shell("\"$AUPIPE\" gen sine duration=0.01 | LADSPA_PATH=\(path) \"$AUPIPE\" ladspa amp:amp_mono >/dev/null")
         #expect(one.status == 0 && !one.stderr.contains("aupipe_test loaded"), "\(one.stderr)")
@@ -290,18 +288,24 @@ import Testing
         let plugins = try #require(Self.quiet, "could not compile Support/ladspa_test_plugins.c")
         let dir = try CLI.temporaryDirectory()
         let r = try CLI.shell("""
-            source <(LADSPA_PATH=\(plugins) "$AUPIPE" completions bash) || exit 1
+            source <("$AUPIPE" completions bash) || exit 1
+            export LADSPA_PATH=\(plugins) PATH="$(dirname "$AUPIPE"):$PATH"
             unset COMP_LINE
             COMP_WORDS=(aupipe ladspa la); COMP_CWORD=2; _aupipe; printf '%s\\n' "${COMPREPLY[@]}"
             COMP_WORDS=(aupipe gain -3 : ladspa hinted st); COMP_CWORD=6; _aupipe; printf '%s\\n' "${COMPREPLY[@]}"
             COMP_WORDS=(aupipe plugins l); COMP_CWORD=2; _aupipe; printf '%s\\n' "${COMPREPLY[@]}"
             """, cwd: dir)
-        // The ports of the plugin typed are not completed (an empty reply prints one empty line).
-        #expect(String(decoding: r.stdout, as: UTF8.self) == "latency_delay\n\nladspa\nlv2\n", "\(r.stderr)")
-        guard CLI.has("fish") else { return }
+        // The plugins and the ports of the plugin typed come from aupipe while completing.
+        #expect(String(decoding: r.stdout, as: UTF8.self) == "latency_delay\nsteps=\nladspa\nlv2\n", "\(r.stderr)")
+    }
+
+    /// fish's completions offer the installed plugins after `ladspa` too.
+    @Test(.needs("fish")) func fishCompletionsOfferTheInstalledPlugins() throws {
+        let plugins = try #require(Self.quiet, "could not compile Support/ladspa_test_plugins.c")
+        let dir = try CLI.temporaryDirectory()
         let script = dir.appendingPathComponent("aupipe.fish").path
-        _ = try CLI.shell("LADSPA_PATH=\(plugins) \"$AUPIPE\" completions fish > \(CLI.quote(script))")
-        let f = try CLI.shell("fish -c \(CLI.quote("source \(CLI.quote(script)); complete -C 'aupipe ladspa on'"))")
+        _ = try CLI.shell("\"$AUPIPE\" completions fish > \(CLI.quote(script))")
+        let f = try CLI.shell("PATH=\"$(dirname \"$AUPIPE\"):$PATH\" LADSPA_PATH=\(plugins) fish -c \(CLI.quote("source \(CLI.quote(script)); complete -C 'aupipe ladspa on'"))")
         #expect(String(decoding: f.stdout, as: UTF8.self).hasPrefix("one_to_two"), "\(f.stderr)")
     }
 }

@@ -52,8 +52,7 @@ import Testing
     /// swh's Butterworth high-pass (a rate-relative cutoff) against lilv's own host; the noise is
     /// at -24 dBFS so that neither output clips (libsndfile wraps what lv2apply writes past full
     /// scale), and the output must really be filtered.
-    @Test func withinOneLSBOfLv2apply() throws {
-        guard CLI.has("lv2apply") else { return }
+    @Test(.needs("lv2apply")) func withinOneLSBOfLv2apply() throws {
         let dir = try CLI.temporaryDirectory()
         let r = try Self.run("""
             "$AUPIPE" gen noise duration=2 level=-24 --out-format s16le:48000:1 -o in.wav \

@@ -28,9 +28,8 @@ import Testing
         return "cat in.caf"
     }
 
-    @Test(arguments: [-30.0, -8.0], [(-16.0, -1.5), (-23.0, -1.0), (-16.0, -1.0), (-23.0, -1.5)])
+    @Test(.needs("ffmpeg"), arguments: [-30.0, -8.0], [(-16.0, -1.5), (-23.0, -1.0), (-16.0, -1.0), (-23.0, -1.5)])
     func bringsMusicToTheTargetUnderTheCeiling(input: Double, setting: (target: Double, truePeak: Double)) throws {
-        guard CLI.has("ffmpeg") else { return }
         let dir = try CLI.temporaryDirectory()
         let source = try Self.musicAt(input, in: dir)
         let r = try CLI.shell("\(source) | \"$AUPIPE\" --stats=json loudnorm target=\(setting.target) true-peak=\(setting.truePeak) -o out.caf 2> stats.json", cwd: dir)
@@ -69,8 +68,7 @@ import Testing
         #expect(silence.filter { $0 != 0 }.count == 1, "the silence around the click stays silent")
     }
 
-    @Test func sameBytesAtAnyBlockSize() throws {
-        guard CLI.has("ffmpeg") else { return }
+    @Test(.needs("ffmpeg")) func sameBytesAtAnyBlockSize() throws {
         let dir = try CLI.temporaryDirectory()
         let r = try CLI.shell("""
             ffmpeg -nostdin -v error -i '\(Self.music)' -t 8 -c:a pcm_f32le -f caf in.caf
@@ -85,8 +83,7 @@ import Testing
     /// come out near -26 LUFS. The command is sent once the first 10 s are written into the pipe,
     /// so at least 8 s (10 s less the 64 KiB the pipe holds) were read before it, however slow the
     /// machine; the seconds measured before the change are 2–7.
-    @Test func liveTargetChangeTakesEffect() throws {
-        guard CLI.has("ffmpeg") else { return }
+    @Test(.needs("ffmpeg")) func liveTargetChangeTakesEffect() throws {
         let dir = try CLI.temporaryDirectory()
         let r = try CLI.shell("""
             "$AUPIPE" gen noise duration=20 level=-30 --out-format s16le:16000:1 -t raw > in.raw

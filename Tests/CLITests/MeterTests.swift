@@ -46,9 +46,8 @@ import Testing
         return (try value("I"), try value("LRA"), try value("Peak"))
     }
 
-    @Test(arguments: recordings)
+    @Test(.needs("ffmpeg"), arguments: recordings)
     func agreesWithFFmpegOnRecordings(recording: String) throws {
-        guard CLI.has("ffmpeg") else { return }
         try #require(recording == "speech" || FileManager.default.fileExists(atPath: recording),
                      "\(recording) is missing: scripts/install-deps test installs alsa-utils and sound-theme-freedesktop")
         let command = Self.decode(recording)
@@ -74,8 +73,7 @@ import Testing
     }
 
     /// EBU Tech 3341 case 5 style: 20 s at -26, 20.1 s at -20, 20 s at -26 dBFS reads -23.0 LUFS.
-    @Test func tech3341SteppedSignalReadsMinus23() throws {
-        guard CLI.has("ffmpeg") else { return }
+    @Test(.needs("ffmpeg")) func tech3341SteppedSignalReadsMinus23() throws {
         let dir = try CLI.temporaryDirectory()
         let gen = "\"$AUPIPE\" gen sine 997 --out-format f32le:48000:2 -t raw"
         let command = "{ \(gen) level=-26 duration=20; \(gen) level=-20 duration=20.1; \(gen) level=-26 duration=20; } | \"$AUPIPE\" --in-format f32le:48000:2 -t caf"

@@ -62,9 +62,8 @@ struct PeerRoundTripTests {
 
     /// Reading to and writing from each peer: the samples sox and ffmpeg decode from aupipe's
     /// output equal what ffmpeg decodes from the source, for every container and encoding.
-    @Test("round trip", arguments: PeerEncoding.all, PeerSource.allCases)
+    @Test("round trip", .needs("sox", "ffmpeg"), arguments: PeerEncoding.all, PeerSource.allCases)
     func roundTrip(_ e: PeerEncoding, _ kind: PeerSource) throws {
-        guard CLI.has("sox"), CLI.has("ffmpeg") else { return }
         let dir = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let src = try Self.makeSource(e, kind, in: dir)
@@ -134,9 +133,8 @@ struct PeerRoundTripTests {
 
     /// `aupipe -o file` and `aupipe > file` patch the real sizes in; `aupipe | cat` leaves the
     /// streaming sizes. Every peer reads the patched file.
-    @Test("sizes: streaming on a pipe, real in a file", arguments: ["wav", "au", "caf"])
+    @Test("sizes: streaming on a pipe, real in a file", .needs("sox", "ffmpeg"), arguments: ["wav", "au", "caf"])
     func sizesPipeAndFile(_ container: String) throws {
-        guard CLI.has("sox"), CLI.has("ffmpeg") else { return }
         let dir = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let frames = 1001, channels = 2, bps = 2
@@ -180,9 +178,8 @@ struct PeerRoundTripTests {
 
     // MARK: - Encoders reading our WAV
 
-    @Test("flac encodes our WAV and decodes it back equal", arguments: [16, 24])
+    @Test("flac encodes our WAV and decodes it back equal", .needs("flac", "sox"), arguments: [16, 24])
     func flacRoundTrip(_ bits: Int) throws {
-        guard CLI.has("flac"), CLI.has("sox") else { return }
         let dir = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let made = try CLI.shell("sox -D -r 48000 -c 2 -n -b \(bits) -e signed-integer -t raw - synth 0.5 sine 440 sine 660 vol 0.7 > in.raw", cwd: dir)
@@ -195,9 +192,8 @@ struct PeerRoundTripTests {
         #expect(Bytes.firstDifference(r.stdout, raw) == nil, "\(Bytes.firstDifference(r.stdout, raw) ?? "")")
     }
 
-    @Test("opusenc reads our s16 WAV: about 1 s of Opus")
+    @Test("opusenc reads our s16 WAV: about 1 s of Opus", .needs("opusenc", "ffprobe", "sox"))
     func opusenc() throws {
-        guard CLI.has("opusenc"), CLI.has("ffprobe"), CLI.has("sox") else { return }
         let dir = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let r = try CLI.shell("sox -D -r 48000 -c 1 -n -b 16 -e signed-integer -t raw - synth 1 sine 440 vol 0.5 | " +
@@ -208,9 +204,8 @@ struct PeerRoundTripTests {
         #expect(abs(seconds - 1.0) < 0.03, "opus duration \(seconds) s")
     }
 
-    @Test("lame reads our stereo s16 WAV")
+    @Test("lame reads our stereo s16 WAV", .needs("lame", "ffprobe", "sox"))
     func lame() throws {
-        guard CLI.has("lame"), CLI.has("ffprobe"), CLI.has("sox") else { return }
         let dir = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let r = try CLI.shell("sox -D -r 44100 -c 2 -n -b 16 -e signed-integer -t wav - synth 1 sine 440 sine 660 vol 0.5 | " +
@@ -228,9 +223,8 @@ struct PeerRoundTripTests {
     // MARK: - Reading what the peers write on pipes
 
     /// sox writes 0x7FFFF000 rounded down to whole frames (0x7FFFEFFC for 6-byte frames).
-    @Test("sox's WAV on a pipe is read to EOF", arguments: [(16, 0x7FFF_F000), (24, 0x7FFF_EFFC)] as [(Int, UInt32)])
+    @Test("sox's WAV on a pipe is read to EOF", .needs("sox"), arguments: [(16, 0x7FFF_F000), (24, 0x7FFF_EFFC)] as [(Int, UInt32)])
     func soxWAVOnPipe(_ bits: Int, _ declared: UInt32) throws {
-        guard CLI.has("sox") else { return }
         let dir = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let gen = "sox -D -r 48000 -c 2 -n -b \(bits) -e signed-integer -t wav - synth 0.3 sine 440 sine 660 vol 0.8"
@@ -246,9 +240,8 @@ struct PeerRoundTripTests {
         #expect(Bytes.firstDifference(r.stdout, ref.stdout) == nil, "\(Bytes.firstDifference(r.stdout, ref.stdout) ?? "")")
     }
 
-    @Test("ffmpeg's WAV on a pipe (0xFFFFFFFF) is read to EOF")
+    @Test("ffmpeg's WAV on a pipe (0xFFFFFFFF) is read to EOF", .needs("ffmpeg"))
     func ffmpegWAVOnPipe() throws {
-        guard CLI.has("ffmpeg") else { return }
         let gen = "ffmpeg -v error -fflags +bitexact -f lavfi -i 'aevalsrc=0.7*sin(2*PI*440*t)|0.3*sin(2*PI*700*t):s=44100:d=0.3'"
         let wav = try CLI.shell("\(gen) -c:a pcm_s16le -f wav -")
         try #require(wav.status == 0)
@@ -262,9 +255,8 @@ struct PeerRoundTripTests {
         #expect(Bytes.firstDifference(r.stdout, ref.stdout) == nil, "\(Bytes.firstDifference(r.stdout, ref.stdout) ?? "")")
     }
 
-    @Test("ffmpeg's CAF with chan and info chunks is read to EOF")
+    @Test("ffmpeg's CAF with chan and info chunks is read to EOF", .needs("ffmpeg"))
     func ffmpegCAFWithChunks() throws {
-        guard CLI.has("ffmpeg") else { return }
         // No +bitexact on the output: that keeps the info chunk ("encoder" = "Lavf...").
         let gen = "ffmpeg -v error -fflags +bitexact -f lavfi -i 'aevalsrc=0.7*sin(2*PI*440*t)|0.3*sin(2*PI*700*t):s=16000:d=0.3'"
         let caf = try CLI.shell("\(gen) -c:a pcm_s24le -f caf -")
@@ -336,9 +328,8 @@ struct PeerRoundTripTests {
 /// aupipe's G.711 encoder picks the nearest code with ffmpeg's tables: the bytes must be ffmpeg's.
 @Suite("G.711 encoding equals ffmpeg's")
 struct G711AgainstFFmpegTests {
-    @Test(arguments: ["mulaw", "alaw"])
+    @Test(.needs("ffmpeg"), arguments: ["mulaw", "alaw"])
     func sameBytesAsFFmpeg(_ token: String) throws {
-        guard CLI.has("ffmpeg") else { return }
         let dir = try CLI.temporaryDirectory()
         // Every 16-bit value once, in a scrambled order, plus a loud sine.
         var samples = [UInt8]()

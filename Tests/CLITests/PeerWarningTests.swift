@@ -5,9 +5,8 @@ import Testing
 /// the header, or documented with the way to keep the peer quiet, which is checked to work.
 @Suite("Peers' warnings")
 struct PeerWarningTests {
-    @Test("sox reads float and G.711 WAV without 'missing extended part of fmt chunk'", arguments: ["f32le:48000:1", "f32le:8000:2", "mulaw:8000:1", "alaw:8000:2"])
+    @Test("sox reads float and G.711 WAV without 'missing extended part of fmt chunk'", .needs("sox"), arguments: ["f32le:48000:1", "f32le:8000:2", "mulaw:8000:1", "alaw:8000:2"])
     func soxReadsFloatWAVQuietly(_ spec: String) throws {
-        guard CLI.has("sox") else { return }
         let dir = try CLI.temporaryDirectory()
         let r = try CLI.shell("\"$AUPIPE\" gen sine duration=0.1 --out-format \(spec) -o x.wav && sox -V2 x.wav -n", cwd: dir)
         #expect(r.status == 0, "\(r.stderr)")
@@ -24,9 +23,8 @@ struct PeerWarningTests {
                 String(decoding: read.stdout, as: UTF8.self))
     }
 
-    @Test("CAF with 3 to 8 channels has the layout of the same WAV, and ffmpeg guesses nothing", arguments: 3...8)
+    @Test("CAF with 3 to 8 channels has the layout of the same WAV, and ffmpeg guesses nothing", .needs("ffprobe"), arguments: 3...8)
     func cafLayoutsForMoreChannels(_ channels: Int) throws {
-        guard CLI.has("ffprobe") else { return }
         let dir = try CLI.temporaryDirectory()
         let r = try CLI.shell("""
             "$AUPIPE" gen sine duration=0.05 --out-format s16le:48000:\(channels) -o x.wav &&
@@ -50,7 +48,10 @@ struct PeerWarningTests {
             #expect(readme.contains("`\(flag)") || readme.contains(" \(flag)"), "README.md does not mention \(flag)")
             #expect(man.contains(flag.replacingOccurrences(of: "-", with: "\\-")), "man/aupipe.1 does not mention \(flag)")
         }
-        guard CLI.has("sox"), CLI.has("flac") else { return }
+    }
+
+    /// What the README and the man page say to keep flac and sox quiet works.
+    @Test(.needs("sox", "flac")) func theWaysToQuietFlacAndSoxWork() throws {
         let dir = try CLI.temporaryDirectory()
         func stderr(_ script: String) throws -> String {
             let r = try CLI.shell(script, cwd: dir)

@@ -37,8 +37,7 @@ import Testing
 
     static let message = "aupipe: refusing to write binary audio to a terminal; redirect it (> out.wav), pipe it, or use -o - to force\n"
 
-    @Test func aChainRefusesATerminalAndMinusOForcesIt() throws {
-        guard CLI.has("python3") else { return }
+    @Test(.needs("python3")) func aChainRefusesATerminalAndMinusOForcesIt() throws {
         let dir = try CLI.temporaryDirectory()
         try #require(try CLI.shell("\"$AUPIPE\" gen sine duration=0.1 -o in.wav", cwd: dir).status == 0)
         let refused = try Self.run("gain -3", stdin: "in.wav", cwd: dir)
@@ -52,8 +51,7 @@ import Testing
         #expect(check.status == 0 && check.bytes > 0 && check.stderr.isEmpty, "\(check)")
     }
 
-    @Test func genRefusesATerminalAndMinusOForcesIt() throws {
-        guard CLI.has("python3") else { return }
+    @Test(.needs("python3")) func genRefusesATerminalAndMinusOForcesIt() throws {
         let dir = try CLI.temporaryDirectory()
         let refused = try Self.run("gen sine duration=0.1", cwd: dir)
         #expect(refused.status == 64 && refused.bytes == 0 && refused.stderr == Self.message, "\(refused)")

@@ -56,6 +56,8 @@ public enum AUPipeCommand {
             console.out(HelpText.units(registry))
         case .completions(let shell):
             console.out(try CompletionModel(registry: registry).script(for: shell))
+        case .completionWords(let unit, let plugin):
+            for word in try CompletionModel.pluginWords(unit: unit, plugin: plugin, registry: registry) { console.out(word) }
         case .info(let path, let inFormat):
             try InfoCommand.run(path: path, inFormat: inFormat.map { try FormatSpec.parse($0, option: "--in-format") }, console: console)
         case .demo(let output):

@@ -127,13 +127,46 @@ struct BashCompletion {
             return 0
         }
 
+        # _aupipe_is_plugin_unit WORD: a unit whose first argument names an installed plugin.
+        _aupipe_is_plugin_unit() {
+            case $1 in
+                \(model.pluginUnits.map(quote).joined(separator: "|"))) return 0 ;;
+            esac
+            return 1
+        }
+
+        # _aupipe_list UNIT [PLUGIN]: the plugins installed now for UNIT, or PLUGIN's key= words,
+        # asked of the aupipe being completed (else the one on PATH), in _aupipe_r.
+        _aupipe_list() {
+            local bin=${_aw[0]} w
+            [[ $bin == "~/"* ]] && bin=$HOME/${bin#"~/"}
+            command -v "$bin" > /dev/null 2>&1 || bin=aupipe
+            _aupipe_r=()
+            while IFS= read -r w; do _aupipe_r+=("$w"); done < <("$bin" completions --list "$@" 2> /dev/null < /dev/null)
+            return 0
+        }
+
+        # _aupipe_plugin_arguments UNIT: the installed plugins as UNIT's first argument, then the
+        # key= words of the plugin it names (the word after the unit, at _aupipe_owner_at + 1).
+        _aupipe_plugin_arguments() {
+            if (( _acw == _aupipe_owner_at + 1 )); then
+                _aupipe_list "$1"
+            elif [[ $_acur != *=* ]]; then
+                _aupipe_list "$1" "${_aw[_aupipe_owner_at+1]}"
+            else
+                _aupipe_r=()
+            fi
+            _aupipe_add '' "${_aupipe_r[@]}"
+        }
+
         # _aupipe_is_option WORD: an option, not a value such as -6 or -.5 (as aupipe decides).
         _aupipe_is_option() {
             [[ $1 == -?* && $1 != -[0-9.]* ]]
         }
 
         # _aupipe_owner FROM: the first word from index FROM to the current word that is neither an
-        # option nor an option's value (the unit or signal), counted again after each ':'; in _aupipe_r.
+        # option nor an option's value (the unit or signal), counted again after each ':'; in
+        # _aupipe_r, and its index in _aupipe_owner_at.
         _aupipe_owner() {
             local i=$1 w
             _aupipe_r=''
@@ -145,6 +178,7 @@ struct BashCompletion {
                     [[ $w != *=* ]] && _aupipe_takes_value "$w" && i=$(( i + 1 ))
                 elif [[ -z $_aupipe_r ]]; then
                     _aupipe_r=$w
+                    _aupipe_owner_at=$i
                 fi
                 i=$(( i + 1 ))
             done
@@ -166,7 +200,7 @@ struct BashCompletion {
         # _aupipe_candidates: fills COMPREPLY with the words that complete _acur.
         _aupipe_candidates() {
             COMPREPLY=()
-            local prev='' cmd='' owner
+            local prev='' cmd='' owner _aupipe_owner_at=0
             (( _acw > 0 )) && prev=${_aw[_acw-1]}
             (( _acw > 1 )) && cmd=${_aw[1]}
             if [[ $_acur == --*=* ]]; then
@@ -186,7 +220,10 @@ struct BashCompletion {
             fi
             case $cmd in
                 completions) (( _acw == 2 )) && _aupipe_add '' "${_aupipe_shells[@]}"; return 0 ;;
-                help) (( _acw == 2 )) && _aupipe_add '' "${_aupipe_units[@]}" gen compare; return 0 ;;
+                help)
+                    if (( _acw == 2 )); then _aupipe_add '' "${_aupipe_units[@]}" gen compare
+                    elif (( _acw == 3 )) && _aupipe_is_plugin_unit "${_aw[2]}"; then _aupipe_list "${_aw[2]}"; _aupipe_add '' "${_aupipe_r[@]}"; fi
+                    return 0 ;;
                 units) return 0 ;;
                 plugins) (( _acw == 2 )) && _aupipe_add '' \(words(model.pluginUnits)); return 0 ;;
                 demo) _aupipe_add '' -o; return 0 ;;
@@ -210,6 +247,7 @@ struct BashCompletion {
             _aupipe_owner 1
             owner=$_aupipe_r
             if [[ -z $owner ]]; then _aupipe_add '' "${_aupipe_units[@]}"
+            elif _aupipe_is_plugin_unit "$owner"; then _aupipe_plugin_arguments "$owner"
             else _aupipe_parameters unit "$owner"; fi
             return 0
         }
@@ -240,7 +278,7 @@ struct BashCompletion {
 
     func keyCases(_ entries: [CompletionModel.Entry]) -> String {
         entries.map { e in
-            "        \(quote(e.name))) _aupipe_r=(\(words(e.bareWords + e.parameters.map { $0.name + "=" }))) ;;"
+            "        \(quote(e.name))) _aupipe_r=(\(words(e.parameters.map { $0.name + "=" }))) ;;"
         }.joined(separator: "\n")
     }
 

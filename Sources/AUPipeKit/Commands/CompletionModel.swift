@@ -15,14 +15,13 @@ public struct CompletionModel: Sendable {
         case files
     }
 
-    /// A unit or a signal: its name, a one-line summary, and its `key=` parameters.
+    /// A unit or a signal: its name, a one-line summary, and its `key=` parameters. The plugin
+    /// units' plugins and ports are not here: the scripts ask `pluginWords` while completing,
+    /// so that they are the plugins installed then.
     public struct Entry: Sendable {
         public let name: String
         public let summary: String
         public let parameters: [(name: String, values: Values)]
-        /// Words offered as they are, before the parameters: the installed plugins of `lv2` and
-        /// `ladspa` (LADSPA labels where unique, else `library:label`; LV2 URIs).
-        public var bareWords: [String] = []
     }
 
     /// The shells `aupipe completions` writes for.
@@ -57,16 +56,31 @@ public struct CompletionModel: Sendable {
         values["--stats"] = .words(["json"])        // only as --stats=json
         values["--progress"] = .words(["force"])    // only as --progress=force
         optionValues = values
-        let hosts = registry.providers.compactMap { $0 as? PluginUnits }
         pluginUnits = registry.all.filter(\.isSpecializing).map(\.name)
         units = registry.all.map { d in
-            Entry(name: d.name, summary: d.summary,
-                  parameters: d.parameters.map { ($0.name, Self.values(of: $0.kind)) } + [("name", .none)],
-                  bareWords: d.isSpecializing ? hosts.flatMap { $0.completionWords(unit: d.name) } : [])
+            Entry(name: d.name, summary: d.summary, parameters: d.parameters.map { ($0.name, Self.values(of: $0.kind)) } + [("name", .none)])
         }
         signals = SignalRegistry.all.map { d in
             Entry(name: d.name, summary: d.summary, parameters: d.allParameters.map { ($0.name, Self.values(of: $0.kind)) })
         }
+    }
+
+    /// `aupipe completions --list UNIT [PLUGIN]`, one word a line, for the completion scripts:
+    /// the plugins installed now for a plugin unit (LADSPA labels where unique, else
+    /// `library:label`; LV2 URIs), or with PLUGIN the `key=` words of its arguments (its input
+    /// control ports, `preset=` where it has presets, `name=`). Throws the lookup's error for
+    /// an unknown plugin, a usage error for a unit that is not a plugin host.
+    public static func pluginWords(unit: String, plugin: String?, registry: UnitRegistry) throws -> [String] {
+        let descriptor = try registry.descriptor(named: unit)
+        guard descriptor.isSpecializing else {
+            throw AUPipeError.usage("completions: --list takes a plugin unit (\(registry.all.filter(\.isSpecializing).map(\.name).joined(separator: ", "))), not '\(unit)'")
+        }
+        guard let plugin else {
+            return registry.providers.compactMap { $0 as? PluginUnits }.flatMap { $0.completionWords(unit: descriptor.name) }
+        }
+        var seen = Set<String>()
+        return (try descriptor.specialized(for: [plugin]).descriptor.parameters.map(\.name) + ["name"])
+            .filter { seen.insert($0).inserted }.map { $0 + "=" }
     }
 
     /// Whether `option` takes a value as the next word (`-o PATH`) rather than only `=VALUE`.

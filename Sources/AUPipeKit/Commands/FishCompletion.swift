@@ -57,9 +57,47 @@ struct FishCompletion {
             "    end",
             "end",
             "",
+            "# The aupipe being completed (else the one on PATH), asked for the plugins installed now.",
+            "function __aupipe_list",
+            "    set -l bin (commandline -opc)[1]",
+            "    command -q -- $bin; or set bin aupipe",
+            "    command $bin completions --list $argv 2>/dev/null </dev/null",
+            "end",
+            "",
+            "# The first argument of plugin unit UNIT: its installed plugins; after it, the key= words",
+            "# of the plugin it names.",
+            "function __aupipe_plugin_arguments",
+            "    set -l tokens (commandline -opc)",
+            "    set -e tokens[1]",
+            "    set -l plugin",
+            "    set -l seen 0",
+            "    for t in $tokens",
+            "        if test \"$t\" = ':'",
+            "            set seen 0",
+            "            set plugin",
+            "        else if test $seen = 1",
+            "            test -z \"$plugin\"; and set plugin $t",
+            "        else if test \"$t\" = $argv[1]",
+            "            set seen 1",
+            "        end",
+            "    end",
+            "    if test -n \"$plugin\"",
+            "        __aupipe_list $argv[1] $plugin",
+            "    else",
+            "        __aupipe_list $argv[1]",
+            "    end",
+            "end",
+            "",
+            "# After 'aupipe help UNIT' for a plugin unit: its installed plugins.",
+            "function __aupipe_help_plugins",
+            "    set -l tokens (commandline -opc)",
+            "    test (count $tokens) = 3; and contains -- $tokens[3] \(model.pluginUnits.joined(separator: " ")); and __aupipe_list $tokens[3]",
+            "end",
+            "",
             "complete -c aupipe -n 'test (count (commandline -opc)) = 1' -a '\(CompletionModel.commands.joined(separator: " "))'",
             "complete -c aupipe -n '__aupipe_command completions' -a '\(CompletionModel.shells.joined(separator: " "))'",
-            "complete -c aupipe -n '__aupipe_command help' -a '\(model.units.map(\.name).joined(separator: " ")) gen compare'",
+            "complete -c aupipe -n '__aupipe_command help; and test (count (commandline -opc)) = 2' -a '\(model.units.map(\.name).joined(separator: " ")) gen compare'",
+            "complete -c aupipe -n '__aupipe_command help' -a '(__aupipe_help_plugins)'",
             "complete -c aupipe -n '__aupipe_command plugins; and test (count (commandline -opc)) = 2' -a '\(model.pluginUnits.joined(separator: " "))'",
             "complete -c aupipe -n '__aupipe_command info' -F",
             "complete -c aupipe -n '__aupipe_command info' -l in-format -x -a '\(model.formatTokens.joined(separator: " "))'",
@@ -83,7 +121,10 @@ struct FishCompletion {
         for u in model.units {
             lines.append("complete -c aupipe -n \"__aupipe_in chain ''\" -a \(quote(u.name)) -d \(quote(u.summary))")
         }
-        lines += entries(model.units, command: "chain")
+        lines += entries(model.units.filter { !model.pluginUnits.contains($0.name) }, command: "chain")
+        for unit in model.pluginUnits {
+            lines.append("complete -c aupipe -n \(quote("__aupipe_in chain \(unit)")) -a \(quote("(__aupipe_plugin_arguments \(unit))"))")
+        }
         lines.append("")
         for s in model.signals {
             lines.append("complete -c aupipe -n \"__aupipe_in gen ''\" -a \(quote(s.name)) -d \(quote(s.summary))")
@@ -106,7 +147,7 @@ struct FishCompletion {
     /// For each unit or signal: its key= words and KEY=VALUE words, and files after a path's KEY=.
     func entries(_ list: [CompletionModel.Entry], command: String) -> [String] {
         list.flatMap { e -> [String] in
-            var words: [String] = e.bareWords
+            var words: [String] = []
             var lines: [String] = []
             for p in e.parameters {
                 words.append(p.name + "=")

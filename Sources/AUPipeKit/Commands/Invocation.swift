@@ -20,6 +20,9 @@ public enum Invocation: Equatable, Sendable {
     case compare(CompareOptions)
     /// `aupipe completions SHELL`
     case completions(shell: String)
+    /// `aupipe completions --list UNIT [PLUGIN]` (not in the help: the completion scripts call
+    /// it): the installed plugins of a plugin unit, or the words PLUGIN's arguments start with.
+    case completionWords(unit: String, plugin: String?)
     /// `--version`
     case version
 }
@@ -180,6 +183,9 @@ public enum CommandLineParser {
         case "demo": return try parseDemo(Array(args.dropFirst()))
         case "gen": return try parseGen(Array(args.dropFirst()))
         case "completions":
+            if args.count >= 3, args.count <= 4, args[1] == "--list" {
+                return .completionWords(unit: args[2], plugin: args.count == 4 ? args[3] : nil)
+            }
             guard args.count == 2 else { throw AUPipeError.usage("usage: aupipe completions bash|zsh|fish") }
             return .completions(shell: args[1])
         case "compare": return try CompareOptions.parse(Array(args.dropFirst())).map { .compare($0) } ?? .help(unit: "compare")

@@ -53,7 +53,9 @@ enum StatsPrinter {
             u.add("note", s.note)
             if !s.figures.isEmpty {
                 var figures = JSONObject()
-                for f in s.figures { figures.add(f.name, number: f.value) }
+                for f in s.figures {
+                    if let values = f.values { figures.add(f.name, numbers: values) } else { figures.add(f.name, number: f.value) }
+                }
                 u.add("figures", figures)
             }
             if !s.series.isEmpty {

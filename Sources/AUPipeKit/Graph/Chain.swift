@@ -22,14 +22,22 @@ public struct StageStats: Sendable, Equatable {
 }
 
 /// One of a unit's own figures for `--stats=json`: a name and a number, or nil when there is
-/// nothing to measure (written as `null`).
+/// nothing to measure (written as `null`); or a name and a list of them (written as an array:
+/// a plugin's output port, one value per instance).
 public struct StatsFigure: Sendable, Equatable {
     public var name: String
     public var value: Double?
+    /// The values of a figure that is a list (nil: `value` is the figure).
+    public var values: [Double?]?
 
     public init(_ name: String, _ value: Double?) {
         self.name = name
         self.value = value
+    }
+
+    public init(_ name: String, values: [Double?]) {
+        self.name = name
+        self.values = values
     }
 }
 

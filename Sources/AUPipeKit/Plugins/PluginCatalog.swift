@@ -20,13 +20,28 @@ public final class PluginCatalog: Sendable {
 
     /// The plugin `word` names, as the `lv2`/`ladspa` unit's first argument; see `PluginLookup`.
     public func plugin(named word: String) throws -> PluginInfo {
-        // An exact identifier wins the lookup anyway: the backend may find it without a scan.
-        if found.withLock({ $0 }) == nil, let p = backend.plugin(withIdentifier: word) { return p.withHostSymbols() }
+        // An exact identifier wins the lookup anyway: the backend may find it without a scan,
+        // and a word too where it keeps an index of its plugins.
+        if found.withLock({ $0 }) == nil {
+            if let p = backend.plugin(withIdentifier: word) { return p.withHostSymbols() }
+            if let p = try backend.plugin(named: word) { return p.withHostSymbols() }
+        }
         return try PluginLookup.find(word, in: try plugins(), standard: backend.standard)
     }
 }
 
 extension PluginInfo {
+    /// The short words that name an LV2 plugin as users type them, for a did-you-mean: its URI's
+    /// last path segment (`eg-amp`, `dpl#mono`, `butthigh_iir`) and that segment's part before a
+    /// `#` (`dpl`); none for LADSPA, whose label serves.
+    var identifierWords: [String] {
+        guard standard == .lv2, let slash = identifier.lastIndex(of: "/") else { return [] }
+        let tail = String(identifier[identifier.index(after: slash)...])
+        guard !tail.isEmpty else { return [] }
+        if let hash = tail.firstIndex(of: "#"), hash != tail.startIndex { return [tail, String(tail[..<hash])] }
+        return [tail]
+    }
+
     /// The words every plugin unit takes for itself: `name=LABEL` (any unit's label for
     /// `--control`) and `preset=NAME` (where the plugin has presets).
     static func hostKeys(presets: Bool) -> Set<String> { presets ? ["name", "preset"] : ["name"] }
@@ -72,7 +87,7 @@ public enum PluginLookup {
                 + (standard == .lv2 ? "install some (lv2-examples, x42-plugins, swh-lv2) or set LV2_PATH"
                                     : "install some (ladspa-sdk, swh-plugins, tap-plugins) or set LADSPA_PATH"))
         }
-        let names = plugins.flatMap { [$0.label ?? $0.identifier, $0.identifier, $0.name] }
+        let names = plugins.flatMap { [$0.label ?? $0.identifier] + $0.identifierWords + [$0.identifier, $0.name] }
         let hint = suggestion(for: word, among: names).map { "; did you mean '\($0)'?" } ?? ""
         throw AUPipeError(.usage, "\(unit): no plugin '\(word)'\(hint) ('aupipe plugins \(unit)' lists the installed ones)")
     }

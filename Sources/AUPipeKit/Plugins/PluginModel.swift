@@ -250,8 +250,14 @@ public protocol PluginBackend: Sendable {
     /// plugin (LADSPA's `library:label` opens only that library), or nil to let the host
     /// discover them all. Optional: the default is nil.
     func plugin(withIdentifier identifier: String) -> PluginInfo?
+
+    /// The plugin `word` names (as `PluginLookup` finds it), found without discovering every
+    /// plugin (LV2 through its index of the installed plugins, `LV2Index`), or nil to let the
+    /// host discover them all. Throws what `PluginLookup.find` throws. Optional: the default is nil.
+    func plugin(named word: String) throws -> PluginInfo?
 }
 
 extension PluginBackend {
     public func plugin(withIdentifier identifier: String) -> PluginInfo? { nil }
+    public func plugin(named word: String) throws -> PluginInfo? { nil }
 }

@@ -334,12 +334,10 @@ public final class PluginUnit: AudioUnit, LiveControllable, StatsReporting {
         var figures: [StatsFigure] = []
         if let latency { figures.append(StatsFigure("latency", Double(latency))) }
         if nonFinite > 0 { figures.append(StatsFigure("nonFiniteReplaced", Double(nonFinite))) }
+        // An output port is an array over instances whatever their count, so that a figure
+        // keeps its key and shape from mono to stereo (`.figures.level[0]`).
         for (k, p) in outputPorts.enumerated() where !p.isLatency {
-            if instances.count == 1 {
-                figures.append(StatsFigure(p.symbol, Double(outputs[k])))
-            } else {
-                for i in 0..<instances.count { figures.append(StatsFigure("\(p.symbol).\(i + 1)", Double(outputs[i * outputPorts.count + k]))) }
-            }
+            figures.append(StatsFigure(p.symbol, values: (0..<instances.count).map { Double(outputs[$0 * outputPorts.count + k]) }))
         }
         return figures
     }

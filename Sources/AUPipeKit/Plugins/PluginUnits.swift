@@ -17,13 +17,18 @@ public struct PluginUnits: UnitProvider {
     }
 
     /// What `aupipe completions` offers as the first argument of `unit`: the installed plugins
-    /// (LADSPA labels where unique, else `library:label`; LV2 URIs). None when discovery fails.
+    /// (LADSPA labels where unique, else `library:label`; LV2 URIs, then the last segments of
+    /// those that name one plugin alone). None when discovery fails.
     public func completionWords(unit: String) -> [String] {
         guard let standard = PluginStandard(rawValue: unit), let catalog = catalog(standard),
               let plugins = try? catalog.plugins() else { return [] }
         var labelCount: [String: Int] = [:]
         for p in plugins { if let l = p.label { labelCount[l, default: 0] += 1 } }
-        return plugins.map { p in p.label.flatMap { labelCount[$0] == 1 ? $0 : nil } ?? p.identifier }
+        // An LV2 URI's last segment too (eg-amp, dpl#mono) where it names that plugin alone.
+        let short = plugins.compactMap { p in
+            p.identifierWords.first.flatMap { w in (try? PluginLookup.find(w, in: plugins, standard: standard))?.identifier == p.identifier ? w : nil }
+        }
+        return plugins.map { p in p.label.flatMap { labelCount[$0] == 1 ? $0 : nil } ?? p.identifier } + short
     }
 
     public var descriptors: [UnitDescriptor] {

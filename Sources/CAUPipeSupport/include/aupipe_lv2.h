@@ -27,6 +27,13 @@ int aupipe_lv2_feature_is_provided(const char *uri);
    `lv2_path` when it is not NULL). Functions taking a world serialise on one process-wide lock. */
 typedef struct aupipe_lv2_world aupipe_lv2_world;
 aupipe_lv2_world *aupipe_lv2_world_open(const char *lv2_path);
+/* A world holding only the bundles in `bundle_paths` (directories, `count` of them): what a
+   plugin found through aupipe's index of installed plugins needs, without reading any other. */
+aupipe_lv2_world *aupipe_lv2_world_open_bundles(const char *const *bundle_paths, uint32_t count);
+/* The directories of the bundles plugin `i` needs, one a line (each ending in '\n'): its own
+   first, then those holding its data and its presets. malloc'd, the caller frees it; NULL if
+   out of range. */
+char *aupipe_lv2_world_plugin_bundles(aupipe_lv2_world *world, uint32_t i);
 uint32_t aupipe_lv2_world_plugin_count(aupipe_lv2_world *world);
 /* The index of the plugin whose URI is `uri`, or UINT32_MAX: from the manifests alone (no
    plugin's data is read, unlike aupipe_lv2_describe). */

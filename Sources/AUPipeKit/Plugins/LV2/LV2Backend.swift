@@ -5,7 +5,9 @@ import CAUPipeSupport
 ///
 /// Nothing is loaded until `discover`, `instantiate` or `presetValues` is called; then the world
 /// is kept for the process (discovering the 231 plugins of lv2-examples, x42-plugins and
-/// swh-lv2 takes about 0.1 s: lilv parses every plugin's Turtle).
+/// swh-lv2 takes about 0.1 s: lilv parses every plugin's Turtle). A plugin named by a word or a
+/// URI is found through the index of installed plugins when one holds (`LV2Index`,
+/// `LV2IndexedLookup.swift`), and only its own bundles are loaded.
 ///
 /// The environment: `LV2_PATH` (lilv's search path), `AUPIPE_LILV_LIBRARY` (the library to
 /// load instead of `liblilv-0.so.0`), `AUPIPE_LV2_LOG=1` (show a plugin's log:Note and
@@ -19,14 +21,20 @@ public struct LV2Backend: PluginBackend {
     /// The directories to search, `:`-separated as `LV2_PATH`; nil: `LV2_PATH` from the
     /// environment, or lilv's default directories.
     public let searchPath: String?
+    /// Whether plugins are looked up through the index kept between runs (`LV2Index`).
+    let usesIndex: Bool
 
+    /// The backend of the command line: `LV2_PATH` or lilv's default directories, with the index.
     public init() {
         searchPath = nil
+        usesIndex = true
     }
 
-    /// A backend that searches only `searchPath` (`:`-separated directories), whatever `LV2_PATH` says.
-    public init(searchPath: String) {
+    /// A backend that searches only `searchPath` (`:`-separated directories), whatever `LV2_PATH`
+    /// says; with `usesIndex`, through the index kept for that path between runs.
+    public init(searchPath: String, usesIndex: Bool = false) {
         self.searchPath = searchPath
+        self.usesIndex = usesIndex
     }
 
     /// The feature URIs aupipe gives a plugin: urid:map and unmap, options:options (sample rate,
@@ -49,16 +57,25 @@ public struct LV2Backend: PluginBackend {
     var loadProblem: String? { (try? LV2World.world(searchPath: searchPath))?.loadProblem }
 
     public func discover() throws -> [PluginInfo] {
-        try LV2World.world(searchPath: searchPath).plugins
+        let world = try LV2World.world(searchPath: searchPath)
+        let all = world.plugins
+        saveIndex(of: all, in: world)
+        return all
     }
 
-    /// A plugin named by its full URI, described alone (no other plugin's data is read).
+    /// A plugin named by its full URI, described alone: from its own bundles only when the index
+    /// holds (nil when it has no such URI), else from a world of every bundle's manifest (no
+    /// other plugin's data is read).
     public func plugin(withIdentifier identifier: String) -> PluginInfo? {
-        (try? LV2World.world(searchPath: searchPath))?.plugin(identifier)
+        if let index {
+            guard let entry = index.entries.first(where: { $0.uri == identifier }) else { return nil }
+            if let found = describe(entry) { return found }
+        }
+        return (try? LV2World.world(searchPath: searchPath))?.plugin(identifier)
     }
 
     public func instantiate(_ plugin: PluginInfo, settings: PluginHostSettings) throws -> any PluginInstance {
-        let world = try LV2World.world(searchPath: searchPath)
+        let world = try world(of: plugin)
         if !plugin.missingFeatures.isEmpty {
             let names = plugin.missingFeatures.joined(separator: ", ")
             throw AUPipeError(.unavailable, "lv2 \(plugin.identifier) needs \(names) which aupipe does not provide")
@@ -86,7 +103,7 @@ public struct LV2Backend: PluginBackend {
     }
 
     public func presetValues(of plugin: PluginInfo, preset: String) throws -> [String: Float] {
-        let world = try LV2World.world(searchPath: searchPath)
+        let world = try world(of: plugin)
         let wanted = preset.lowercased()
         guard let found = plugin.presets.first(where: { $0.name.lowercased() == wanted || $0.uri.lowercased() == wanted }) else {
             let names = plugin.presets.map { "'\($0.name)'" }.joined(separator: ", ")

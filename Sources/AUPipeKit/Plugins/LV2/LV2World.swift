@@ -3,11 +3,13 @@ import Synchronization
 
 import CAUPipeSupport
 
-/// A loaded lilv world and the plugins it found, made once per search path for the process.
-/// Loading reads every bundle's manifest (cheap: URIs and where their data lies); describing a
-/// plugin reads its data (the expensive part: about 60 ms for all of Debian's 231). So a plugin
-/// named by its URI is described alone (`plugin(_:)`), and every plugin only when a lookup by
-/// name, a listing or a completion needs them all (`plugins`).
+/// A loaded lilv world and the plugins it found, made once per search path for the process
+/// (`world(searchPath:)`), or once per list of bundles for a plugin found through the index of
+/// installed plugins (`world(bundles:)`, see `LV2Index`). Loading reads every bundle's manifest
+/// (URIs and where their data lies); describing a plugin reads its data (the expensive part:
+/// about 60 ms for all of Debian's 231). So a plugin named by its URI is described alone
+/// (`plugin(_:)`), and every plugin only when a lookup by name without an index, a listing or a
+/// completion needs them all (`plugins`).
 final class LV2World: @unchecked Sendable {
     /// The C world (`aupipe_lv2_world`); its calls serialise on one lock in C.
     let pointer: OpaquePointer
@@ -96,6 +98,40 @@ final class LV2World: @unchecked Sendable {
             worlds[path] = world
             return world
         }
+    }
+
+    private static let bundleWorlds = Mutex<[[String]: LV2World]>([:])
+
+    /// A world of these bundles only (directories; see `LV2Index`), made once per list.
+    static func world(bundles: [String]) throws -> LV2World {
+        try LV2Library.load()
+        return try bundleWorlds.withLock { worlds in
+            if let world = worlds[bundles] { return world }
+            let (opened, messages) = capturing {
+                let paths = bundles.map { strdup($0) }
+                defer { paths.forEach { free($0) } }
+                return paths.withUnsafeBufferPointer { buffer in
+                    buffer.withMemoryRebound(to: UnsafePointer<CChar>?.self) {
+                        aupipe_lv2_world_open_bundles($0.baseAddress, UInt32($0.count))
+                    }
+                }
+            }
+            guard let pointer = opened else {
+                throw AUPipeError(.software, "lv2: lilv could not load its world of plugins")
+            }
+            let world = LV2World(pointer: pointer, messages: messages)
+            worlds[bundles] = world
+            return world
+        }
+    }
+
+    /// The directories of the bundles the plugin with this URI needs (its own first; see
+    /// `aupipe_lv2_world_plugin_bundles`), or none if the world has no such plugin.
+    func bundles(of uri: String) -> [String] {
+        let index = aupipe_lv2_world_plugin_index(pointer, uri)
+        guard index != UInt32.max, let text = aupipe_lv2_world_plugin_bundles(pointer, index) else { return [] }
+        defer { free(text) }
+        return String(cString: text).split(separator: "\n").map(String.init)
     }
 
     /// lilv's messages as one line: the first error (serd's `error: FILE:LINE:COL: what`) and
