@@ -60,6 +60,9 @@ public struct ParameterDescriptor: Sendable {
     public let kind: Kind
     /// The default as text, or nil when the parameter is unset unless given.
     public let defaultValue: String?
+    /// A default that is not a value until the stream is known, in words for the help
+    /// (`0.0008 × the sample rate`); nil for none. Only where `defaultValue` is nil.
+    public let defaultNote: String?
     public let help: String
     /// Whether the parameter can be changed while audio runs (`--control`: `set UNIT.NAME VALUE`).
     public let isLive: Bool
@@ -67,10 +70,12 @@ public struct ParameterDescriptor: Sendable {
     /// come as a list, in order.
     public let isRepeatable: Bool
 
-    public init(_ name: String, _ kind: Kind, default defaultValue: String?, help: String, live: Bool = false, repeatable: Bool = false) {
+    public init(_ name: String, _ kind: Kind, default defaultValue: String?, help: String, live: Bool = false, repeatable: Bool = false,
+                defaultNote: String? = nil) {
         self.name = name
         self.kind = kind
         self.defaultValue = defaultValue
+        self.defaultNote = defaultValue == nil ? defaultNote : nil
         self.help = help
         isLive = live
         isRepeatable = repeatable
@@ -78,7 +83,12 @@ public struct ParameterDescriptor: Sendable {
 
     /// The same parameter under another name (`mix`'s `bus2.gain` for a bus's `gain`).
     public func renamed(_ name: String) -> ParameterDescriptor {
-        ParameterDescriptor(name, kind, default: defaultValue, help: help, live: isLive, repeatable: isRepeatable)
+        ParameterDescriptor(name, kind, default: defaultValue, help: help, live: isLive, repeatable: isRepeatable, defaultNote: defaultNote)
+    }
+
+    /// `default VALUE`, `default NOTE`, or `no default`, as the help says it.
+    public var defaultDescription: String {
+        (defaultValue ?? defaultNote).map { "default \($0)" } ?? "no default"
     }
 
     /// The type and range as `aupipe help` prints it: `dB, -120...60`.
