@@ -135,7 +135,7 @@ public struct ParameterDescriptor: Sendable {
         }
         switch kind {
         case .number(let range, let u):
-            guard let v = Self.number(text, unit: u) else { throw fail("\(Self.notANumber(text, unit: u)); expected \(typeDescription)") }
+            guard let v = Self.number(text, unit: u) else { throw fail("\(Self.notANumber(text, unit: u) ?? "is not a number"); expected \(typeDescription)") }
             guard range.contains(v) else { throw outOfRange("is out of range \(formatNumber(range.lowerBound))...\(formatNumber(range.upperBound))\(u.isEmpty ? "" : " " + u)") }
             return .number(v)
         case .integer(let range):
@@ -208,8 +208,7 @@ public struct ParameterDescriptor: Sendable {
             var list: [Double] = []
             for part in text.split(separator: ",", omittingEmptySubsequences: false) {
                 guard let v = Self.number(String(part), unit: u) else {
-                    let why = Self.notANumber(String(part), unit: u)
-                    throw fail(why == "is not a number" ? "is not a comma-separated list of numbers" : "has \(part), which \(why)")
+                    throw fail(Self.notANumber(String(part), unit: u).map { "has \(part), which \($0)" } ?? "is not a comma-separated list of numbers")
                 }
                 guard range.contains(v) else { throw outOfRange("has \(part), out of range \(formatNumber(range.lowerBound))...\(formatNumber(range.upperBound)) \(u)") }
                 list.append(v)
@@ -247,8 +246,7 @@ public struct ParameterDescriptor: Sendable {
         case .numberOrChoice(let range, let u, let words):
             if let word = words.first(where: { $0 == text.lowercased() }) { return .text(word) }
             guard let v = Self.number(text, unit: u) else {
-                let why = Self.notANumber(text, unit: u)
-                if why != "is not a number" { throw fail("\(why); expected \(typeDescription)") }
+                if let why = Self.notANumber(text, unit: u) { throw fail("\(why); expected \(typeDescription)") }
                 throw fail("is neither a number nor one of \(words.joined(separator: ", ")); expected \(typeDescription)") }
             guard range.contains(v) else { throw outOfRange("is out of range \(formatNumber(range.lowerBound))...\(formatNumber(range.upperBound))\(u.isEmpty ? "" : " " + u)") }
             return .number(v)
@@ -313,9 +311,9 @@ extension ParameterDescriptor {
         return t
     }
 
-    /// Why `number` refused `text`: `is not a number`, or the reason a form Swift reads is not
-    /// taken (hexadecimal, nan, inf: `DecimalNumber.refusal`).
-    static func notANumber(_ text: String, unit: String) -> String {
+    /// Why `number` refused `text` when Swift would read it (hexadecimal, nan, inf:
+    /// `DecimalNumber.refusal`); nil when it is no number at all.
+    static func notANumber(_ text: String, unit: String) -> String? {
         var t = withoutUnit(text, unit == "Hz" ? "" : unit).lowercased()
         if unit == "Hz" {
             if t.hasSuffix("hz") { t.removeLast(2) }

@@ -74,7 +74,7 @@ public struct PluginControlRange: Sendable {
             }
         }
         guard let v = ParameterDescriptor.number(text, unit: unit) else {
-            return (nil, "\(ParameterDescriptor.notANumber(text, unit: unit)); expected \(description)", false)
+            return (nil, "\(ParameterDescriptor.notANumber(text, unit: unit) ?? "is not a number"); expected \(description)", false)
         }
         // A control port holds a 32-bit float: a value beyond its range would become infinity.
         if v.magnitude > Double(Float.greatestFiniteMagnitude) {
