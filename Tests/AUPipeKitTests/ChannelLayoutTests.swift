@@ -16,8 +16,11 @@ import Testing
     @Test func wavMasksGiveOneWeightPerChannel() {
         // 7.1: FL FR FC LFE BL BR SL SR.
         #expect(weights(.standard(channels: 8)) == [1, 1, 1, 0, 1, 1, 1.41, 1.41])
-        // FL FR FC LFE BL: the LFE out, the back left at 135°.
-        #expect(weights(ChannelLayout(wavMask: 0x1F, channels: 5)) == [1, 1, 1, 0, 1])
+        // FL FR FC LFE BL: the LFE out; with no side pair the back left is 5.1's surround, 110°.
+        #expect(weights(ChannelLayout(wavMask: 0x1F, channels: 5)) == [1, 1, 1, 0, 1.41])
+        // 5.1 (FL FR FC LFE BL BR) and quad (FL FR BL BR): surrounds at 110°.
+        #expect(weights(.standard(channels: 6)) == [1, 1, 1, 0, 1.41, 1.41])
+        #expect(weights(ChannelLayout(wavMask: 0x33, channels: 4)) == [1, 1, 1.41, 1.41])
         // Fewer mask bits than channels: the rest have no place and weigh 1.
         #expect(weights(ChannelLayout(wavMask: 0x600, channels: 3)) == [1.41, 1.41, 1])
         #expect(weights(ChannelLayout(wavMask: 0, channels: 2)) == [1, 1])

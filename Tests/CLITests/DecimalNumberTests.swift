@@ -30,7 +30,7 @@ import Testing
         #expect(r.status == 0, "\(arguments): \(r.stderr)")
     }
 
-    @Test(.enabled(if: LADSPATests.hasDebianPlugin("amp.so")))
+    @Test(.needsFile("/usr/lib/ladspa/amp.so"))
     func aFloatPortRefusesValuesBeyondAFloat() throws {
         let r = try CLI.aupipe(["ladspa", "amp_mono", "gain=1e40"], stdin: Self.clip)
         CLIBehaviourTests.expectError(r, status: 64, "gain=1e40 is beyond the range of a plugin's control port (a 32-bit float")

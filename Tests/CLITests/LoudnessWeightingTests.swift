@@ -45,7 +45,7 @@ import Testing
 
     /// The issue's case: 7.1 with the sine in the side pair only (channels 7 and 8) reads as
     /// ffmpeg reads it (−16.6 LUFS), from WAV and from the CAF ffmpeg writes; not as silence.
-    @Test(.enabled(if: CLI.has("ffmpeg")), arguments: ["wav", "caf"])
+    @Test(.needs("ffmpeg"), arguments: ["wav", "caf"])
     func sidePairOf71ReadsAsFFmpegReadsIt(container: String) throws {
         let wav = Self.sine("7.1|SL=c0|SR=c0")
         let theirs = try Self.ffmpegIntegrated(wav)
@@ -58,7 +58,7 @@ import Testing
     /// Eight equal channels of 7.1: front three and back two at 1.0, the side pair at 1.41, the
     /// LFE out: 10·log10(7.82) LU above the mono sine. ffmpeg weights the back pair 1.41 too
     /// (10·log10(8.64)), as the manual says.
-    @Test(.enabled(if: CLI.has("ffmpeg")))
+    @Test(.needs("ffmpeg"))
     func eightEqualChannelsAreWeightedByAzimuth() throws {
         let mono = try Self.ffmpegIntegrated(Self.sine(nil))
         let all = Self.sine("7.1|FL=c0|FR=c0|FC=c0|LFE=c0|BL=c0|BR=c0|SL=c0|SR=c0")
@@ -68,9 +68,20 @@ import Testing
         #expect(abs(theirs - (mono + 10 * log10(8.64))) <= 0.1, "ffmpeg reads \(theirs) LUFS")
     }
 
+    /// 5.1 as the WAV mask FL FR FC LFE BL BR (ffmpeg's, and aupipe's default for six channels):
+    /// BL and BR are its 110° surrounds and weigh 1.41, so it reads as ffmpeg reads it.
+    @Test(.needs("ffmpeg"))
+    func fivePointOneReadsAsFFmpegReadsIt() throws {
+        let surrounds = Self.sine("5.1|BL=c0|BR=c0")
+        let ours = try #require(try MeterTests.meterFigures(surrounds)["integratedLUFS"])
+        let theirs = try Self.ffmpegIntegrated(surrounds)
+        #expect(abs(ours - theirs) <= 0.1, "5.1's surround pair reads \(ours) LUFS; ffmpeg \(theirs)")
+    }
+
     /// A 5-channel WAV whose mask is FL FR FC LFE BL: the LFE is left out (libebur128's own map
-    /// would count it as a 1.41 surround), the back left counts 1.0.
-    @Test(.enabled(if: CLI.has("ffmpeg")))
+    /// would count it as a 1.41 surround); the back left, with no side pair beside it, is the
+    /// left surround of 5.1 and counts 1.41.
+    @Test(.needs("ffmpeg"))
     func fiveChannelMaskLeavesOutTheLFE() throws {
         let dir = try CLI.temporaryDirectory()
         try Self.extensibleWAV(mask: 0x1F, gains: [1, 1, 1, 1, 1]).write(to: dir.appendingPathComponent("all.wav"))
@@ -78,15 +89,17 @@ import Testing
         try Self.extensibleWAV(mask: 0x1F, gains: [0, 0, 0, 0, 1]).write(to: dir.appendingPathComponent("back.wav"))
         let mono = try Self.ffmpegIntegrated(Self.sine(nil))
         let all = try #require(try MeterTests.meterFigures("cat all.wav", cwd: dir)["integratedLUFS"])
-        #expect(abs(all - (mono + 10 * log10(4))) <= 0.1, "FL FR FC LFE BL read \(all) LUFS; mono \(mono)")
+        #expect(abs(all - (mono + 10 * log10(4.41))) <= 0.1, "FL FR FC LFE BL read \(all) LUFS; mono \(mono)")
         #expect(try MeterTests.meterFigures("cat lfe.wav", cwd: dir)["integratedLUFS"] == nil, "the LFE alone is not silence")
+        // Without a side pair, BL is the left surround of 5.1 (110°): 1.41, as ffmpeg weighs it.
         let back = try #require(try MeterTests.meterFigures("cat back.wav", cwd: dir)["integratedLUFS"])
-        #expect(abs(back - mono) <= 0.1, "the back left alone reads \(back) LUFS; mono \(mono)")
+        #expect(abs(back - (mono + 10 * log10(1.41))) <= 0.1, "the back left alone reads \(back) LUFS; mono \(mono)")
+        #expect(abs(back - (try Self.ffmpegIntegrated("cat back.wav", cwd: dir))) <= 0.1, "ffmpeg reads BL of 5.1 as aupipe does")
     }
 
     /// `loudnorm -23` on 7.1 with signal in the front and side pairs: ffmpeg reads −23 ± 0.1
     /// LUFS in the output (with channels 7 and 8 left out of the measure, it came out loud).
-    @Test(.enabled(if: CLI.has("ffmpeg")))
+    @Test(.needs("ffmpeg"))
     func loudnormBrings71ToTheTarget() throws {
         let dir = try CLI.temporaryDirectory()
         let r = try CLI.shell("\(Self.sine("7.1|FL=c0|FR=c0|SL=c0|SR=c0", seconds: 60)) | \"$AUPIPE\" loudnorm -23 -o out.wav", cwd: dir)

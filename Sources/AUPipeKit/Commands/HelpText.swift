@@ -98,7 +98,7 @@ public enum HelpText {
         for d in SignalRegistry.all {
             lines.append("\(d.name) — \(d.summary)")
             for p in d.parameters {
-                let def = p.defaultValue.map { "default \($0)" } ?? "no default"
+                let def = p.defaultDescription
                 lines.append("  \(p.name)\(p.name == d.primary ? " (bare value)" : ""): \(p.help); \(p.typeDescription); \(def)")
             }
         }
@@ -160,7 +160,7 @@ public enum HelpText {
         lines += d.details.split(separator: "\n").map { String($0) }
         lines += ["", "Parameters:"]
         for p in d.parameters {
-            let def = p.defaultValue.map { "default \($0)" } ?? "no default"
+            let def = p.defaultDescription
             let primary = p.name == d.primary ? " (bare value)" : ""
             let live = p.isLive ? " (live: --control can change it while running)" : ""
             lines.append("  \(p.name)\(primary)\(live): \(p.help)")

@@ -39,9 +39,19 @@ public struct ChannelLayout: Equatable, Sendable {
 
     /// The speakers of a WAVE_FORMAT_EXTENSIBLE dwChannelMask: channel k is the k-th set bit;
     /// channels beyond the set bits (and bits above the 18 defined ones) have no position.
+    ///
+    /// A back pair (BL, BR) in a mask without a side pair (SL, SR) is the surround pair of
+    /// ITU-R BS.775's 5.1 at 110°: the WAV 5.1 (FL FR FC LFE BL BR, the layout ffmpeg, sox and
+    /// most encoders write) and quad name their surrounds "back". Beside a side pair (7.1) the
+    /// back pair is the rear one, at 135°.
     public init(wavMask: UInt32, channels: Int) {
         var speakers: [Speaker] = []
+        let backIsSurround = wavMask & Self.sidePair == 0
         for bit in 0..<32 where wavMask & (1 << UInt32(bit)) != 0 && speakers.count < channels {
+            if backIsSurround, bit == 4 || bit == 5 {
+                speakers.append(Self.at(bit == 4 ? 110 : -110))
+                continue
+            }
             speakers.append(bit < Self.wavSpeakers.count ? Self.wavSpeakers[bit] : .unknown)
         }
         speakers += Array(repeating: .unknown, count: channels - speakers.count)
@@ -89,6 +99,9 @@ public struct ChannelLayout: Equatable, Sendable {
 
     // MARK: tables
 
+    /// The WAV mask's side pair, SL and SR (bits 9 and 10).
+    static let sidePair: UInt32 = 0x600
+
     /// kAudioChannelLayoutTag_MPEG_7_1_C.
     static let mpeg71C: UInt32 = 128 << 16 | 8
 
@@ -96,7 +109,8 @@ public struct ChannelLayout: Equatable, Sendable {
 
     /// The WAV mask's 18 speakers in bit order, at the positions ITU-R BS.2051 gives them: FL
     /// FR FC LFE BL BR FLC FRC BC SL SR TC TFL TFC TFR TBL TBC TBR. Back left and right are
-    /// rear speakers (135°), side left and right at 90°; the top ones 45° up (TC overhead).
+    /// rear speakers (135°; at 110° in a mask without SL and SR, see `init(wavMask:channels:)`),
+    /// side left and right at 90°; the top ones 45° up (TC overhead).
     static let wavSpeakers: [Speaker] = [
         at(30), at(-30), at(0), .lowFrequency, at(135), at(-135), at(15), at(-15), at(180), at(90), at(-90),
         at(0, 90), at(30, 45), at(0, 45), at(-30, 45), at(135, 45), at(180, 45), at(-135, 45),

@@ -29,11 +29,11 @@ enum DecimalNumber {
         return v
     }
 
-    /// Why `text`, which `parse` refused, is not a number: `is not a decimal number (...)` when
-    /// Swift would have read it (hexadecimal, nan, inf, or beyond Double's range), else `is
-    /// not a number`.
-    static func refusal<S: StringProtocol>(_ text: S) -> String {
-        guard let v = Double(String(text)) else { return "is not a number" }
+    /// Why `text`, which `parse` refused, is not taken although Swift reads it as a number:
+    /// `is not a decimal number (...)` (hexadecimal), `is not a finite number` (nan, inf), `is
+    /// beyond the range of numbers` (`1e400`). Nil when it is no number at all.
+    static func refusal<S: StringProtocol>(_ text: S) -> String? {
+        guard let v = Double(String(text)) else { return nil }
         if v.isNaN || text.lowercased().contains("inf") { return "is not a finite number" }
         if v.isInfinite { return "is beyond the range of numbers" }
         return "is not a decimal number (hexadecimal is not read; write \(formatNumber(v)))"

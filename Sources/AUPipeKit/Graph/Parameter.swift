@@ -60,6 +60,9 @@ public struct ParameterDescriptor: Sendable {
     public let kind: Kind
     /// The default as text, or nil when the parameter is unset unless given.
     public let defaultValue: String?
+    /// A default that is not a value until the stream is known, in words for the help
+    /// (`0.0008 × the sample rate`); nil for none. Only where `defaultValue` is nil.
+    public let defaultNote: String?
     public let help: String
     /// Whether the parameter can be changed while audio runs (`--control`: `set UNIT.NAME VALUE`).
     public let isLive: Bool
@@ -67,10 +70,12 @@ public struct ParameterDescriptor: Sendable {
     /// come as a list, in order.
     public let isRepeatable: Bool
 
-    public init(_ name: String, _ kind: Kind, default defaultValue: String?, help: String, live: Bool = false, repeatable: Bool = false) {
+    public init(_ name: String, _ kind: Kind, default defaultValue: String?, help: String, live: Bool = false, repeatable: Bool = false,
+                defaultNote: String? = nil) {
         self.name = name
         self.kind = kind
         self.defaultValue = defaultValue
+        self.defaultNote = defaultValue == nil ? defaultNote : nil
         self.help = help
         isLive = live
         isRepeatable = repeatable
@@ -78,7 +83,12 @@ public struct ParameterDescriptor: Sendable {
 
     /// The same parameter under another name (`mix`'s `bus2.gain` for a bus's `gain`).
     public func renamed(_ name: String) -> ParameterDescriptor {
-        ParameterDescriptor(name, kind, default: defaultValue, help: help, live: isLive, repeatable: isRepeatable)
+        ParameterDescriptor(name, kind, default: defaultValue, help: help, live: isLive, repeatable: isRepeatable, defaultNote: defaultNote)
+    }
+
+    /// `default VALUE`, `default NOTE`, or `no default`, as the help says it.
+    public var defaultDescription: String {
+        (defaultValue ?? defaultNote).map { "default \($0)" } ?? "no default"
     }
 
     /// The type and range as `aupipe help` prints it: `dB, -120...60`.
@@ -125,7 +135,7 @@ public struct ParameterDescriptor: Sendable {
         }
         switch kind {
         case .number(let range, let u):
-            guard let v = Self.number(text, unit: u) else { throw fail("\(Self.notANumber(text, unit: u)); expected \(typeDescription)") }
+            guard let v = Self.number(text, unit: u) else { throw fail("\(Self.notANumber(text, unit: u) ?? "is not a number"); expected \(typeDescription)") }
             guard range.contains(v) else { throw outOfRange("is out of range \(formatNumber(range.lowerBound))...\(formatNumber(range.upperBound))\(u.isEmpty ? "" : " " + u)") }
             return .number(v)
         case .integer(let range):
@@ -198,8 +208,7 @@ public struct ParameterDescriptor: Sendable {
             var list: [Double] = []
             for part in text.split(separator: ",", omittingEmptySubsequences: false) {
                 guard let v = Self.number(String(part), unit: u) else {
-                    let why = Self.notANumber(String(part), unit: u)
-                    throw fail(why == "is not a number" ? "is not a comma-separated list of numbers" : "has \(part), which \(why)")
+                    throw fail(Self.notANumber(String(part), unit: u).map { "has \(part), which \($0)" } ?? "is not a comma-separated list of numbers")
                 }
                 guard range.contains(v) else { throw outOfRange("has \(part), out of range \(formatNumber(range.lowerBound))...\(formatNumber(range.upperBound)) \(u)") }
                 list.append(v)
@@ -237,8 +246,7 @@ public struct ParameterDescriptor: Sendable {
         case .numberOrChoice(let range, let u, let words):
             if let word = words.first(where: { $0 == text.lowercased() }) { return .text(word) }
             guard let v = Self.number(text, unit: u) else {
-                let why = Self.notANumber(text, unit: u)
-                if why != "is not a number" { throw fail("\(why); expected \(typeDescription)") }
+                if let why = Self.notANumber(text, unit: u) { throw fail("\(why); expected \(typeDescription)") }
                 throw fail("is neither a number nor one of \(words.joined(separator: ", ")); expected \(typeDescription)") }
             guard range.contains(v) else { throw outOfRange("is out of range \(formatNumber(range.lowerBound))...\(formatNumber(range.upperBound))\(u.isEmpty ? "" : " " + u)") }
             return .number(v)
@@ -303,9 +311,9 @@ extension ParameterDescriptor {
         return t
     }
 
-    /// Why `number` refused `text`: `is not a number`, or the reason a form Swift reads is not
-    /// taken (hexadecimal, nan, inf: `DecimalNumber.refusal`).
-    static func notANumber(_ text: String, unit: String) -> String {
+    /// Why `number` refused `text` when Swift would read it (hexadecimal, nan, inf:
+    /// `DecimalNumber.refusal`); nil when it is no number at all.
+    static func notANumber(_ text: String, unit: String) -> String? {
         var t = withoutUnit(text, unit == "Hz" ? "" : unit).lowercased()
         if unit == "Hz" {
             if t.hasSuffix("hz") { t.removeLast(2) }

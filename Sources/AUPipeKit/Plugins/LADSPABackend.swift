@@ -179,10 +179,13 @@ public struct LADSPABackend: PluginBackend {
         port.isLogarithmic = h & LADSPA_HINT_LOGARITHMIC != 0
         let relative = h & LADSPA_HINT_SAMPLE_RATE != 0
         port.isSampleRateRelative = relative
-        func between(_ w: Float) -> Float? {
-            guard let lo = lower, let hi = upper else { return lower ?? upper }
-            if port.isLogarithmic, lo > 0, hi > 0 { return exp(log(lo) * (1 - w) + log(hi) * w) }
-            return lo * (1 - w) + hi * w
+        // In doubles from the bounds as written (0.0001, 0.49), so that the middle of those is
+        // the float nearest 0.007, not 0.0069999984 (float arithmetic's rounding).
+        func between(_ w: Double) -> Float? {
+            guard let l = lower, let h = upper else { return lower ?? upper }
+            let lo = PluginControlRange.double(l), hi = PluginControlRange.double(h)
+            if port.isLogarithmic, lo > 0, hi > 0 { return Float(exp(log(lo) * (1 - w) + log(hi) * w)) }
+            return Float(lo * (1 - w) + hi * w)
         }
         var fromBounds = true
         switch h & LADSPA_HINT_DEFAULT_MASK {

@@ -45,7 +45,7 @@ public struct PluginControlRange: Sendable {
         }
         var text = parts.joined(separator: ", ")
         if !scalePoints.isEmpty {
-            text += "; or one of " + scalePoints.map { "\(Self.word($0.label)) (\(formatNumber(Double($0.value))))" }.joined(separator: ", ")
+            text += "; or one of " + scalePoints.map { "\(Self.word($0.label)) (\(formatNumber(Self.double($0.value))))" }.joined(separator: ", ")
         }
         return text
     }
@@ -64,7 +64,7 @@ public struct PluginControlRange: Sendable {
     func parse(_ text: String) -> (value: Double?, problem: String?, outOfRange: Bool) {
         let lower = text.lowercased()
         if let point = scalePoints.first(where: { Self.word($0.label) == lower || $0.label.lowercased() == lower }) {
-            return (Double(point.value), nil, false)
+            return (Self.double(point.value), nil, false)
         }
         if isToggled {
             switch lower {
@@ -74,7 +74,7 @@ public struct PluginControlRange: Sendable {
             }
         }
         guard let v = ParameterDescriptor.number(text, unit: unit) else {
-            return (nil, "\(ParameterDescriptor.notANumber(text, unit: unit)); expected \(description)", false)
+            return (nil, "\(ParameterDescriptor.notANumber(text, unit: unit) ?? "is not a number"); expected \(description)", false)
         }
         // A control port holds a 32-bit float: a value beyond its range would become infinity.
         if v.magnitude > Double(Float.greatestFiniteMagnitude) {
@@ -85,17 +85,28 @@ public struct PluginControlRange: Sendable {
         return (v, nil, false)
     }
 
-    /// Why `v` is outside the bounds (already in the port's unit), or nil.
+    /// Why `v` is outside the bounds (already in the port's unit), or nil. Bounds print as the
+    /// 32-bit floats a port holds: `4.8`, not the 4.800000000000001 of 0.0001 × 48000.
     func rangeProblem(_ v: Double, minimum: Double? = nil, maximum: Double? = nil, atRate rate: Double? = nil) -> String? {
         let lo = minimum ?? self.minimum, hi = maximum ?? self.maximum
         let u = unit.isEmpty ? "" : " " + unit
         let at = rate.map { " at \(formatNumber($0)) Hz" } ?? ""
+        let f = Self.text
         if isToggled, v != 0, v != 1 { return "is out of range 0...1 (a toggle)" }
         switch (lo, hi) {
-        case let (lo?, hi?) where v < lo || v > hi: return "is out of range \(formatNumber(lo))...\(formatNumber(hi))\(u)\(at)"
-        case let (lo?, nil) where v < lo: return "is out of range: at least \(formatNumber(lo))\(u)\(at)"
-        case let (nil, hi?) where v > hi: return "is out of range: at most \(formatNumber(hi))\(u)\(at)"
+        case let (lo?, hi?) where v < lo || v > hi: return "is out of range \(f(lo))...\(f(hi))\(u)\(at)"
+        case let (lo?, nil) where v < lo: return "is out of range: at least \(f(lo))\(u)\(at)"
+        case let (nil, hi?) where v > hi: return "is out of range: at most \(f(hi))\(u)\(at)"
         default: return nil
         }
     }
+
+    /// The bounds of a port whose bounds are fractions of the sample rate, at `rate` Hz: the
+    /// fractions as written (0.0001, not the float 0.000099999997) times the rate.
+    func bounds(atRate rate: Double) -> (minimum: Double?, maximum: Double?) {
+        (minimum.map { $0 * rate }, maximum.map { $0 * rate })
+    }
+
+    /// A port's value as the shortest text that reads back as the same 32-bit float.
+    static func text(_ v: Double) -> String { formatNumber(double(Float(v))) }
 }

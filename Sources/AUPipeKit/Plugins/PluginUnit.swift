@@ -129,8 +129,9 @@ public final class PluginUnit: AudioUnit, LiveControllable, StatsReporting {
         // Sample-rate-relative ports: range-check what was given, compute the defaults.
         for (k, port) in inputPorts.enumerated() where port.isSampleRateRelative || port.isDefaultSampleRateRelative {
             let p = port.resolved(atSampleRate: sampleRate)
+            let range = PluginControlRange(port), bounds = range.bounds(atRate: sampleRate)
             if given[k], port.isSampleRateRelative,
-               let problem = PluginControlRange(port).rangeProblem(Double(values[k]), minimum: p.minimum.map(PluginControlRange.double), maximum: p.maximum.map(PluginControlRange.double), atRate: sampleRate) {
+               let problem = range.rangeProblem(Double(values[k]), minimum: bounds.minimum, maximum: bounds.maximum, atRate: sampleRate) {
                 throw AUPipeError(.usage, "\(unitName): \(port.symbol)=\(Self.format(values[k])) \(problem)",
                                   cause: .parameter(owner: unitName, name: port.symbol, .outOfRange))
             }
@@ -291,9 +292,9 @@ public final class PluginUnit: AudioUnit, LiveControllable, StatsReporting {
         guard let k = inputIndex(name), case .number(let v) = value else { throw AUPipeError.usage("\(unitName): \(name) is not an input port") }
         let port = inputPorts[k]
         if port.isSampleRateRelative, sampleRate > 0 {
-            let p = port.resolved(atSampleRate: sampleRate)
-            if let problem = PluginControlRange(port).rangeProblem(v, minimum: p.minimum.map(PluginControlRange.double), maximum: p.maximum.map(PluginControlRange.double), atRate: sampleRate) {
-                throw AUPipeError.usage("\(unitName): \(port.symbol)=\(formatNumber(v)) \(problem)")
+            let range = PluginControlRange(port), bounds = range.bounds(atRate: sampleRate)
+            if let problem = range.rangeProblem(v, minimum: bounds.minimum, maximum: bounds.maximum, atRate: sampleRate) {
+                throw AUPipeError.usage("\(unitName): \(port.symbol)=\(PluginControlRange.text(v)) \(problem)")
             }
         }
         values[k] = Float(v)
@@ -337,7 +338,7 @@ public final class PluginUnit: AudioUnit, LiveControllable, StatsReporting {
         // An output port is an array over instances whatever their count, so that a figure
         // keeps its key and shape from mono to stereo (`.figures.level[0]`).
         for (k, p) in outputPorts.enumerated() where !p.isLatency {
-            figures.append(StatsFigure(p.symbol, values: (0..<instances.count).map { Double(outputs[$0 * outputPorts.count + k]) }))
+            figures.append(StatsFigure(p.symbol, values: (0..<instances.count).map { PluginControlRange.double(outputs[$0 * outputPorts.count + k]) }))
         }
         return figures
     }

@@ -75,9 +75,10 @@ extension PluginUnit {
         var parameters: [ParameterDescriptor] = plugin.controlInputs.map { p in
             var help = p.name
             if p.isLogarithmic { help += " (logarithmic)" }
-            if p.isDefaultSampleRateRelative, let d = p.defaultValue { help += "; default \(format(d)) × the sample rate" }
             let def: String? = p.isDefaultSampleRateRelative ? nil : format(defaultValue(of: p))
-            return ParameterDescriptor(p.symbol, .pluginControl(PluginControlRange(p)), default: def, help: help, live: true)
+            // A default that is a fraction of the sample rate is a value only once the rate is known.
+            let note = p.isDefaultSampleRateRelative ? p.defaultValue.map { "\(format($0)) × the sample rate" } : nil
+            return ParameterDescriptor(p.symbol, .pluginControl(PluginControlRange(p)), default: def, help: help, live: true, defaultNote: note)
         }
         if !plugin.presets.isEmpty {
             parameters.append(ParameterDescriptor("preset", .choice(plugin.presets.map { $0.name.lowercased() }), default: nil,

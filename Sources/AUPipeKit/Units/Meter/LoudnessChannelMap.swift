@@ -6,8 +6,9 @@ import CEbur128
 /// every other place (front, centre, back beyond 120°, height) and for a channel with no known
 /// place; low-frequency effects channels are left out.
 ///
-/// ffmpeg's `ebur128` differs for the back speakers of a WAV mask (BL, BR, BC at 135° and
-/// 180°): it weights them 1.41 too.
+/// ffmpeg's `ebur128` differs for the rear speakers of a WAV mask (BL and BR beside SL and SR,
+/// at 135°, and BC at 180°): it weights them 1.41 too. BL and BR without a side pair are the
+/// surrounds of 5.1 (110°) and weigh 1.41 in both.
 enum LoudnessChannelMap {
     /// A channel's weight in the sum of powers: 0 (left out), 1 or 1.41.
     static func weight(_ speaker: ChannelLayout.Speaker) -> Double {
