@@ -235,6 +235,7 @@ static const char *const provided_features[] = {
     LV2_BUFSZ "boundedBlockLength",
     LV2_BUFSZ "fixedBlockLength",
     LV2_BUFSZ "powerOf2BlockLength",
+    LV2_BUFSZ "coarseBlockLength",
     LV2_LOG "log",
     LV2_WORKER "schedule",
     NULL
@@ -282,6 +283,9 @@ int aupipe_lv2_feature_is_provided(const char *uri) {
     X(minimum_size, "http://lv2plug.in/ns/ext/resize-port#minimumSize") \
     X(fixed_block_length, LV2_BUFSZ "fixedBlockLength") \
     X(power_of_2_block_length, LV2_BUFSZ "powerOf2BlockLength") \
+    X(min_block_length, LV2_BUFSZ "minBlockLength") \
+    X(max_block_length, LV2_BUFSZ "maxBlockLength") \
+    X(nominal_block_length, LV2_BUFSZ "nominalBlockLength") \
     X(in_place_broken, LV2_CORE "inPlaceBroken") \
     X(preset, "http://lv2plug.in/ns/ext/presets#Preset") \
     X(label, "http://www.w3.org/2000/01/rdf-schema#label")
@@ -533,6 +537,20 @@ static char **collect_strings(const LilvNodes *nodes, uint32_t *count) {
     return strings;
 }
 
+/* A block length the plugin states of itself (`bufsz:minBlockLength 64`), or 0: none, or not a
+   positive whole number. */
+static int32_t plugin_length(aupipe_lv2_world *w, const LilvPlugin *p, const LilvNode *property) {
+    LilvNode *value = p_lilv_world_get(w->world, p_lilv_plugin_get_uri(p), property, NULL);
+    if (!value) return 0;
+    int32_t length = 0;
+    if (p_lilv_node_is_int(value) || p_lilv_node_is_float(value)) {
+        float f = p_lilv_node_as_float(value);
+        if (f >= 1 && f <= 1e9f && f == (float)(int32_t)f) length = (int32_t)f;
+    }
+    p_lilv_node_free(value);
+    return length;
+}
+
 aupipe_lv2_plugin_info *aupipe_lv2_describe(aupipe_lv2_world *w, uint32_t index) {
     if (!w || index >= w->plugin_count) return NULL;
     pthread_mutex_lock(&lilv_lock);
@@ -560,6 +578,9 @@ aupipe_lv2_plugin_info *aupipe_lv2_describe(aupipe_lv2_world *w, uint32_t index)
     info->fixed_block_length = p_lilv_plugin_has_feature(p, w->fixed_block_length);
     info->power_of_2_block_length = p_lilv_plugin_has_feature(p, w->power_of_2_block_length);
     info->in_place_broken = p_lilv_plugin_has_feature(p, w->in_place_broken);
+    info->min_block_length = plugin_length(w, p, w->min_block_length);
+    info->max_block_length = plugin_length(w, p, w->max_block_length);
+    info->nominal_block_length = plugin_length(w, p, w->nominal_block_length);
 
     LilvNodes *presets = p_lilv_plugin_get_related(p, w->preset);
     info->preset_uris = collect_strings(presets, &info->preset_count);
@@ -648,7 +669,7 @@ int aupipe_lv2_preset_values(aupipe_lv2_world *w, const char *preset_uri,
 
 /* ---- Instances. ---- */
 
-enum { SEQUENCE_SIZE = 8192, RESPONSE_CAPACITY = 65536, MAX_FEATURES = 12 };
+enum { SEQUENCE_SIZE = 8192, RESPONSE_CAPACITY = 65536, MAX_FEATURES = 16 };
 
 typedef struct { uint32_t port; int output; LV2_Atom_Sequence *buffer; } atom_buffer;
 
@@ -662,6 +683,10 @@ struct aupipe_lv2_instance {
     LV2_Log_Log log;
     LV2_URID log_error, log_warning;
     int log_everything;
+    /* While instantiating, messages are held here (one per line) rather than printed: a plugin
+       that refuses says why in the one error line; one that accepts has them printed then. */
+    int holding;
+    char held[1024];
     /* worker:schedule, run synchronously; responses wait here until run returns. */
     LV2_Worker_Schedule schedule;
     const LV2_Worker_Interface *worker;
@@ -686,6 +711,11 @@ static int log_vprintf(void *h, LV2_URID type, const char *format, va_list args)
     char text[1024];
     int n = vsnprintf(text, sizeof text, format, args);
     size_t length = strlen(text);
+    if (instance->holding) {
+        size_t used = strlen(instance->held);
+        snprintf(instance->held + used, sizeof instance->held - used, "%s%s", text, length && text[length - 1] == '\n' ? "" : "\n");
+        return n;
+    }
     fprintf(stderr, "aupipe: lv2 %s: %s%s", instance->uri, text, length && text[length - 1] == '\n' ? "" : "\n");
     return n;
 }
@@ -793,9 +823,12 @@ aupipe_lv2_instance *aupipe_lv2_instantiate(aupipe_lv2_world *w, const char *uri
     add_feature(instance, &count, LV2_URID_NS "unmap", &urid_unmap_feature);
     add_feature(instance, &count, LV2_OPTIONS_NS "options", instance->options);
     add_feature(instance, &count, LV2_BUFSZ "boundedBlockLength", NULL);
-    /* Promises the host unit keeps for a plugin that names them (PluginInfo.needs...). */
-    if (p_lilv_plugin_has_feature(p, w->fixed_block_length)) add_feature(instance, &count, LV2_BUFSZ "fixedBlockLength", NULL);
-    if (p_lilv_plugin_has_feature(p, w->power_of_2_block_length)) add_feature(instance, &count, LV2_BUFSZ "powerOf2BlockLength", NULL);
+    /* Promises the host unit keeps: one length on every run (min = max), a power of two where
+       that length is one, and never a run split short (coarse). */
+    if (min_block == max_block) add_feature(instance, &count, LV2_BUFSZ "fixedBlockLength", NULL);
+    if (min_block == max_block && max_block > 0 && (max_block & (max_block - 1)) == 0)
+        add_feature(instance, &count, LV2_BUFSZ "powerOf2BlockLength", NULL);
+    if (min_block == max_block) add_feature(instance, &count, LV2_BUFSZ "coarseBlockLength", NULL);
     add_feature(instance, &count, LV2_LOG "log", &instance->log);
     add_feature(instance, &count, LV2_WORKER "schedule", &instance->schedule);
 
@@ -824,14 +857,27 @@ aupipe_lv2_instance *aupipe_lv2_instantiate(aupipe_lv2_world *w, const char *uri
         }
         p_lilv_free(library_path);
     }
+    instance->holding = 1;
     instance->lilv = p_lilv_plugin_instantiate(p, rate, instance->feature_list);
+    instance->holding = 0;
     if (library) dlclose(library);
     if (!instance->lilv) {
         pthread_mutex_unlock(&lilv_lock);
-        snprintf(error, error_size, "the plugin refused to instantiate at %g Hz", rate);
+        size_t held = strlen(instance->held);
+        while (held && instance->held[held - 1] == '\n') instance->held[--held] = 0;
+        snprintf(error, error_size, "the plugin refused to instantiate at %g Hz with runs of %d frames%s%s", rate, (int)max_block,
+                 held ? ": " : " (it did not say why)", instance->held);
         aupipe_lv2_instance_free(instance);
         return NULL;
     }
+    /* What it logged while accepting, now on stderr as any other message. */
+    for (char *line = instance->held, *end; *line; line = end + 1) {
+        end = strchr(line, '\n');
+        if (!end) break;
+        *end = 0;
+        fprintf(stderr, "aupipe: lv2 %s: %s\n", instance->uri, line);
+    }
+    instance->held[0] = 0;
     instance->descriptor = instance->lilv->lv2_descriptor;
     instance->plugin = instance->lilv->lv2_handle;
     if (instance->descriptor->extension_data)

@@ -153,6 +153,13 @@ public struct PluginInfo: Sendable {
     /// and, with `powerOf2BlockLength`, a power of two.
     public var needsFixedBlockLength: Bool
     public var needsPowerOf2BlockLength: Bool
+    /// The fewest, most and usual frames per run the plugin states of itself (LV2's
+    /// `bufsz:minBlockLength`, `maxBlockLength`, `nominalBlockLength` as properties of the
+    /// plugin: convoLV2 states 64 and 8192); nil where it states none. `PluginRunLength`
+    /// chooses the run length from them.
+    public var minimumBlockLength: Int?
+    public var maximumBlockLength: Int?
+    public var nominalBlockLength: Int?
     /// The plugin's output buffers must not be its input buffers (`lv2:inPlaceBroken`,
     /// `LADSPA_PROPERTY_INPLACE_BROKEN`).
     public var isInPlaceBroken: Bool
@@ -161,8 +168,9 @@ public struct PluginInfo: Sendable {
 
     public init(standard: PluginStandard, identifier: String, name: String, label: String? = nil, uniqueID: UInt? = nil,
                 libraryPath: String, ports: [PluginPort], requiredFeatures: [String] = [], missingFeatures: [String] = [],
-                needsFixedBlockLength: Bool = false, needsPowerOf2BlockLength: Bool = false, isInPlaceBroken: Bool = false,
-                presets: [PluginPreset] = []) {
+                needsFixedBlockLength: Bool = false, needsPowerOf2BlockLength: Bool = false,
+                minimumBlockLength: Int? = nil, maximumBlockLength: Int? = nil, nominalBlockLength: Int? = nil,
+                isInPlaceBroken: Bool = false, presets: [PluginPreset] = []) {
         self.standard = standard
         self.identifier = identifier
         self.name = name
@@ -174,6 +182,9 @@ public struct PluginInfo: Sendable {
         self.missingFeatures = missingFeatures
         self.needsFixedBlockLength = needsFixedBlockLength
         self.needsPowerOf2BlockLength = needsPowerOf2BlockLength
+        self.minimumBlockLength = minimumBlockLength
+        self.maximumBlockLength = maximumBlockLength
+        self.nominalBlockLength = nominalBlockLength
         self.isInPlaceBroken = isInPlaceBroken
         self.presets = presets
     }

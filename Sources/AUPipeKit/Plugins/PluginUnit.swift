@@ -4,10 +4,11 @@
 /// - Channels: a plugin whose audio inputs and outputs both number the stream's channels runs
 ///   as one instance; a mono plugin (one in, one out) on N channels runs as N instances, one per
 ///   channel, each seeing only its own; anything else is refused in `prepare`, naming the counts.
-/// - Blocks: each `process` block is split into per-channel planes of at most `blockLength`
-///   frames, run, and interleaved back; a plugin that needs a fixed block length (a power of two
-///   where it asks) is given exactly `blockLength` frames on every run, the stream gathered into
-///   such blocks and the last one padded with zeros (the padding's output is dropped).
+/// - Blocks: the stream is gathered into runs of exactly `blockLength` frames, one length for
+///   the whole run (`PluginRunLength`: from the rate and the plugin's limits, never from the
+///   `process` blocks), split into per-channel planes, run, and interleaved back; the last run is
+///   padded with zeros (the padding's output is dropped). So the block size and how the input's
+///   reads fall never change the output.
 /// - Latency: a latency port is read after every run; its first value L is compensated: the
 ///   first L output frames are dropped and L frames of tail flushed by running zeros at the end,
 ///   so the output has the input's length and an impulse on frame k comes out on frame k. A
@@ -37,9 +38,8 @@ public final class PluginUnit: AudioUnit, LiveControllable, StatsReporting {
     private var sampleRate = 0.0
     /// Samples the plugin output as NaN or infinity, replaced by 0.
     private var nonFinite: Int64 = 0
-    /// Frames per run: at most, or exactly when `isFixed`.
+    /// Frames of every run (`PluginRunLength`).
     public private(set) var blockLength = 0
-    public private(set) var isFixed = false
     private var inPlanes: UnsafeMutablePointer<Float>?
     private var outPlanes: UnsafeMutablePointer<Float>?
     /// The input control values the instances read (one float per port, shared).
@@ -47,7 +47,7 @@ public final class PluginUnit: AudioUnit, LiveControllable, StatsReporting {
     /// The output control values, `outputPorts.count` per instance.
     private var outputs: UnsafeMutablePointer<Float>?
     private var latencyIndex: Int?
-    /// Frames gathered towards a fixed block.
+    /// Frames gathered towards the next run.
     private var filled = 0
     /// Output frames still to drop, input frames seen, output frames written.
     private var skip = 0
@@ -136,14 +136,8 @@ public final class PluginUnit: AudioUnit, LiveControllable, StatsReporting {
             }
             if !given[k] { values[k] = Self.defaultValue(of: p) }
         }
-        isFixed = plugin.needsFixedBlockLength || plugin.needsPowerOf2BlockLength
-        blockLength = max(1, context.maxFrames)
-        if plugin.needsPowerOf2BlockLength {
-            var n = 1
-            while n < blockLength { n <<= 1 }
-            blockLength = n
-        }
-        let settings = PluginHostSettings(sampleRate: sampleRate, minBlockLength: isFixed ? blockLength : 1,
+        blockLength = try PluginRunLength.frames(for: plugin, atRate: sampleRate, unitName: unitName)
+        let settings = PluginHostSettings(sampleRate: sampleRate, minBlockLength: blockLength,
                                           maxBlockLength: blockLength, nominalBlockLength: blockLength)
         let count = perChannel ? channels : 1
         instances = try (0..<count).map { _ in try backend.instantiate(plugin, settings: settings) }
@@ -181,27 +175,24 @@ public final class PluginUnit: AudioUnit, LiveControllable, StatsReporting {
         let ch = channels, b = blockLength
         var done = 0, written = 0
         while done < frames {
-            let start = isFixed ? filled : 0
-            let n = min(b - start, frames - done)
+            let n = min(b - filled, frames - done)
             for c in 0..<ch {
-                let plane = inPlanes + c * b + start
+                let plane = inPlanes + c * b + filled
                 let from = input + done * ch + c
                 for f in 0..<n { plane[f] = from[f &* ch] }
             }
             done += n
-            if isFixed {
-                filled += n
-                guard filled == b else { continue }
-                filled = 0
-            }
-            try runBlock(isFixed ? b : n)
-            emit(isFixed ? b : n, into: output, written: &written)
+            filled += n
+            guard filled == b else { continue }
+            filled = 0
+            try runBlock(b)
+            emit(b, into: output, written: &written)
         }
         return written
     }
 
     /// After the end: zeros through the plugin until every input frame has its output (the
-    /// latency's tail, the rest of a part-filled fixed block). One run per call.
+    /// latency's tail, the rest of a part-filled run). One run per call.
     public func drain(into output: UnsafeMutablePointer<Float>, capacity: Int) throws -> (frames: Int, done: Bool) {
         guard let inPlanes, framesOut < framesIn else { return (0, true) }
         let b = blockLength
@@ -322,7 +313,7 @@ public final class PluginUnit: AudioUnit, LiveControllable, StatsReporting {
             parts.append("latency \(counted(latency, "frame")) compensated" + (laterLatency.map { " (later reported \($0); not applied)" } ?? ""))
         }
         if instances.count > 1 { parts.append("\(instances.count) instances, one per channel") }
-        if isFixed { parts.append("runs of \(blockLength) frames") }
+        parts.append("runs of \(blockLength) frames")
         if nonFinite > 0 { parts.append("\(counted(Int(nonFinite), "NaN or infinite sample")) replaced by 0") }
         let shown = outputPorts.filter { !$0.isLatency }.compactMap { p in parameterValue(p.symbol).map { "\(p.symbol)=\($0)" } }
         parts += shown

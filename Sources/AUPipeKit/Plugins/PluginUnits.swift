@@ -84,9 +84,11 @@ extension PluginUnit {
         let ins = plugin.audioInputs.count, outs = plugin.audioOutputs.count
         lines.append("Audio: \(counted(ins, "input")), \(counted(outs, "output"))" + (ins == 1 && outs == 1 ? " (on N channels it runs as N instances)" : ""))
         if plugin.latencyPort != nil { lines.append("Latency: reports latency; aupipe compensates it (same length, same timing)") }
-        if plugin.needsFixedBlockLength || plugin.needsPowerOf2BlockLength {
-            lines.append("Blocks: needs \(plugin.needsPowerOf2BlockLength ? "power-of-two" : "fixed") block lengths; aupipe gives it them")
-        }
+        var limits: [String] = []
+        if plugin.needsFixedBlockLength || plugin.needsPowerOf2BlockLength { limits.append(plugin.needsPowerOf2BlockLength ? "power-of-two" : "fixed") }
+        if let lo = plugin.minimumBlockLength { limits.append("at least \(lo) frames") }
+        if let hi = plugin.maximumBlockLength { limits.append("at most \(hi) frames") }
+        if !limits.isEmpty { lines.append("Blocks: needs runs \(limits.joined(separator: ", ")); aupipe gives it them") }
         let outputs = plugin.controlOutputs.filter { !$0.isLatency }
         if !outputs.isEmpty {
             lines.append("Outputs (--control get \(unit).SYMBOL; --stats prints them): "

@@ -77,6 +77,9 @@ typedef struct {
     uint32_t required_feature_count;
     char **required_features;
     int fixed_block_length, power_of_2_block_length, in_place_broken;
+    /* bufsz:minBlockLength, maxBlockLength and nominalBlockLength the plugin states of itself
+       (convoLV2: 64 and 8192); 0 where it states none. */
+    int32_t min_block_length, max_block_length, nominal_block_length;
     uint32_t preset_count;
     char **preset_uris;
     char **preset_labels;       /* rdfs:label, or the URI when the preset has none */

@@ -7,6 +7,10 @@
  *   http://aupipe.test/plugins/cv           passthrough with a CV input port (a port type aupipe refuses)
  *   http://aupipe.test/plugins/named        multiplies by a control port whose symbol is "name" (every
  *                                            unit's label key in aupipe)
+ *   http://aupipe.test/plugins/limits       passthrough that states bufsz:minBlockLength and maxBlockLength
+ *                                            1000 and aborts unless its options and every run say 1000
+ *   http://aupipe.test/plugins/nopow2       requires power-of-two blocks of 600...1000 frames (none exists)
+ *   http://aupipe.test/plugins/refuser      logs an error ("needs a sound card") and refuses to instantiate
  * The LV2 structs are declared from the LV2 specification (stable ABI), so no lv2-dev is needed. */
 #include <stdint.h>
 #include <stdlib.h>
@@ -26,6 +30,7 @@ typedef struct LV2_Descriptor {
 } LV2_Descriptor;
 typedef struct { void *handle; uint32_t (*map)(void *, const char *); } LV2_URID_Map;
 typedef struct { uint32_t context, subject, key, size, type; const void *value; } LV2_Options_Option;
+typedef struct { void *handle; int (*printf)(void *, uint32_t, const char *, ...); } LV2_Log_Log;
 
 #define BUFSZ "http://lv2plug.in/ns/ext/buf-size#"
 
@@ -44,6 +49,34 @@ static LV2_Handle instantiate(const LV2_Descriptor *d, double rate, const char *
     (void)rate; (void)path;
     Plugin *p = calloc(1, sizeof(Plugin));
     if (!p) return NULL;
+    if (strcmp(d->URI, "http://aupipe.test/plugins/refuser") == 0) {
+        const LV2_URID_Map *map = NULL;
+        const LV2_Log_Log *log = NULL;
+        for (int i = 0; features && features[i]; i++) {
+            if (strcmp(features[i]->URI, "http://lv2plug.in/ns/ext/urid#map") == 0) map = features[i]->data;
+            if (strcmp(features[i]->URI, "http://lv2plug.in/ns/ext/log#log") == 0) log = features[i]->data;
+        }
+        if (map && log) log->printf(log->handle, map->map(map->handle, "http://lv2plug.in/ns/ext/log#Error"), "needs a sound card\n");
+        free(p);
+        return NULL;
+    }
+    if (strcmp(d->URI, "http://aupipe.test/plugins/limits") == 0) {
+        const LV2_URID_Map *map = NULL;
+        const LV2_Options_Option *options = NULL;
+        for (int i = 0; features && features[i]; i++) {
+            if (strcmp(features[i]->URI, "http://lv2plug.in/ns/ext/urid#map") == 0) map = features[i]->data;
+            if (strcmp(features[i]->URI, "http://lv2plug.in/ns/ext/options#options") == 0) options = features[i]->data;
+        }
+        if (!map || !options) { free(p); return NULL; }
+        uint32_t keys[3] = { map->map(map->handle, BUFSZ "minBlockLength"), map->map(map->handle, BUFSZ "maxBlockLength"),
+                             map->map(map->handle, BUFSZ "nominalBlockLength") };
+        int seen = 0;
+        for (const LV2_Options_Option *o = options; o->key || o->value; o++)
+            for (int k = 0; k < 3; k++)
+                if (o->key == keys[k]) { if (*(const int32_t *)o->value != 1000) abort(); seen++; }
+        if (seen != 3) abort();
+        p->block = 1000;
+    }
     if (strcmp(d->URI, "http://aupipe.test/plugins/fixedblock") == 0) {
         const LV2_URID_Map *map = NULL;
         const LV2_Options_Option *options = NULL;
@@ -112,6 +145,9 @@ static const LV2_Descriptor descriptors[] = {
     { "http://aupipe.test/plugins/delay100", instantiate, connect_port, NULL, run_delay, NULL, cleanup, NULL },
     { "http://aupipe.test/plugins/cv", instantiate, connect_port, NULL, run_pass, NULL, cleanup, NULL },
     { "http://aupipe.test/plugins/named", instantiate, connect_port, NULL, run_named, NULL, cleanup, NULL },
+    { "http://aupipe.test/plugins/limits", instantiate, connect_port, NULL, run_fixed, NULL, cleanup, NULL },
+    { "http://aupipe.test/plugins/nopow2", instantiate, connect_port, NULL, run_pass, NULL, cleanup, NULL },
+    { "http://aupipe.test/plugins/refuser", instantiate, connect_port, NULL, run_pass, NULL, cleanup, NULL },
 };
 
 __attribute__((visibility("default"))) const LV2_Descriptor *lv2_descriptor(uint32_t index) {

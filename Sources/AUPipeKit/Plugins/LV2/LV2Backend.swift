@@ -30,9 +30,9 @@ public struct LV2Backend: PluginBackend {
     }
 
     /// The feature URIs aupipe gives a plugin: urid:map and unmap, options:options (sample rate,
-    /// block lengths, sequence size), bufsz:boundedBlockLength, fixedBlockLength and
-    /// powerOf2BlockLength (the host unit keeps them for a plugin that names them), log:log and
-    /// worker:schedule. `missingFeatures` is a plugin's required features not in this list
+    /// block lengths, sequence size), bufsz:boundedBlockLength, fixedBlockLength,
+    /// powerOf2BlockLength and coarseBlockLength (the host unit runs every plugin on one length,
+    /// a power of two where its limits allow), log:log and worker:schedule. `missingFeatures` is a plugin's required features not in this list
     /// (nor lv2:isLive, lv2:hardRTCapable or lv2:inPlaceBroken, properties some plugins list as
     /// features, which need nothing from a host).
     public static var providedFeatures: [String] {
@@ -80,7 +80,8 @@ public struct LV2Backend: PluginBackend {
             if failure == AUPIPE_LV2_NO_LIBRARY {
                 throw AUPipeError(.unavailable, "lv2 \(plugin.identifier): its library does not load (\(why)); the plugin's package is broken or lacks a dependency")
             }
-            throw AUPipeError(.software, "lv2 \(plugin.identifier): \(why)")
+            // A plugin that refuses these settings cannot run here: unavailable, with its reason.
+            throw AUPipeError(failure == AUPIPE_LV2_REFUSED ? .unavailable : .software, "lv2 \(plugin.identifier): \(why)")
         }
         return LV2Instance(instance)
     }
