@@ -76,6 +76,7 @@ typedef struct { LV2_Atom atom; LV2_Atom_Sequence_Body body; } LV2_Atom_Sequence
 #define LV2_OPTIONS_NS "http://lv2plug.in/ns/ext/options#"
 #define LV2_WORKER "http://lv2plug.in/ns/ext/worker#"
 #define LV2_PARAMETERS "http://lv2plug.in/ns/ext/parameters#"
+#define LV2_STATE "http://lv2plug.in/ns/ext/state#"
 #define LILV_OPTION_LV2_PATH "http://drobilla.net/ns/lilv#lv2-path"
 
 typedef void (*LilvSetPortValueFunc)(const char *, void *, const void *, uint32_t, uint32_t);
@@ -142,7 +143,10 @@ typedef void (*LilvSetPortValueFunc)(const char *, void *, const void *, uint32_
     X(void, lilv_free, (void *)) \
     X(LilvState *, lilv_state_new_from_world, (LilvWorld *, LV2_URID_Map *, const LilvNode *)) \
     X(void, lilv_state_emit_port_values, (const LilvState *, LilvSetPortValueFunc, void *)) \
-    X(void, lilv_state_free, (LilvState *))
+    X(void, lilv_state_free, (LilvState *)) \
+    X(unsigned, lilv_state_get_num_properties, (const LilvState *)) \
+    X(void, lilv_state_restore, (const LilvState *, LilvInstance *, LilvSetPortValueFunc, void *, uint32_t, const LV2_Feature *const *)) \
+    X(bool, lilv_plugin_has_extension_data, (const LilvPlugin *, const LilvNode *))
 
 #define DECLARE(ret, name, args) static ret (*p_##name) args;
 LILV_CALLS(DECLARE)
@@ -288,6 +292,7 @@ int aupipe_lv2_feature_is_provided(const char *uri) {
     X(nominal_block_length, LV2_BUFSZ "nominalBlockLength") \
     X(in_place_broken, LV2_CORE "inPlaceBroken") \
     X(preset, "http://lv2plug.in/ns/ext/presets#Preset") \
+    X(state_interface, LV2_STATE "interface") \
     X(label, "http://www.w3.org/2000/01/rdf-schema#label")
 
 struct aupipe_lv2_world {
@@ -578,6 +583,7 @@ aupipe_lv2_plugin_info *aupipe_lv2_describe(aupipe_lv2_world *w, uint32_t index)
     info->fixed_block_length = p_lilv_plugin_has_feature(p, w->fixed_block_length);
     info->power_of_2_block_length = p_lilv_plugin_has_feature(p, w->power_of_2_block_length);
     info->in_place_broken = p_lilv_plugin_has_feature(p, w->in_place_broken);
+    info->has_state_interface = p_lilv_plugin_has_extension_data(p, w->state_interface);
     info->min_block_length = plugin_length(w, p, w->min_block_length);
     info->max_block_length = plugin_length(w, p, w->max_block_length);
     info->nominal_block_length = plugin_length(w, p, w->nominal_block_length);
@@ -647,7 +653,8 @@ static void emit_port_value(const char *symbol, void *user, const void *value, u
 }
 
 int aupipe_lv2_preset_values(aupipe_lv2_world *w, const char *preset_uri,
-                             void (*emit)(void *, const char *, float), void *context) {
+                             void (*emit)(void *, const char *, float), void *context, uint32_t *state_properties) {
+    *state_properties = 0;
     if (!w) return -1;
     preset_emitter e = {
         emit, context,
@@ -661,6 +668,7 @@ int aupipe_lv2_preset_values(aupipe_lv2_world *w, const char *preset_uri,
     p_lilv_node_free(node);
     if (state) {
         p_lilv_state_emit_port_values(state, emit_port_value, &e);
+        *state_properties = p_lilv_state_get_num_properties(state);
         p_lilv_state_free(state);
     }
     pthread_mutex_unlock(&lilv_lock);
@@ -917,6 +925,63 @@ void aupipe_lv2_activate(aupipe_lv2_instance *instance) {
     instance->active = 1;
 }
 
+/* Delivers the worker's queued responses (work_response may queue more, also delivered), then
+   end_run. */
+static void deliver_responses(aupipe_lv2_instance *instance) {
+    for (uint32_t offset = 0; offset < instance->responses_used;) {
+        uint32_t size;
+        memcpy(&size, instance->responses + offset, sizeof size);
+        if (instance->worker->work_response) instance->worker->work_response(instance->plugin, size, instance->responses + offset + 8);
+        offset += 8 + ((size + 7u) & ~7u);
+    }
+    instance->responses_used = 0;
+    if (instance->worker->end_run) instance->worker->end_run(instance->plugin);
+}
+
+/* The state interface (LV2 state extension); only restore is called. */
+typedef struct {
+    int (*save)(LV2_Handle, void *, void *, uint32_t, const LV2_Feature *const *);
+    int (*restore)(LV2_Handle, void *, void *, uint32_t, const LV2_Feature *const *);
+} LV2_State_Interface;
+
+int aupipe_lv2_restore(aupipe_lv2_world *w, aupipe_lv2_instance *instance, const char *preset_uri, char *error, size_t error_size) {
+    const LV2_State_Interface *iface = instance->descriptor->extension_data
+        ? instance->descriptor->extension_data(LV2_STATE "interface") : NULL;
+    if (!iface || !iface->restore) {
+        snprintf(error, error_size, "the plugin has no state:interface to restore it with");
+        return -1;
+    }
+    pthread_mutex_lock(&lilv_lock);
+    LilvNode *node = p_lilv_new_uri(w->world, preset_uri);
+    p_lilv_world_load_resource(w->world, node);
+    LilvState *state = p_lilv_state_new_from_world(w->world, &urid_map_feature, node);
+    p_lilv_node_free(node);
+    if (!state) {
+        pthread_mutex_unlock(&lilv_lock);
+        snprintf(error, error_size, "lilv could not load its state");
+        return -1;
+    }
+    /* lilv adds state:mapPath and freePath (paths in the preset are made absolute from its
+       bundle) to the instance's own features, worker:schedule among them. */
+    instance->holding = 1;
+    p_lilv_state_restore(state, instance->lilv, NULL, NULL, 0, instance->feature_list);
+    instance->holding = 0;
+    p_lilv_state_free(state);
+    pthread_mutex_unlock(&lilv_lock);
+    /* Work restore scheduled (loading a file) has run; its responses take effect now, before
+       the first run. */
+    if (instance->worker) deliver_responses(instance);
+    /* What it logged while restoring reaches stderr. */
+    for (char *line = instance->held, *end; *line; line = end + 1) {
+        end = strchr(line, '\n');
+        if (!end) break;
+        *end = 0;
+        fprintf(stderr, "aupipe: lv2 %s: %s\n", instance->uri, line);
+    }
+    instance->held[0] = 0;
+    return 0;
+}
+
 void aupipe_lv2_run(aupipe_lv2_instance *instance, uint32_t frames) {
     for (uint32_t i = 0; i < instance->atom_count; i++) {
         LV2_Atom_Sequence *sequence = instance->atoms[i].buffer;
@@ -932,17 +997,8 @@ void aupipe_lv2_run(aupipe_lv2_instance *instance, uint32_t frames) {
         }
     }
     instance->descriptor->run(instance->plugin, frames);
-    if (instance->worker) {
-        /* Responses queued by work() during run; work_response may queue more, also delivered. */
-        for (uint32_t offset = 0; offset < instance->responses_used;) {
-            uint32_t size;
-            memcpy(&size, instance->responses + offset, sizeof size);
-            if (instance->worker->work_response) instance->worker->work_response(instance->plugin, size, instance->responses + offset + 8);
-            offset += 8 + ((size + 7u) & ~7u);
-        }
-        instance->responses_used = 0;
-        if (instance->worker->end_run) instance->worker->end_run(instance->plugin);
-    }
+    /* Responses queued by work() during run. */
+    if (instance->worker) deliver_responses(instance);
 }
 
 void aupipe_lv2_deactivate(aupipe_lv2_instance *instance) {

@@ -165,12 +165,14 @@ public struct PluginInfo: Sendable {
     public var isInPlaceBroken: Bool
     /// Presets (LV2 only).
     public var presets: [PluginPreset]
+    /// The plugin can restore plugin state a preset carries (LV2 `state:interface`).
+    public var hasStateInterface: Bool
 
     public init(standard: PluginStandard, identifier: String, name: String, label: String? = nil, uniqueID: UInt? = nil,
                 libraryPath: String, ports: [PluginPort], requiredFeatures: [String] = [], missingFeatures: [String] = [],
                 needsFixedBlockLength: Bool = false, needsPowerOf2BlockLength: Bool = false,
                 minimumBlockLength: Int? = nil, maximumBlockLength: Int? = nil, nominalBlockLength: Int? = nil,
-                isInPlaceBroken: Bool = false, presets: [PluginPreset] = []) {
+                isInPlaceBroken: Bool = false, presets: [PluginPreset] = [], hasStateInterface: Bool = false) {
         self.standard = standard
         self.identifier = identifier
         self.name = name
@@ -187,6 +189,7 @@ public struct PluginInfo: Sendable {
         self.nominalBlockLength = nominalBlockLength
         self.isInPlaceBroken = isInPlaceBroken
         self.presets = presets
+        self.hasStateInterface = hasStateInterface
     }
 
     /// `port` with bounds a value can meet: a bound that is not a number dropped, and a lower
@@ -206,6 +209,20 @@ public struct PluginInfo: Sendable {
     public var controlOutputs: [PluginPort] { ports.filter { $0.kind == .controlOutput } }
     /// The output control port that reports latency, if any.
     public var latencyPort: PluginPort? { ports.first { $0.isLatency && $0.kind == .controlOutput } }
+}
+
+/// Plugin state a preset carries (LV2 `state:state`: an impulse response's file, a sample, a
+/// table), restored into every instance before it is activated.
+public struct PluginState: Sendable, Equatable {
+    /// The preset's name and URI.
+    public var preset: PluginPreset
+    /// How many properties of state it carries (1 or more).
+    public var properties: Int
+
+    public init(preset: PluginPreset, properties: Int) {
+        self.preset = preset
+        self.properties = properties
+    }
 }
 
 /// What an instance is made for: the stream it will see.
@@ -236,6 +253,8 @@ public protocol PluginInstance: AnyObject {
     /// control port. Called before `activate` and whenever a buffer moves.
     func connect(port index: UInt32, to data: UnsafeMutablePointer<Float>)
     func activate()
+    /// Restores `state` (before `activate`); throws `.unavailable` naming why it cannot.
+    func restore(_ state: PluginState) throws
     /// Processes `frames` frames (`minBlockLength...maxBlockLength` of its settings).
     func run(frames: Int)
     func deactivate()
@@ -253,6 +272,11 @@ public protocol PluginBackend: Sendable {
     /// naming a missing feature, `.software` if the plugin refuses to instantiate.
     func instantiate(_ plugin: PluginInfo, settings: PluginHostSettings) throws -> any PluginInstance
 
+    /// The plugin state a preset carries, to restore into every instance; nil when it carries
+    /// none. Throws `.unavailable` (69) when it carries state the plugin cannot restore (it has
+    /// no state interface), naming why. Optional: the default is nil (no preset carries state).
+    func presetState(of plugin: PluginInfo, preset: String) throws -> PluginState?
+
     /// The control values a preset sets, by port symbol. Throws `.usage` with the preset names
     /// when `preset` is not one of the plugin's (matched case-insensitively by name or URI).
     func presetValues(of plugin: PluginInfo, preset: String) throws -> [String: Float]
@@ -265,4 +289,11 @@ public protocol PluginBackend: Sendable {
 
 extension PluginBackend {
     public func plugin(withIdentifier identifier: String) -> PluginInfo? { nil }
+    public func presetState(of plugin: PluginInfo, preset: String) throws -> PluginState? { nil }
+}
+
+extension PluginInstance {
+    public func restore(_ state: PluginState) throws {
+        throw AUPipeError(.unavailable, "preset '\(state.preset.name)' carries plugin state, which this plugin standard cannot restore")
+    }
 }

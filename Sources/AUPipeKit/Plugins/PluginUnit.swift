@@ -13,6 +13,9 @@
 ///   first L output frames are dropped and L frames of tail flushed by running zeros at the end,
 ///   so the output has the input's length and an impulse on frame k comes out on frame k. A
 ///   later different value is kept for `--stats`, not applied.
+/// - Presets: `preset=` sets the ports the preset names (the command line overrides them) and
+///   restores the plugin state it carries (`PluginState`) into every instance before it is
+///   activated.
 /// - Live: every input control port is a live parameter (`--control set ladspa.gain 0.5`); the
 ///   new value is written before the next run, at a block boundary. Output control ports are
 ///   read with `get` and printed by `--stats`.
@@ -31,6 +34,8 @@ public final class PluginUnit: AudioUnit, LiveControllable, StatsReporting {
     private var values: [Float]
     /// Which of `values` the command line (or a preset) set.
     private let given: [Bool]
+    /// The plugin state the preset carries, restored into every instance before it is activated.
+    private let state: PluginState?
 
     // Set in prepare.
     private var instances: [any PluginInstance] = []
@@ -77,9 +82,12 @@ public final class PluginUnit: AudioUnit, LiveControllable, StatsReporting {
         inputPorts = plugin.controlInputs
         outputPorts = plugin.controlOutputs
         var preset: [String: Float] = [:]
+        var state: PluginState?
         if case .text(let name)? = parsed.value("preset"), !inputPorts.contains(where: { $0.symbol == "preset" }) {
             preset = try backend.presetValues(of: plugin, preset: name)
+            state = try backend.presetState(of: plugin, preset: name)
         }
+        self.state = state
         var values: [Float] = [], given: [Bool] = []
         for p in inputPorts {
             if parsed.explicit.contains(p.symbol), case .number(let v)? = parsed.value(p.symbol) {
@@ -161,6 +169,9 @@ public final class PluginUnit: AudioUnit, LiveControllable, StatsReporting {
             for (c, port) in plugin.audioOutputs.enumerated() { instance.connect(port: port.index, to: outPlanes + (i + c) * blockLength) }
             for (k, port) in inputPorts.enumerated() { instance.connect(port: port.index, to: controls + k) }
             for (k, port) in outputPorts.enumerated() { instance.connect(port: port.index, to: outputs + i * outputPorts.count + k) }
+        }
+        if let state {
+            for k in 0..<instances.count { try instances[k].restore(state) }
         }
         for i in instances { i.activate() }
         active = true

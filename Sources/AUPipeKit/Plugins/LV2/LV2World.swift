@@ -132,7 +132,7 @@ final class LV2World: @unchecked Sendable {
             needsFixedBlockLength: info.fixed_block_length != 0, needsPowerOf2BlockLength: info.power_of_2_block_length != 0,
             minimumBlockLength: length(info.min_block_length), maximumBlockLength: length(info.max_block_length),
             nominalBlockLength: length(info.nominal_block_length),
-            isInPlaceBroken: info.in_place_broken != 0, presets: presets)
+            isInPlaceBroken: info.in_place_broken != 0, presets: presets, hasStateInterface: info.has_state_interface != 0)
     }
 
     /// A block length the plugin states, or nil for C's 0 (none).
