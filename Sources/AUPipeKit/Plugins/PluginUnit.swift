@@ -302,6 +302,9 @@ public final class PluginUnit: AudioUnit, LiveControllable, StatsReporting {
         controls?[k] = Float(v)
     }
 
+    /// The output control ports (a meter, a gain reduction, the latency): read with `get`.
+    public var readableFigures: [String] { outputPorts.map(\.symbol) }
+
     public func parameterValue(_ name: String) -> String? {
         if let k = inputIndex(name) { return values[k].isNaN ? nil : Self.format(values[k]) }
         if let k = outputIndex(name), let outputs {
