@@ -683,9 +683,6 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
         }
     }
 
-    /// What `get` reads besides the parameters: the echo return loss enhancement.
-    public var readableFigures: [String] { ["erle"] }
-
     public func parameterValue(_ name: String) -> String? {
         switch name {
         case "erle": return meter.erle.map(formatFixed) ?? "n/a"
