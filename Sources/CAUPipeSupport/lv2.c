@@ -691,8 +691,9 @@ struct aupipe_lv2_instance {
     LV2_Log_Log log;
     LV2_URID log_error, log_warning;
     int log_everything;
-    /* While instantiating, messages are held here (one per line) rather than printed: a plugin
-       that refuses says why in the one error line; one that accepts has them printed then. */
+    /* While instantiating (and restoring state), messages are held here (one per line) rather
+       than printed: a plugin that refuses says why in the one error line; one that accepts has
+       them printed then (release_held). */
     int holding;
     char held[1024];
     /* worker:schedule, run synchronously; responses wait here until run returns. */
@@ -726,6 +727,17 @@ static int log_vprintf(void *h, LV2_URID type, const char *format, va_list args)
     }
     fprintf(stderr, "aupipe: lv2 %s: %s%s", instance->uri, text, length && text[length - 1] == '\n' ? "" : "\n");
     return n;
+}
+
+/* What was held while instantiating or restoring, now on stderr as any other message. */
+static void release_held(aupipe_lv2_instance *instance) {
+    for (char *line = instance->held, *end; *line; line = end + 1) {
+        end = strchr(line, '\n');
+        if (!end) break;
+        *end = 0;
+        fprintf(stderr, "aupipe: lv2 %s: %s\n", instance->uri, line);
+    }
+    instance->held[0] = 0;
 }
 
 static int log_printf(void *h, LV2_URID type, const char *format, ...) {
@@ -878,14 +890,7 @@ aupipe_lv2_instance *aupipe_lv2_instantiate(aupipe_lv2_world *w, const char *uri
         aupipe_lv2_instance_free(instance);
         return NULL;
     }
-    /* What it logged while accepting, now on stderr as any other message. */
-    for (char *line = instance->held, *end; *line; line = end + 1) {
-        end = strchr(line, '\n');
-        if (!end) break;
-        *end = 0;
-        fprintf(stderr, "aupipe: lv2 %s: %s\n", instance->uri, line);
-    }
-    instance->held[0] = 0;
+    release_held(instance);
     instance->descriptor = instance->lilv->lv2_descriptor;
     instance->plugin = instance->lilv->lv2_handle;
     if (instance->descriptor->extension_data)
@@ -971,14 +976,7 @@ int aupipe_lv2_restore(aupipe_lv2_world *w, aupipe_lv2_instance *instance, const
     /* Work restore scheduled (loading a file) has run; its responses take effect now, before
        the first run. */
     if (instance->worker) deliver_responses(instance);
-    /* What it logged while restoring reaches stderr. */
-    for (char *line = instance->held, *end; *line; line = end + 1) {
-        end = strchr(line, '\n');
-        if (!end) break;
-        *end = 0;
-        fprintf(stderr, "aupipe: lv2 %s: %s\n", instance->uri, line);
-    }
-    instance->held[0] = 0;
+    release_held(instance);
     return 0;
 }
 
