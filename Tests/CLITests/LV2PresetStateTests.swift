@@ -19,6 +19,18 @@ import Testing
         #expect(r.stderr.contains("peak -6.0"), "the output is not the input's level: \(r.stderr)")
     }
 
+    /// zeroconvolv prints what it loads on stdout: through a pipe, the audio stays exactly the
+    /// input's bytes (the text goes to stderr).
+    @Test func whatAPluginPrintsOnStdoutStaysOutOfTheAudio() throws {
+        let dir = try CLI.temporaryDirectory()
+        let r = try LV2HostTests.run("""
+            "$AUPIPE" gen sine 440 level=-6 duration=1 -t raw > in.raw \
+              && "$AUPIPE" --in-format s16le:48000:1 lv2 'http://gareus.org/oss/lv2/zeroconvolv#Mono' preset='No-OP Mono' -t raw < in.raw | cat > out.raw \
+              && cmp in.raw out.raw
+            """, in: dir)
+        #expect(r.status == 0, "\(r.stderr) \(String(decoding: r.stdout, as: UTF8.self))")
+    }
+
     /// The test plugin multiplies by a factor its state restores (1 until then); its preset
     /// "Quarter" carries 0.25.
     @Test func aPresetsStateChangesTheOutput() throws {

@@ -1,3 +1,5 @@
+import CAUPipeSupport
+
 /// `lv2` and `ladspa`: a plugin run as a unit, through any `PluginBackend`. The backend knows the
 /// standard; this unit knows the stream.
 ///
@@ -19,6 +21,9 @@
 /// - Live: every input control port is a live parameter (`--control set ladspa.gain 0.5`); the
 ///   new value is written before the next run, at a block boundary. Output control ports are
 ///   read with `get` and printed by `--stats`.
+///
+/// - Stray output: what a plugin prints on stdout (x42's convolvers do) is moved to stderr after
+///   every call into it, so that it never lands in the audio (`aupipe_divert_stray_stdout`).
 ///
 /// Every buffer (planes, control values) is allocated in `prepare`; audio and control buffers
 /// are always separate, so in-place-broken plugins are served.
@@ -105,6 +110,7 @@ public final class PluginUnit: AudioUnit, LiveControllable, StatsReporting {
     deinit {
         if active { for i in instances { i.deactivate() } }
         instances = []
+        aupipe_divert_stray_stdout()
         inPlanes?.deallocate()
         outPlanes?.deallocate()
         controls?.deallocate()
@@ -175,6 +181,7 @@ public final class PluginUnit: AudioUnit, LiveControllable, StatsReporting {
         }
         for i in instances { i.activate() }
         active = true
+        aupipe_divert_stray_stdout()
         return context.input
     }
 
@@ -222,6 +229,8 @@ public final class PluginUnit: AudioUnit, LiveControllable, StatsReporting {
     private func runBlock(_ frames: Int) throws {
         // An index loop: iterating an array of existentials allocates in unoptimized builds.
         for k in 0..<instances.count { instances[k].run(frames: frames) }
+        // What a plugin printed on stdout goes to stderr, never into the audio.
+        aupipe_divert_stray_stdout()
         runs += 1
         guard let latencyIndex, let outputs else { return }
         let reported = outputs[latencyIndex]
