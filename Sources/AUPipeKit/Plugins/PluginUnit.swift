@@ -19,9 +19,8 @@ import CAUPipeSupport
 ///   restores the plugin state it carries (`PluginState`) into every instance before it is
 ///   activated.
 /// - Live: every input control port is a live parameter (`--control set ladspa.gain 0.5`); the
-///   new value is written before the next run, at a block boundary. Output control ports are
-///   read with `get` and printed by `--stats`.
-///
+///   new value is written before the next run, at a run boundary. Output control ports are
+///   read with `get` (`readableFigures`) and printed by `--stats`.
 /// - Stray output: what a plugin prints on stdout (x42's convolvers do) is moved to stderr after
 ///   every call into it, so that it never lands in the audio (`aupipe_divert_stray_stdout`).
 ///
