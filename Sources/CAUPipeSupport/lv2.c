@@ -76,6 +76,7 @@ typedef struct { LV2_Atom atom; LV2_Atom_Sequence_Body body; } LV2_Atom_Sequence
 #define LV2_OPTIONS_NS "http://lv2plug.in/ns/ext/options#"
 #define LV2_WORKER "http://lv2plug.in/ns/ext/worker#"
 #define LV2_PARAMETERS "http://lv2plug.in/ns/ext/parameters#"
+#define LV2_STATE "http://lv2plug.in/ns/ext/state#"
 #define LILV_OPTION_LV2_PATH "http://drobilla.net/ns/lilv#lv2-path"
 
 typedef void (*LilvSetPortValueFunc)(const char *, void *, const void *, uint32_t, uint32_t);
@@ -146,7 +147,10 @@ typedef void (*LilvSetPortValueFunc)(const char *, void *, const void *, uint32_
     X(void, lilv_free, (void *)) \
     X(LilvState *, lilv_state_new_from_world, (LilvWorld *, LV2_URID_Map *, const LilvNode *)) \
     X(void, lilv_state_emit_port_values, (const LilvState *, LilvSetPortValueFunc, void *)) \
-    X(void, lilv_state_free, (LilvState *))
+    X(void, lilv_state_free, (LilvState *)) \
+    X(unsigned, lilv_state_get_num_properties, (const LilvState *)) \
+    X(void, lilv_state_restore, (const LilvState *, LilvInstance *, LilvSetPortValueFunc, void *, uint32_t, const LV2_Feature *const *)) \
+    X(bool, lilv_plugin_has_extension_data, (const LilvPlugin *, const LilvNode *))
 
 #define DECLARE(ret, name, args) static ret (*p_##name) args;
 LILV_CALLS(DECLARE)
@@ -239,6 +243,7 @@ static const char *const provided_features[] = {
     LV2_BUFSZ "boundedBlockLength",
     LV2_BUFSZ "fixedBlockLength",
     LV2_BUFSZ "powerOf2BlockLength",
+    LV2_BUFSZ "coarseBlockLength",
     LV2_LOG "log",
     LV2_WORKER "schedule",
     NULL
@@ -286,8 +291,12 @@ int aupipe_lv2_feature_is_provided(const char *uri) {
     X(minimum_size, "http://lv2plug.in/ns/ext/resize-port#minimumSize") \
     X(fixed_block_length, LV2_BUFSZ "fixedBlockLength") \
     X(power_of_2_block_length, LV2_BUFSZ "powerOf2BlockLength") \
+    X(min_block_length, LV2_BUFSZ "minBlockLength") \
+    X(max_block_length, LV2_BUFSZ "maxBlockLength") \
+    X(nominal_block_length, LV2_BUFSZ "nominalBlockLength") \
     X(in_place_broken, LV2_CORE "inPlaceBroken") \
     X(preset, "http://lv2plug.in/ns/ext/presets#Preset") \
+    X(state_interface, LV2_STATE "interface") \
     X(label, "http://www.w3.org/2000/01/rdf-schema#label")
 
 struct aupipe_lv2_world {
@@ -614,6 +623,20 @@ static char **collect_strings(const LilvNodes *nodes, uint32_t *count) {
     return strings;
 }
 
+/* A block length the plugin states of itself (`bufsz:minBlockLength 64`), or 0: none, or not a
+   positive whole number. */
+static int32_t plugin_length(aupipe_lv2_world *w, const LilvPlugin *p, const LilvNode *property) {
+    LilvNode *value = p_lilv_world_get(w->world, p_lilv_plugin_get_uri(p), property, NULL);
+    if (!value) return 0;
+    int32_t length = 0;
+    if (p_lilv_node_is_int(value) || p_lilv_node_is_float(value)) {
+        float f = p_lilv_node_as_float(value);
+        if (f >= 1 && f <= 1e9f && f == (float)(int32_t)f) length = (int32_t)f;
+    }
+    p_lilv_node_free(value);
+    return length;
+}
+
 aupipe_lv2_plugin_info *aupipe_lv2_describe(aupipe_lv2_world *w, uint32_t index) {
     if (!w || index >= w->plugin_count) return NULL;
     pthread_mutex_lock(&lilv_lock);
@@ -641,6 +664,10 @@ aupipe_lv2_plugin_info *aupipe_lv2_describe(aupipe_lv2_world *w, uint32_t index)
     info->fixed_block_length = p_lilv_plugin_has_feature(p, w->fixed_block_length);
     info->power_of_2_block_length = p_lilv_plugin_has_feature(p, w->power_of_2_block_length);
     info->in_place_broken = p_lilv_plugin_has_feature(p, w->in_place_broken);
+    info->has_state_interface = p_lilv_plugin_has_extension_data(p, w->state_interface);
+    info->min_block_length = plugin_length(w, p, w->min_block_length);
+    info->max_block_length = plugin_length(w, p, w->max_block_length);
+    info->nominal_block_length = plugin_length(w, p, w->nominal_block_length);
 
     LilvNodes *presets = p_lilv_plugin_get_related(p, w->preset);
     info->preset_uris = collect_strings(presets, &info->preset_count);
@@ -707,7 +734,8 @@ static void emit_port_value(const char *symbol, void *user, const void *value, u
 }
 
 int aupipe_lv2_preset_values(aupipe_lv2_world *w, const char *preset_uri,
-                             void (*emit)(void *, const char *, float), void *context) {
+                             void (*emit)(void *, const char *, float), void *context, uint32_t *state_properties) {
+    *state_properties = 0;
     if (!w) return -1;
     preset_emitter e = {
         emit, context,
@@ -721,6 +749,7 @@ int aupipe_lv2_preset_values(aupipe_lv2_world *w, const char *preset_uri,
     p_lilv_node_free(node);
     if (state) {
         p_lilv_state_emit_port_values(state, emit_port_value, &e);
+        *state_properties = p_lilv_state_get_num_properties(state);
         p_lilv_state_free(state);
     }
     pthread_mutex_unlock(&lilv_lock);
@@ -729,7 +758,7 @@ int aupipe_lv2_preset_values(aupipe_lv2_world *w, const char *preset_uri,
 
 /* ---- Instances. ---- */
 
-enum { SEQUENCE_SIZE = 8192, RESPONSE_CAPACITY = 65536, MAX_FEATURES = 12 };
+enum { SEQUENCE_SIZE = 8192, RESPONSE_CAPACITY = 65536, MAX_FEATURES = 16 };
 
 typedef struct { uint32_t port; int output; LV2_Atom_Sequence *buffer; } atom_buffer;
 
@@ -743,6 +772,11 @@ struct aupipe_lv2_instance {
     LV2_Log_Log log;
     LV2_URID log_error, log_warning;
     int log_everything;
+    /* While instantiating (and restoring state), messages are held here (one per line) rather
+       than printed: a plugin that refuses says why in the one error line; one that accepts has
+       them printed then (release_held). */
+    int holding;
+    char held[1024];
     /* worker:schedule, run synchronously; responses wait here until run returns. */
     LV2_Worker_Schedule schedule;
     const LV2_Worker_Interface *worker;
@@ -767,8 +801,24 @@ static int log_vprintf(void *h, LV2_URID type, const char *format, va_list args)
     char text[1024];
     int n = vsnprintf(text, sizeof text, format, args);
     size_t length = strlen(text);
+    if (instance->holding) {
+        size_t used = strlen(instance->held);
+        snprintf(instance->held + used, sizeof instance->held - used, "%s%s", text, length && text[length - 1] == '\n' ? "" : "\n");
+        return n;
+    }
     fprintf(stderr, "aupipe: lv2 %s: %s%s", instance->uri, text, length && text[length - 1] == '\n' ? "" : "\n");
     return n;
+}
+
+/* What was held while instantiating or restoring, now on stderr as any other message. */
+static void release_held(aupipe_lv2_instance *instance) {
+    for (char *line = instance->held, *end; *line; line = end + 1) {
+        end = strchr(line, '\n');
+        if (!end) break;
+        *end = 0;
+        fprintf(stderr, "aupipe: lv2 %s: %s\n", instance->uri, line);
+    }
+    instance->held[0] = 0;
 }
 
 static int log_printf(void *h, LV2_URID type, const char *format, ...) {
@@ -874,9 +924,12 @@ aupipe_lv2_instance *aupipe_lv2_instantiate(aupipe_lv2_world *w, const char *uri
     add_feature(instance, &count, LV2_URID_NS "unmap", &urid_unmap_feature);
     add_feature(instance, &count, LV2_OPTIONS_NS "options", instance->options);
     add_feature(instance, &count, LV2_BUFSZ "boundedBlockLength", NULL);
-    /* Promises the host unit keeps for a plugin that names them (PluginInfo.needs...). */
-    if (p_lilv_plugin_has_feature(p, w->fixed_block_length)) add_feature(instance, &count, LV2_BUFSZ "fixedBlockLength", NULL);
-    if (p_lilv_plugin_has_feature(p, w->power_of_2_block_length)) add_feature(instance, &count, LV2_BUFSZ "powerOf2BlockLength", NULL);
+    /* Promises the host unit keeps: one length on every run (min = max), a power of two where
+       that length is one, and never a run split short (coarse). */
+    if (min_block == max_block) add_feature(instance, &count, LV2_BUFSZ "fixedBlockLength", NULL);
+    if (min_block == max_block && max_block > 0 && (max_block & (max_block - 1)) == 0)
+        add_feature(instance, &count, LV2_BUFSZ "powerOf2BlockLength", NULL);
+    if (min_block == max_block) add_feature(instance, &count, LV2_BUFSZ "coarseBlockLength", NULL);
     add_feature(instance, &count, LV2_LOG "log", &instance->log);
     add_feature(instance, &count, LV2_WORKER "schedule", &instance->schedule);
 
@@ -905,14 +958,20 @@ aupipe_lv2_instance *aupipe_lv2_instantiate(aupipe_lv2_world *w, const char *uri
         }
         p_lilv_free(library_path);
     }
+    instance->holding = 1;
     instance->lilv = p_lilv_plugin_instantiate(p, rate, instance->feature_list);
+    instance->holding = 0;
     if (library) dlclose(library);
     if (!instance->lilv) {
         pthread_mutex_unlock(&lilv_lock);
-        snprintf(error, error_size, "the plugin refused to instantiate at %g Hz", rate);
+        size_t held = strlen(instance->held);
+        while (held && instance->held[held - 1] == '\n') instance->held[--held] = 0;
+        snprintf(error, error_size, "the plugin refused to instantiate at %g Hz with runs of %d frames%s%s", rate, (int)max_block,
+                 held ? ": " : " (it did not say why)", instance->held);
         aupipe_lv2_instance_free(instance);
         return NULL;
     }
+    release_held(instance);
     instance->descriptor = instance->lilv->lv2_descriptor;
     instance->plugin = instance->lilv->lv2_handle;
     if (instance->descriptor->extension_data)
@@ -952,6 +1011,56 @@ void aupipe_lv2_activate(aupipe_lv2_instance *instance) {
     instance->active = 1;
 }
 
+/* Delivers the worker's queued responses (work_response may queue more, also delivered), then
+   end_run. */
+static void deliver_responses(aupipe_lv2_instance *instance) {
+    for (uint32_t offset = 0; offset < instance->responses_used;) {
+        uint32_t size;
+        memcpy(&size, instance->responses + offset, sizeof size);
+        if (instance->worker->work_response) instance->worker->work_response(instance->plugin, size, instance->responses + offset + 8);
+        offset += 8 + ((size + 7u) & ~7u);
+    }
+    instance->responses_used = 0;
+    if (instance->worker->end_run) instance->worker->end_run(instance->plugin);
+}
+
+/* The state interface (LV2 state extension); only restore is called. */
+typedef struct {
+    int (*save)(LV2_Handle, void *, void *, uint32_t, const LV2_Feature *const *);
+    int (*restore)(LV2_Handle, void *, void *, uint32_t, const LV2_Feature *const *);
+} LV2_State_Interface;
+
+int aupipe_lv2_restore(aupipe_lv2_world *w, aupipe_lv2_instance *instance, const char *preset_uri, char *error, size_t error_size) {
+    const LV2_State_Interface *iface = instance->descriptor->extension_data
+        ? instance->descriptor->extension_data(LV2_STATE "interface") : NULL;
+    if (!iface || !iface->restore) {
+        snprintf(error, error_size, "the plugin has no state:interface to restore it with");
+        return -1;
+    }
+    pthread_mutex_lock(&lilv_lock);
+    LilvNode *node = p_lilv_new_uri(w->world, preset_uri);
+    p_lilv_world_load_resource(w->world, node);
+    LilvState *state = p_lilv_state_new_from_world(w->world, &urid_map_feature, node);
+    p_lilv_node_free(node);
+    if (!state) {
+        pthread_mutex_unlock(&lilv_lock);
+        snprintf(error, error_size, "lilv could not load its state");
+        return -1;
+    }
+    /* lilv adds state:mapPath and freePath (paths in the preset are made absolute from its
+       bundle) to the instance's own features, worker:schedule among them. */
+    instance->holding = 1;
+    p_lilv_state_restore(state, instance->lilv, NULL, NULL, 0, instance->feature_list);
+    instance->holding = 0;
+    p_lilv_state_free(state);
+    pthread_mutex_unlock(&lilv_lock);
+    /* Work restore scheduled (loading a file) has run; its responses take effect now, before
+       the first run. */
+    if (instance->worker) deliver_responses(instance);
+    release_held(instance);
+    return 0;
+}
+
 void aupipe_lv2_run(aupipe_lv2_instance *instance, uint32_t frames) {
     for (uint32_t i = 0; i < instance->atom_count; i++) {
         LV2_Atom_Sequence *sequence = instance->atoms[i].buffer;
@@ -967,17 +1076,8 @@ void aupipe_lv2_run(aupipe_lv2_instance *instance, uint32_t frames) {
         }
     }
     instance->descriptor->run(instance->plugin, frames);
-    if (instance->worker) {
-        /* Responses queued by work() during run; work_response may queue more, also delivered. */
-        for (uint32_t offset = 0; offset < instance->responses_used;) {
-            uint32_t size;
-            memcpy(&size, instance->responses + offset, sizeof size);
-            if (instance->worker->work_response) instance->worker->work_response(instance->plugin, size, instance->responses + offset + 8);
-            offset += 8 + ((size + 7u) & ~7u);
-        }
-        instance->responses_used = 0;
-        if (instance->worker->end_run) instance->worker->end_run(instance->plugin);
-    }
+    /* Responses queued by work() during run. */
+    if (instance->worker) deliver_responses(instance);
 }
 
 void aupipe_lv2_deactivate(aupipe_lv2_instance *instance) {

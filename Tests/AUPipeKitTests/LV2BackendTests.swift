@@ -269,6 +269,7 @@ import Glibc
             "http://lv2plug.in/ns/ext/buf-size#boundedBlockLength",
             "http://lv2plug.in/ns/ext/buf-size#fixedBlockLength",
             "http://lv2plug.in/ns/ext/buf-size#powerOf2BlockLength",
+            "http://lv2plug.in/ns/ext/buf-size#coarseBlockLength",
             "http://lv2plug.in/ns/ext/log#log",
             "http://lv2plug.in/ns/ext/worker#schedule",
         ])

@@ -106,38 +106,46 @@ import AUPipeKit
         return (TestSignals.decode(TestSignals.audio(sink.bytes, report), .f32le), samples)
     }
 
-    @Test(arguments: [1, 7, 480, 1000])
-    func aFixedBlockLengthIsKeptOnEveryRunAndTheStreamKeepsItsLength(block: Int) throws {
-        var backend = FakeBackend()
-        backend.fixed = true
-        backend.delay = 5
-        let (output, input) = try Self.run([["lv2", "delay", "gain=2"]], backend: backend, block: block)
-        let runs = backend.recorder.runs.withLock { $0 }
-        #expect(!runs.isEmpty && runs.allSatisfy { $0 == block }, "runs of \(Set(runs).sorted()) frames, not all \(block)")
-        #expect(output == input.map { $0 * 2 }, "latency not compensated, or samples lost")
+    /// Whatever the chain's block, every run is the plugin run length (512 frames at 48 kHz), the
+    /// latency is compensated and the output is the same.
+    @Test(arguments: [1, 7, 480, 1000, 4096])
+    func everyRunIsTheRunLengthWhateverTheBlock(block: Int) throws {
+        for fixed in [false, true] {
+            var backend = FakeBackend()
+            backend.fixed = fixed
+            backend.delay = 37
+            let (output, input) = try Self.run([["lv2", "delay", "gain=2"]], backend: backend, block: block)
+            let runs = backend.recorder.runs.withLock { $0 }
+            #expect(!runs.isEmpty && runs.allSatisfy { $0 == 512 }, "runs of \(Set(runs).sorted()) frames, not all 512")
+            #expect(output == input.map { $0 * 2 }, "latency not compensated, or samples lost")
+        }
     }
 
-    @Test(arguments: [(7, 8), (480, 512), (1024, 1024)])
-    func aPowerOfTwoBlockLengthIsTheNextPowerOfTwo(block: Int, runLength: Int) throws {
-        var backend = FakeBackend()
-        backend.fixed = true
-        backend.powerOf2 = true
-        let (output, input) = try Self.run([["lv2", "test delay"]], backend: backend, block: block)
-        let runs = backend.recorder.runs.withLock { $0 }
-        #expect(runs.allSatisfy { $0 == runLength }, "runs of \(Set(runs).sorted()) frames")
-        #expect(output == input)
-    }
-
-    @Test(arguments: [1, 7, 480])
-    func variableBlocksFollowTheStreamAndLatencyIsCompensated(block: Int) throws {
-        var backend = FakeBackend()
-        backend.delay = 37
-        let (output, input) = try Self.run([["lv2", "urn:aupipe:test#delay", "gain=0.5"]], backend: backend, block: block)
-        let runs = backend.recorder.runs.withLock { $0 }
-        #expect(runs.allSatisfy { $0 >= 1 && $0 <= block })
-        // Two instances (stereo): every input frame once each, plus the tail of 37 frames flushed.
-        #expect(runs.reduce(0, +) >= 2 * (9001 + 37))
-        #expect(output == input.map { $0 * 0.5 })
+    /// The run length: 10 ms as a power of two, the plugin's nominal length, its limits, and a
+    /// power of two where the limits allow one.
+    @Test func theRunLengthFollowsTheRateAndThePluginsLimits() throws {
+        func length(_ rate: Double, min: Int? = nil, max: Int? = nil, nominal: Int? = nil, powerOf2: Bool = false) throws -> Int {
+            let p = PluginInfo(standard: .lv2, identifier: "urn:x", name: "X", libraryPath: "/x", ports: [],
+                               needsPowerOf2BlockLength: powerOf2, minimumBlockLength: min, maximumBlockLength: max, nominalBlockLength: nominal)
+            return try PluginRunLength.frames(for: p, atRate: rate, unitName: "lv2")
+        }
+        #expect(try length(48000) == 512 && length(44100) == 512 && length(8000) == 128 && length(96000) == 1024 && length(768000) == 8192)
+        #expect(try length(48000, min: 64, max: 8192) == 512)
+        #expect(try length(48000, min: 1000, max: 1000) == 1000)
+        #expect(try length(48000, min: 600, max: 1000) == 600)
+        #expect(try length(48000, min: 600, max: 1100) == 1024)
+        #expect(try length(48000, max: 100) == 64)
+        #expect(try length(48000, nominal: 300) == 300)
+        #expect(try length(48000, nominal: 300, powerOf2: true) == 512)
+        #expect(throws: AUPipeError(.unavailable, "lv2: urn:x needs power-of-two runs of 600 to 1000 frames, and no power of two lies there (bufsz:minBlockLength 600, bufsz:maxBlockLength 1000); use another plugin")) {
+            try length(48000, min: 600, max: 1000, powerOf2: true)
+        }
+        #expect(throws: AUPipeError(.unavailable, "lv2: urn:x needs runs of 2000 to 1000 frames, which no length meets (bufsz:minBlockLength 2000, bufsz:maxBlockLength 1000); use another plugin")) {
+            try length(48000, min: 2000, max: 1000)
+        }
+        #expect(throws: AUPipeError(.unavailable, "lv2: urn:x needs runs of at least 100000 frames, more than aupipe's 65536 (bufsz:minBlockLength 100000, bufsz:maxBlockLength unstated); use another plugin")) {
+            try length(48000, min: 100000)
+        }
     }
 
     /// A latency that changes mid-stream: the first value stays compensated, the later one is
@@ -147,7 +155,8 @@ import AUPipeKit
         backend.delay = 5
         backend.laterLatency = 9
         let format = StreamFormat(encoding: .f32le, sampleRate: 48000, channels: 1)
-        let samples = (0..<4000).map { Float($0 % 100) / 100 }
+        // 16 runs of 512 frames: the latency changes from the 10th; the tail is one run of zeros.
+        let samples = (0..<8192).map { Float($0 % 100) / 100 }
         var options = PipelineOptions()
         options.block = .frames(100)
         options.stats = .text

@@ -78,6 +78,10 @@ public protocol LiveControllable: AnyObject {
 
     /// The names of such parameters, for `list` and for messages.
     var liveParameterNames: [String] { get }
+
+    /// The names `get` reads that are not parameters: figures the unit measures or reports
+    /// (`meter`'s `integrated`, a plugin's output ports), read-only; for messages.
+    var readableFigures: [String] { get }
 }
 
 extension LiveControllable {
@@ -86,6 +90,7 @@ extension LiveControllable {
     }
     public func liveParameter(_ name: String) -> ParameterDescriptor? { nil }
     public var liveParameterNames: [String] { [] }
+    public var readableFigures: [String] { [] }
 }
 
 /// A unit with figures of its own for `--stats`.

@@ -13,7 +13,15 @@ struct ControlTargets {
         var live: (any LiveControllable)? { unit as? any LiveControllable }
         /// Names of live parameters the descriptor does not list (`mix`'s `bus1.gain`).
         var extraLiveNames: [String] { live?.liveParameterNames ?? [] }
+        /// Figures `get` reads that are not parameters (a meter's, a plugin's output ports).
+        var figures: [String] { live?.readableFigures ?? [] }
         func value(_ name: String) -> String? { live?.parameterValue(name) }
+
+        /// The figure `name` names (any case) when it is one and no parameter is: read-only.
+        func figure(_ name: String) -> String? {
+            guard !descriptor.parameters.contains(where: { $0.name.lowercased() == name }), live?.liveParameter(name) == nil else { return nil }
+            return figures.first { $0.lowercased() == name }
+        }
     }
 
     let entries: [Entry]
@@ -26,6 +34,10 @@ struct ControlTargets {
             switch verb {
             case "set":
                 guard words.count == 3 else { throw AUPipeError.usage("usage: set UNIT.PARAMETER VALUE") }
+                let (target, name) = try resolveAny(words[1])
+                if target.figure(name) != nil {
+                    throw AUPipeError.usage("\(words[1]) is read-only: a figure \(target.name) reports, not a parameter; read it with get \(words[1])")
+                }
                 let (entry, parameter) = try resolve(words[1])
                 guard parameter.isLive else {
                     throw AUPipeError.usage("\(words[1]) cannot change while running; \(Self.liveList(entry))")
@@ -38,8 +50,14 @@ struct ControlTargets {
                 guard words.count == 2 else { throw AUPipeError.usage("usage: get UNIT.PARAMETER") }
                 let (entry, name) = try resolveAny(words[1])
                 guard let value = entry.value(name) else {
-                    // A parameter that exists but is not live, or no parameter at all (`resolve` says which).
-                    guard try resolve(words[1]).1.isLive else { throw AUPipeError.usage("\(words[1]) is not live; \(Self.liveList(entry))") }
+                    // A figure not measured yet, a parameter that exists but is not live, or
+                    // nothing of that name (then the unit's figures are listed).
+                    if entry.figure(name) != nil { throw AUPipeError.usage("\(words[1]) has no value to report yet") }
+                    let parameter: ParameterDescriptor
+                    do { parameter = try resolve(words[1]).1 } catch let e as AUPipeError where !entry.figures.isEmpty {
+                        throw AUPipeError.usage(Self.unknownForGet(entry, name, fallback: e.message))
+                    }
+                    guard parameter.isLive else { throw AUPipeError.usage("\(words[1]) is not live; \(Self.liveList(entry))") }
                     throw AUPipeError.usage("\(words[1]) has no value to report")
                 }
                 return "\(words[1]) \(value)"
@@ -65,6 +83,20 @@ struct ControlTargets {
     static func liveList(_ entry: Entry) -> String {
         let live = entry.descriptor.parameters.filter(\.isLive).map(\.name) + entry.extraLiveNames
         return "\(entry.name)'s live parameters: \(live.isEmpty ? "none" : live.joined(separator: ", "))"
+    }
+
+    /// `meter has no parameter or figure 'foo'; get reads its figures integrated, ...`: a name
+    /// `get` cannot read on a unit that has figures; `fallback` (the parameter message) where a
+    /// parameter is the likely meaning.
+    static func unknownForGet(_ entry: Entry, _ name: String, fallback: String) -> String {
+        let figures = entry.figures
+        if let near = suggestion(for: name, among: figures) {
+            return "\(entry.name) has no parameter or figure '\(name)'; did you mean '\(near)'? (get reads its figures \(figures.joined(separator: ", ")))"
+        }
+        if suggestion(for: name, among: entry.descriptor.parameters.map(\.name) + entry.extraLiveNames) != nil { return fallback }
+        let live = entry.descriptor.parameters.filter(\.isLive).map(\.name) + entry.extraLiveNames
+        return "\(entry.name) has no parameter or figure '\(name)'; get reads its figures \(figures.joined(separator: ", "))"
+            + (live.isEmpty ? "" : " and its live parameters \(live.joined(separator: ", "))")
     }
 
     /// The unit and declared parameter an address names.

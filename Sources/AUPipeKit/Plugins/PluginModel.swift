@@ -153,16 +153,26 @@ public struct PluginInfo: Sendable {
     /// and, with `powerOf2BlockLength`, a power of two.
     public var needsFixedBlockLength: Bool
     public var needsPowerOf2BlockLength: Bool
+    /// The fewest, most and usual frames per run the plugin states of itself (LV2's
+    /// `bufsz:minBlockLength`, `maxBlockLength`, `nominalBlockLength` as properties of the
+    /// plugin: convoLV2 states 64 and 8192); nil where it states none. `PluginRunLength`
+    /// chooses the run length from them.
+    public var minimumBlockLength: Int?
+    public var maximumBlockLength: Int?
+    public var nominalBlockLength: Int?
     /// The plugin's output buffers must not be its input buffers (`lv2:inPlaceBroken`,
     /// `LADSPA_PROPERTY_INPLACE_BROKEN`).
     public var isInPlaceBroken: Bool
     /// Presets (LV2 only).
     public var presets: [PluginPreset]
+    /// The plugin can restore plugin state a preset carries (LV2 `state:interface`).
+    public var hasStateInterface: Bool
 
     public init(standard: PluginStandard, identifier: String, name: String, label: String? = nil, uniqueID: UInt? = nil,
                 libraryPath: String, ports: [PluginPort], requiredFeatures: [String] = [], missingFeatures: [String] = [],
-                needsFixedBlockLength: Bool = false, needsPowerOf2BlockLength: Bool = false, isInPlaceBroken: Bool = false,
-                presets: [PluginPreset] = []) {
+                needsFixedBlockLength: Bool = false, needsPowerOf2BlockLength: Bool = false,
+                minimumBlockLength: Int? = nil, maximumBlockLength: Int? = nil, nominalBlockLength: Int? = nil,
+                isInPlaceBroken: Bool = false, presets: [PluginPreset] = [], hasStateInterface: Bool = false) {
         self.standard = standard
         self.identifier = identifier
         self.name = name
@@ -174,8 +184,12 @@ public struct PluginInfo: Sendable {
         self.missingFeatures = missingFeatures
         self.needsFixedBlockLength = needsFixedBlockLength
         self.needsPowerOf2BlockLength = needsPowerOf2BlockLength
+        self.minimumBlockLength = minimumBlockLength
+        self.maximumBlockLength = maximumBlockLength
+        self.nominalBlockLength = nominalBlockLength
         self.isInPlaceBroken = isInPlaceBroken
         self.presets = presets
+        self.hasStateInterface = hasStateInterface
     }
 
     /// `port` with bounds a value can meet: a bound that is not a number dropped, and a lower
@@ -195,6 +209,20 @@ public struct PluginInfo: Sendable {
     public var controlOutputs: [PluginPort] { ports.filter { $0.kind == .controlOutput } }
     /// The output control port that reports latency, if any.
     public var latencyPort: PluginPort? { ports.first { $0.isLatency && $0.kind == .controlOutput } }
+}
+
+/// Plugin state a preset carries (LV2 `state:state`: an impulse response's file, a sample, a
+/// table), restored into every instance before it is activated.
+public struct PluginState: Sendable, Equatable {
+    /// The preset's name and URI.
+    public var preset: PluginPreset
+    /// How many properties of state it carries (1 or more).
+    public var properties: Int
+
+    public init(preset: PluginPreset, properties: Int) {
+        self.preset = preset
+        self.properties = properties
+    }
 }
 
 /// What an instance is made for: the stream it will see.
@@ -225,6 +253,8 @@ public protocol PluginInstance: AnyObject {
     /// control port. Called before `activate` and whenever a buffer moves.
     func connect(port index: UInt32, to data: UnsafeMutablePointer<Float>)
     func activate()
+    /// Restores `state` (before `activate`); throws `.unavailable` naming why it cannot.
+    func restore(_ state: PluginState) throws
     /// Processes `frames` frames (`minBlockLength...maxBlockLength` of its settings).
     func run(frames: Int)
     func deactivate()
@@ -241,6 +271,11 @@ public protocol PluginBackend: Sendable {
     /// Loads the plugin's code and makes an instance for `settings`. Throws `.unavailable`
     /// naming a missing feature, `.software` if the plugin refuses to instantiate.
     func instantiate(_ plugin: PluginInfo, settings: PluginHostSettings) throws -> any PluginInstance
+
+    /// The plugin state a preset carries, to restore into every instance; nil when it carries
+    /// none. Throws `.unavailable` (69) when it carries state the plugin cannot restore (it has
+    /// no state interface), naming why. Optional: the default is nil (no preset carries state).
+    func presetState(of plugin: PluginInfo, preset: String) throws -> PluginState?
 
     /// The control values a preset sets, by port symbol. Throws `.usage` with the preset names
     /// when `preset` is not one of the plugin's (matched case-insensitively by name or URI).
@@ -260,4 +295,11 @@ public protocol PluginBackend: Sendable {
 extension PluginBackend {
     public func plugin(withIdentifier identifier: String) -> PluginInfo? { nil }
     public func plugin(named word: String) throws -> PluginInfo? { nil }
+    public func presetState(of plugin: PluginInfo, preset: String) throws -> PluginState? { nil }
+}
+
+extension PluginInstance {
+    public func restore(_ state: PluginState) throws {
+        throw AUPipeError(.unavailable, "preset '\(state.preset.name)' carries plugin state, which this plugin standard cannot restore")
+    }
 }

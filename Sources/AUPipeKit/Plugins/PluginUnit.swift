@@ -1,20 +1,28 @@
+import CAUPipeSupport
+
 /// `lv2` and `ladspa`: a plugin run as a unit, through any `PluginBackend`. The backend knows the
 /// standard; this unit knows the stream.
 ///
 /// - Channels: a plugin whose audio inputs and outputs both number the stream's channels runs
 ///   as one instance; a mono plugin (one in, one out) on N channels runs as N instances, one per
 ///   channel, each seeing only its own; anything else is refused in `prepare`, naming the counts.
-/// - Blocks: each `process` block is split into per-channel planes of at most `blockLength`
-///   frames, run, and interleaved back; a plugin that needs a fixed block length (a power of two
-///   where it asks) is given exactly `blockLength` frames on every run, the stream gathered into
-///   such blocks and the last one padded with zeros (the padding's output is dropped).
+/// - Blocks: the stream is gathered into runs of exactly `blockLength` frames, one length for
+///   the whole run (`PluginRunLength`: from the rate and the plugin's limits, never from the
+///   `process` blocks), split into per-channel planes, run, and interleaved back; the last run is
+///   padded with zeros (the padding's output is dropped). So the block size and how the input's
+///   reads fall never change the output.
 /// - Latency: a latency port is read after every run; its first value L is compensated: the
 ///   first L output frames are dropped and L frames of tail flushed by running zeros at the end,
 ///   so the output has the input's length and an impulse on frame k comes out on frame k. A
 ///   later different value is kept for `--stats`, not applied.
+/// - Presets: `preset=` sets the ports the preset names (the command line overrides them) and
+///   restores the plugin state it carries (`PluginState`) into every instance before it is
+///   activated.
 /// - Live: every input control port is a live parameter (`--control set ladspa.gain 0.5`); the
-///   new value is written before the next run, at a block boundary. Output control ports are
-///   read with `get` and printed by `--stats`.
+///   new value is written before the next run, at a run boundary. Output control ports are
+///   read with `get` (`readableFigures`) and printed by `--stats`.
+/// - Stray output: what a plugin prints on stdout (x42's convolvers do) is moved to stderr after
+///   every call into it, so that it never lands in the audio (`aupipe_divert_stray_stdout`).
 ///
 /// Every buffer (planes, control values) is allocated in `prepare`; audio and control buffers
 /// are always separate, so in-place-broken plugins are served.
@@ -30,6 +38,8 @@ public final class PluginUnit: AudioUnit, LiveControllable, StatsReporting {
     private var values: [Float]
     /// Which of `values` the command line (or a preset) set.
     private let given: [Bool]
+    /// The plugin state the preset carries, restored into every instance before it is activated.
+    private let state: PluginState?
 
     // Set in prepare.
     private var instances: [any PluginInstance] = []
@@ -37,9 +47,8 @@ public final class PluginUnit: AudioUnit, LiveControllable, StatsReporting {
     private var sampleRate = 0.0
     /// Samples the plugin output as NaN or infinity, replaced by 0.
     private var nonFinite: Int64 = 0
-    /// Frames per run: at most, or exactly when `isFixed`.
+    /// Frames of every run (`PluginRunLength`).
     public private(set) var blockLength = 0
-    public private(set) var isFixed = false
     private var inPlanes: UnsafeMutablePointer<Float>?
     private var outPlanes: UnsafeMutablePointer<Float>?
     /// The input control values the instances read (one float per port, shared).
@@ -47,7 +56,7 @@ public final class PluginUnit: AudioUnit, LiveControllable, StatsReporting {
     /// The output control values, `outputPorts.count` per instance.
     private var outputs: UnsafeMutablePointer<Float>?
     private var latencyIndex: Int?
-    /// Frames gathered towards a fixed block.
+    /// Frames gathered towards the next run.
     private var filled = 0
     /// Output frames still to drop, input frames seen, output frames written.
     private var skip = 0
@@ -77,9 +86,12 @@ public final class PluginUnit: AudioUnit, LiveControllable, StatsReporting {
         inputPorts = plugin.controlInputs
         outputPorts = plugin.controlOutputs
         var preset: [String: Float] = [:]
+        var state: PluginState?
         if case .text(let name)? = parsed.value("preset"), !inputPorts.contains(where: { $0.symbol == "preset" }) {
             preset = try backend.presetValues(of: plugin, preset: name)
+            state = try backend.presetState(of: plugin, preset: name)
         }
+        self.state = state
         var values: [Float] = [], given: [Bool] = []
         for p in inputPorts {
             if parsed.explicit.contains(p.symbol), case .number(let v)? = parsed.value(p.symbol) {
@@ -97,6 +109,7 @@ public final class PluginUnit: AudioUnit, LiveControllable, StatsReporting {
     deinit {
         if active { for i in instances { i.deactivate() } }
         instances = []
+        aupipe_divert_stray_stdout()
         inPlanes?.deallocate()
         outPlanes?.deallocate()
         controls?.deallocate()
@@ -137,14 +150,8 @@ public final class PluginUnit: AudioUnit, LiveControllable, StatsReporting {
             }
             if !given[k] { values[k] = Self.defaultValue(of: p) }
         }
-        isFixed = plugin.needsFixedBlockLength || plugin.needsPowerOf2BlockLength
-        blockLength = max(1, context.maxFrames)
-        if plugin.needsPowerOf2BlockLength {
-            var n = 1
-            while n < blockLength { n <<= 1 }
-            blockLength = n
-        }
-        let settings = PluginHostSettings(sampleRate: sampleRate, minBlockLength: isFixed ? blockLength : 1,
+        blockLength = try PluginRunLength.frames(for: plugin, atRate: sampleRate, unitName: unitName)
+        let settings = PluginHostSettings(sampleRate: sampleRate, minBlockLength: blockLength,
                                           maxBlockLength: blockLength, nominalBlockLength: blockLength)
         let count = perChannel ? channels : 1
         instances = try (0..<count).map { _ in try backend.instantiate(plugin, settings: settings) }
@@ -169,8 +176,12 @@ public final class PluginUnit: AudioUnit, LiveControllable, StatsReporting {
             for (k, port) in inputPorts.enumerated() { instance.connect(port: port.index, to: controls + k) }
             for (k, port) in outputPorts.enumerated() { instance.connect(port: port.index, to: outputs + i * outputPorts.count + k) }
         }
+        if let state {
+            for k in 0..<instances.count { try instances[k].restore(state) }
+        }
         for i in instances { i.activate() }
         active = true
+        aupipe_divert_stray_stdout()
         return context.input
     }
 
@@ -182,27 +193,24 @@ public final class PluginUnit: AudioUnit, LiveControllable, StatsReporting {
         let ch = channels, b = blockLength
         var done = 0, written = 0
         while done < frames {
-            let start = isFixed ? filled : 0
-            let n = min(b - start, frames - done)
+            let n = min(b - filled, frames - done)
             for c in 0..<ch {
-                let plane = inPlanes + c * b + start
+                let plane = inPlanes + c * b + filled
                 let from = input + done * ch + c
                 for f in 0..<n { plane[f] = from[f &* ch] }
             }
             done += n
-            if isFixed {
-                filled += n
-                guard filled == b else { continue }
-                filled = 0
-            }
-            try runBlock(isFixed ? b : n)
-            emit(isFixed ? b : n, into: output, written: &written)
+            filled += n
+            guard filled == b else { continue }
+            filled = 0
+            try runBlock(b)
+            emit(b, into: output, written: &written)
         }
         return written
     }
 
     /// After the end: zeros through the plugin until every input frame has its output (the
-    /// latency's tail, the rest of a part-filled fixed block). One run per call.
+    /// latency's tail, the rest of a part-filled run). One run per call.
     public func drain(into output: UnsafeMutablePointer<Float>, capacity: Int) throws -> (frames: Int, done: Bool) {
         guard let inPlanes, framesOut < framesIn else { return (0, true) }
         let b = blockLength
@@ -221,6 +229,8 @@ public final class PluginUnit: AudioUnit, LiveControllable, StatsReporting {
     private func runBlock(_ frames: Int) throws {
         // An index loop: iterating an array of existentials allocates in unoptimized builds.
         for k in 0..<instances.count { instances[k].run(frames: frames) }
+        // What a plugin printed on stdout goes to stderr, never into the audio.
+        aupipe_divert_stray_stdout()
         runs += 1
         guard let latencyIndex, let outputs else { return }
         let reported = outputs[latencyIndex]
@@ -301,6 +311,9 @@ public final class PluginUnit: AudioUnit, LiveControllable, StatsReporting {
         controls?[k] = Float(v)
     }
 
+    /// The output control ports (a meter, a gain reduction, the latency): read with `get`.
+    public var readableFigures: [String] { outputPorts.map(\.symbol) }
+
     public func parameterValue(_ name: String) -> String? {
         if let k = inputIndex(name) { return values[k].isNaN ? nil : Self.format(values[k]) }
         if let k = outputIndex(name), let outputs {
@@ -323,7 +336,7 @@ public final class PluginUnit: AudioUnit, LiveControllable, StatsReporting {
             parts.append("latency \(counted(latency, "frame")) compensated" + (laterLatency.map { " (later reported \($0); not applied)" } ?? ""))
         }
         if instances.count > 1 { parts.append("\(instances.count) instances, one per channel") }
-        if isFixed { parts.append("runs of \(blockLength) frames") }
+        parts.append("runs of \(blockLength) frames")
         if nonFinite > 0 { parts.append("\(counted(Int(nonFinite), "NaN or infinite sample")) replaced by 0") }
         let shown = outputPorts.filter { !$0.isLatency }.compactMap { p in parameterValue(p.symbol).map { "\(p.symbol)=\($0)" } }
         parts += shown

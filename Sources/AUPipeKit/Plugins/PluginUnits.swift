@@ -90,8 +90,15 @@ extension PluginUnit {
         let ins = plugin.audioInputs.count, outs = plugin.audioOutputs.count
         lines.append("Audio: \(counted(ins, "input")), \(counted(outs, "output"))" + (ins == 1 && outs == 1 ? " (on N channels it runs as N instances)" : ""))
         if plugin.latencyPort != nil { lines.append("Latency: reports latency; aupipe compensates it (same length, same timing)") }
-        if plugin.needsFixedBlockLength || plugin.needsPowerOf2BlockLength {
-            lines.append("Blocks: needs \(plugin.needsPowerOf2BlockLength ? "power-of-two" : "fixed") block lengths; aupipe gives it them")
+        let kind = plugin.needsPowerOf2BlockLength ? "power-of-two runs" : plugin.needsFixedBlockLength ? "runs of one length" : "runs"
+        let range: String? = switch (plugin.minimumBlockLength, plugin.maximumBlockLength) {
+        case (let lo?, let hi?): "of \(lo) to \(hi) frames"
+        case (let lo?, nil): "of at least \(lo) frames"
+        case (nil, let hi?): "of at most \(hi) frames"
+        case (nil, nil): nil
+        }
+        if range != nil || plugin.needsFixedBlockLength || plugin.needsPowerOf2BlockLength {
+            lines.append("Blocks: needs \(kind)\(range.map { " " + $0 } ?? ""); aupipe runs every plugin on one length, chosen to fit")
         }
         let outputs = plugin.controlOutputs.filter { !$0.isLatency }
         if !outputs.isEmpty {

@@ -7,4 +7,5 @@
 #include "aupipe_alsa.h"
 #include "aupipe_lv2.h"
 #include "aupipe_ladspa.h"
+#include "aupipe_stray_stdout.h"
 #endif

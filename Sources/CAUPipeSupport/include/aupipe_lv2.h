@@ -84,6 +84,10 @@ typedef struct {
     uint32_t required_feature_count;
     char **required_features;
     int fixed_block_length, power_of_2_block_length, in_place_broken;
+    int has_state_interface;    /* lv2:extensionData state:interface: it can restore a preset's state */
+    /* bufsz:minBlockLength, maxBlockLength and nominalBlockLength the plugin states of itself
+       (convoLV2: 64 and 8192); 0 where it states none. */
+    int32_t min_block_length, max_block_length, nominal_block_length;
     uint32_t preset_count;
     char **preset_uris;
     char **preset_labels;       /* rdfs:label, or the URI when the preset has none */
@@ -93,10 +97,12 @@ typedef struct {
 aupipe_lv2_plugin_info *aupipe_lv2_describe(aupipe_lv2_world *world, uint32_t i);
 void aupipe_lv2_plugin_info_free(aupipe_lv2_plugin_info *info);
 
-/* The port values preset `preset_uri` sets, reported one by one through `emit` (symbol, value).
+/* The port values preset `preset_uri` sets, reported one by one through `emit` (symbol, value),
+   and in `state_properties` how many properties of plugin state (state:state) it carries.
    0 on success, -1 if the preset cannot be loaded. */
 int aupipe_lv2_preset_values(aupipe_lv2_world *world, const char *preset_uri,
-                             void (*emit)(void *context, const char *symbol, float value), void *context);
+                             void (*emit)(void *context, const char *symbol, float value), void *context,
+                             uint32_t *state_properties);
 
 /* A running plugin instance with its features and atom buffers. */
 typedef struct aupipe_lv2_instance aupipe_lv2_instance;
@@ -118,6 +124,13 @@ aupipe_lv2_instance *aupipe_lv2_instantiate(aupipe_lv2_world *world, const char 
                                             int *failure, char *error, size_t error_size);
 void aupipe_lv2_connect(aupipe_lv2_instance *instance, uint32_t port, void *data);
 void aupipe_lv2_activate(aupipe_lv2_instance *instance);
+/* Restores the plugin state preset `preset_uri` carries into `instance` (lilv_state_restore,
+   with lilv's state:mapPath and freePath and the instance's features), before it is activated;
+   work the restore scheduled is done and its responses delivered before returning. 0 on
+   success; -1 with the reason in `error` (the plugin has no state:interface, the state does
+   not load). */
+int aupipe_lv2_restore(aupipe_lv2_world *world, aupipe_lv2_instance *instance, const char *preset_uri,
+                       char *error, size_t error_size);
 /* Resets the atom buffers, runs the plugin for `frames` frames, then delivers the worker's
    responses. Allocates nothing. */
 void aupipe_lv2_run(aupipe_lv2_instance *instance, uint32_t frames);

@@ -38,9 +38,9 @@ public struct LV2Backend: PluginBackend {
     }
 
     /// The feature URIs aupipe gives a plugin: urid:map and unmap, options:options (sample rate,
-    /// block lengths, sequence size), bufsz:boundedBlockLength, fixedBlockLength and
-    /// powerOf2BlockLength (the host unit keeps them for a plugin that names them), log:log and
-    /// worker:schedule. `missingFeatures` is a plugin's required features not in this list
+    /// block lengths, sequence size), bufsz:boundedBlockLength, fixedBlockLength,
+    /// powerOf2BlockLength and coarseBlockLength (the host unit runs every plugin on one length,
+    /// a power of two where its limits allow), log:log and worker:schedule. `missingFeatures` is a plugin's required features not in this list
     /// (nor lv2:isLive, lv2:hardRTCapable or lv2:inPlaceBroken, properties some plugins list as
     /// features, which need nothing from a host).
     public static var providedFeatures: [String] {
@@ -97,12 +97,31 @@ public struct LV2Backend: PluginBackend {
             if failure == AUPIPE_LV2_NO_LIBRARY {
                 throw AUPipeError(.unavailable, "lv2 \(plugin.identifier): its library does not load (\(why)); the plugin's package is broken or lacks a dependency")
             }
-            throw AUPipeError(.software, "lv2 \(plugin.identifier): \(why)")
+            // A plugin that refuses these settings cannot run here: unavailable, with its reason.
+            throw AUPipeError(failure == AUPIPE_LV2_REFUSED ? .unavailable : .software, "lv2 \(plugin.identifier): \(why)")
         }
-        return LV2Instance(instance)
+        return LV2Instance(instance, world: world, uri: plugin.identifier)
     }
 
     public func presetValues(of plugin: PluginInfo, preset: String) throws -> [String: Float] {
+        try load(preset, of: plugin).1.values
+    }
+
+    /// A preset's `state:state`: restored into every instance (zeroconvolv's impulse response
+    /// file). A plugin that declares no state interface cannot take it: refused, naming why.
+    public func presetState(of plugin: PluginInfo, preset: String) throws -> PluginState? {
+        let (found, content) = try load(preset, of: plugin)
+        guard content.stateProperties > 0 else { return nil }
+        guard plugin.hasStateInterface else {
+            throw AUPipeError(.unavailable, "lv2 \(plugin.identifier): preset '\(found.name)' carries plugin state "
+                              + "(\(content.stateProperties == 1 ? "1 property" : "\(content.stateProperties) properties")), and the plugin has no state:interface to restore it; "
+                              + "use another preset, or set the ports by hand")
+        }
+        return PluginState(preset: found, properties: content.stateProperties)
+    }
+
+    /// The preset named `preset` (by name or URI, any case) and what lilv reads of it.
+    private func load(_ preset: String, of plugin: PluginInfo) throws -> (PluginPreset, PresetContent) {
         let world = try world(of: plugin)
         let wanted = preset.lowercased()
         guard let found = plugin.presets.first(where: { $0.name.lowercased() == wanted || $0.uri.lowercased() == wanted }) else {
@@ -110,21 +129,25 @@ public struct LV2Backend: PluginBackend {
             let known = plugin.presets.isEmpty ? "it has no presets" : "its presets: \(names)"
             throw AUPipeError(.usage, "lv2 \(plugin.identifier): no preset '\(preset)'; \(known)")
         }
-        let values = PresetValues()
-        let status = withExtendedLifetime(values) {
+        let content = PresetContent()
+        var properties: UInt32 = 0
+        let status = withExtendedLifetime(content) {
             aupipe_lv2_preset_values(world.pointer, found.uri, { context, symbol, value in
                 guard let context, let symbol else { return }
-                Unmanaged<PresetValues>.fromOpaque(context).takeUnretainedValue().values[String(cString: symbol)] = value
-            }, Unmanaged.passUnretained(values).toOpaque())
+                Unmanaged<PresetContent>.fromOpaque(context).takeUnretainedValue().values[String(cString: symbol)] = value
+            }, Unmanaged.passUnretained(content).toOpaque(), &properties)
         }
         guard status == 0 else {
             throw AUPipeError(.dataError, "lv2 \(plugin.identifier): preset '\(found.name)' (\(found.uri)) cannot be loaded")
         }
-        return values.values
+        content.stateProperties = Int(properties)
+        return (found, content)
     }
 }
 
-/// The port values a preset sets, gathered from lilv's callback.
-private final class PresetValues {
+/// What a preset holds: the port values it sets (gathered from lilv's callback) and how many
+/// properties of plugin state it carries.
+private final class PresetContent {
     var values: [String: Float] = [:]
+    var stateProperties = 0
 }

@@ -5,9 +5,14 @@ import CAUPipeSupport
 /// responses, allocating nothing).
 final class LV2Instance: PluginInstance {
     private let instance: OpaquePointer
+    /// The world it was made in (presets' state is read from it) and the plugin's URI.
+    private let world: LV2World
+    private let uri: String
 
-    init(_ instance: OpaquePointer) {
+    init(_ instance: OpaquePointer, world: LV2World, uri: String) {
         self.instance = instance
+        self.world = world
+        self.uri = uri
     }
 
     deinit {
@@ -20,6 +25,21 @@ final class LV2Instance: PluginInstance {
 
     func activate() {
         aupipe_lv2_activate(instance)
+    }
+
+    /// lilv's state restore, with the state:mapPath and freePath it provides (the preset's
+    /// files found from its bundle) and the instance's features; work it schedules (loading a
+    /// file) is done before this returns.
+    func restore(_ state: PluginState) throws {
+        var error = [CChar](repeating: 0, count: 512)
+        let status = error.withUnsafeMutableBufferPointer { buffer in
+            aupipe_lv2_restore(world.pointer, instance, state.preset.uri, buffer.baseAddress, buffer.count)
+        }
+        guard status == 0 else {
+            let why = String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            throw AUPipeError(.unavailable, "lv2 \(uri): preset '\(state.preset.name)' carries plugin state that cannot be restored: \(why); "
+                              + "use another preset, or set the ports by hand")
+        }
     }
 
     func run(frames: Int) {

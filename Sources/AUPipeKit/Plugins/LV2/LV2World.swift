@@ -166,8 +166,13 @@ final class LV2World: @unchecked Sendable {
             libraryPath: string(info.library_path) ?? "", ports: ports,
             requiredFeatures: required, missingFeatures: required.filter { aupipe_lv2_feature_is_provided($0) == 0 },
             needsFixedBlockLength: info.fixed_block_length != 0, needsPowerOf2BlockLength: info.power_of_2_block_length != 0,
-            isInPlaceBroken: info.in_place_broken != 0, presets: presets)
+            minimumBlockLength: length(info.min_block_length), maximumBlockLength: length(info.max_block_length),
+            nominalBlockLength: length(info.nominal_block_length),
+            isInPlaceBroken: info.in_place_broken != 0, presets: presets, hasStateInterface: info.has_state_interface != 0)
     }
+
+    /// A block length the plugin states, or nil for C's 0 (none).
+    private static func length(_ frames: Int32) -> Int? { frames > 0 ? Int(frames) : nil }
 
     private static func port(_ port: aupipe_lv2_port_info) -> PluginPort {
         let kind: PluginPortKind

@@ -177,6 +177,7 @@ public final class LoudnormUnit: AudioUnit, StatsReporting, LiveControllable {
 
     /// The figures `get loudnorm.NAME` reads besides the parameters.
     public static let readings = ["gain", "input-integrated", "output-integrated"]
+    public var readableFigures: [String] { Self.readings }
 
     public func parameterValue(_ name: String) -> String? {
         switch name {

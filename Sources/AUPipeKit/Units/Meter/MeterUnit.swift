@@ -179,6 +179,7 @@ public final class MeterUnit: AudioUnit, StatsReporting, LiveControllable, SideO
 
     /// The figures `get meter.NAME` reads.
     public static let readings = ["integrated", "momentary", "shortterm", "range", "truepeak", "peak", "rms"]
+    public var readableFigures: [String] { Self.readings }
 
     public func parameterValue(_ name: String) -> String? {
         let v: Double

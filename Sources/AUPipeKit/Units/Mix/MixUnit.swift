@@ -277,6 +277,9 @@ public final class MixUnit: AudioUnit, LiveControllable, StatsReporting, SideInp
         }
     }
 
+    /// What `get` reads besides the parameters: each bus's late and delivered frames.
+    public var readableFigures: [String] { buses.indices.flatMap { ["bus\($0 + 1).late", "bus\($0 + 1).frames"] } }
+
     public func parameterValue(_ name: String) -> String? {
         switch name {
         case Keys.mainGain.name: return formatNumber(mainDB)

@@ -49,3 +49,8 @@ extension EchoCancellerUnit {
         public static let dereverb = Parameter("dereverb", .boolean, default: false, help: "dereverberation")
     }
 }
+
+extension EchoCancellerUnit {
+    /// What `get` reads besides the parameters: the echo return loss enhancement.
+    public var readableFigures: [String] { ["erle"] }
+}
