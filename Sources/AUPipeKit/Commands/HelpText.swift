@@ -29,7 +29,10 @@ public enum HelpText {
           -i, --input PATH        read from PATH instead of stdin
           -o, --output PATH       write to PATH instead of stdout; when the output is a regular
                                   file (this or a redirected stdout), header sizes are patched
-                                  at the end; a terminal on stdout is refused unless -o -
+                                  at the end; a terminal on stdout is refused unless -o -.
+                                  A regular PATH is written beside it and renamed onto it when
+                                  the run succeeds; a failed run leaves PATH as it was and keeps
+                                  what was written as PATH.partial
           --in-format SPEC        format of headerless input: TOKEN:RATE:CHANNELS, e.g. s16le:48000:1
           --out-format SPEC       output encoding (s16le), or TOKEN:RATE:CHANNELS to also convert
                                   rate and channel count at the end of the chain

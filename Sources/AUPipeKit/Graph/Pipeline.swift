@@ -38,6 +38,16 @@ public final class Pipeline {
         }
     }
 
+    /// The files the units read beside the stream (`mix` buses, `aec`'s `ref=`), with their roles.
+    public var sideInputs: [(role: String, path: String)] {
+        units.flatMap { ($0.unit as? any SideInputReader)?.sideInputs ?? [] }
+    }
+
+    /// The files the units write beside the stream (`tee`, `plot=`, `meter to=`), with their roles.
+    public var sideOutputs: [(role: String, path: String)] {
+        units.flatMap { ($0.unit as? any SideOutputWriter)?.sideOutputs ?? [] }
+    }
+
     /// Runs one `--control` command line (`set gain.db -6`, `get 2.db`, `list`) on this
     /// pipeline's units and returns the reply the control channel would write (`ok ...` or
     /// `error: ...`), without a stream running. Used by the fuzz targets under `Fuzz/`.
