@@ -40,8 +40,9 @@ public enum HelpText {
                                   extension, .caf .wav .au .snd .raw .pcm, else the input's)
           --block DURATION        most frames processed per step (default 10ms; 480f = frames)
           --stats[=json]          print per-unit figures on stderr at the end
-          --check                 validate the chain against the input's header (from -i, or stdin
-                                  unless it is a terminal), print the formats, and exit
+          --check                 check the paths the run would open, validate the chain against
+                                  the input's header (with no input to read: against --in-format,
+                                  else 48 kHz stereo or mono), print the formats, and exit
           --control PATH          create the FIFO PATH (or use an existing one) and take commands
                                   from it while running: set UNIT.PARAM VALUE, get UNIT.PARAM, list;
                                   UNIT is a name (gain), name#K (gain#2), a position (2) or a

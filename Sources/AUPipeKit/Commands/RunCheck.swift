@@ -74,7 +74,7 @@ enum RunCheck {
     /// Every path but `-i` (which the caller opened): side inputs can be read, outputs created.
     static func checkPaths(_ pipeline: Pipeline) throws {
         let options = pipeline.options
-        for (role, path) in pipeline.sideInputs where access(path, R_OK) != 0 {
+        for (role, path) in pipeline.sideInputs where access(cPath(path), R_OK) != 0 {
             throw AUPipeError.noInput("cannot open \(role) \(path): \(String(cString: strerror(errno)))")
         }
         if options.output != "-" { try checkCreatable(options.output, what: "output") }
@@ -89,16 +89,16 @@ enum RunCheck {
             .cannotCreate("cannot create \(what) \(path): \(String(cString: strerror(error)))")
         }
         var st = stat()
-        if stat(path, &st) == 0 {
+        if stat(cPath(path), &st) == 0 {
             if st.st_mode & S_IFMT == S_IFDIR { throw refuse(EISDIR) }
-            if access(path, W_OK) != 0 { throw refuse(errno) }
+            if access(cPath(path), W_OK) != 0 { throw refuse(errno) }
             return
         }
         guard errno == ENOENT else { throw refuse(errno) }
         let slash = path.lastIndex(of: "/")
         let directory = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
-        guard stat(directory, &st) == 0 else { throw refuse(errno) }
+        guard stat(cPath(directory), &st) == 0 else { throw refuse(errno) }
         guard st.st_mode & S_IFMT == S_IFDIR else { throw refuse(ENOTDIR) }
-        if access(directory, W_OK | X_OK) != 0 { throw refuse(errno) }
+        if access(cPath(directory), W_OK | X_OK) != 0 { throw refuse(errno) }
     }
 }

@@ -100,7 +100,7 @@ public final class Pipeline {
     static func sameDestination(_ a: String, _ b: String) -> Bool {
         if a == b && a != "/dev/null" { return true }
         var sa = stat(), sb = stat()
-        guard stat(a, &sa) == 0, stat(b, &sb) == 0 else { return false }
+        guard stat(cPath(a), &sa) == 0, stat(cPath(b), &sb) == 0 else { return false }
         let type = sa.st_mode & S_IFMT
         guard type == S_IFREG || type == S_IFIFO, (sb.st_mode & S_IFMT) == type else { return false }
         return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino

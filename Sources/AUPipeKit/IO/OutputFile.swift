@@ -64,7 +64,7 @@ public final class OutputFile {
             guard closed else {
                 return keepPartial(temporary, target, console: console, why: "cannot write \(path): \(String(cString: strerror(errno)))", status: .ioError)
             }
-            guard rename(temporary, target) == 0 else {
+            guard rename(cPath(temporary), cPath(target)) == 0 else {
                 return keepPartial(temporary, target, console: console, why: "cannot replace \(path): \(String(cString: strerror(errno)))", status: .cannotCreate)
             }
             return status
@@ -77,7 +77,7 @@ public final class OutputFile {
     private func keepPartial(_ temporary: String, _ target: String, console: any Console, why: String?, status: ExitStatus) -> ExitStatus {
         if let why { console.err("aupipe: \(why)") }
         let partial = target + ".partial"
-        if rename(temporary, partial) == 0 {
+        if rename(cPath(temporary), cPath(partial)) == 0 {
             console.err("aupipe: output kept as \(partial); \(path) was left as it was (the run failed)")
         } else {
             console.err("aupipe: output kept as \(temporary) (cannot rename it to \(partial): \(String(cString: strerror(errno)))); \(path) was left as it was (the run failed)")
@@ -99,14 +99,14 @@ public final class OutputFile {
     /// is written directly (a FIFO, a device, a dangling link).
     static func stagingTarget(_ path: String) -> String? {
         var st = stat()
-        if lstat(path, &st) != 0 { return errno == ENOENT ? path : nil }
+        if lstat(cPath(path), &st) != 0 { return errno == ENOENT ? path : nil }
         switch st.st_mode & S_IFMT {
         case S_IFREG:
             return path
         case S_IFLNK:
-            guard stat(path, &st) == 0, st.st_mode & S_IFMT == S_IFREG, let resolved = realpath(path, nil) else { return nil }
+            guard stat(cPath(path), &st) == 0, st.st_mode & S_IFMT == S_IFREG, let resolved = realpath(cPath(path), nil) else { return nil }
             defer { free(resolved) }
-            return String(cString: resolved)
+            return PathBytes.string(UnsafeRawBufferPointer(start: resolved, count: strlen(resolved)).bindMemory(to: UInt8.self))
         default:
             return nil
         }
@@ -120,10 +120,10 @@ public final class OutputFile {
         let directory = slash.map { String(target[...$0]) } ?? ""
         let name = slash.map { String(target[target.index(after: $0)...]) } ?? target
         var existing = stat()
-        let exists = stat(target, &existing) == 0
+        let exists = stat(cPath(target), &existing) == 0
         for attempt in 0..<100 {
             let temporary = "\(directory).\(name).aupipe-\(getpid())\(attempt == 0 ? "" : "-\(attempt)").tmp"
-            let fd = Glibc.open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+            let fd = Glibc.open(cPath(temporary), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
             if fd >= 0 {
                 if exists {
                     _ = fchown(fd, existing.st_uid, existing.st_gid)  // allowed only to root; else ours
@@ -133,7 +133,7 @@ public final class OutputFile {
             }
             let openError = errno
             if openError == EEXIST { continue }
-            if exists, access(target, W_OK) == 0 { return nil }
+            if exists, access(cPath(target), W_OK) == 0 { return nil }
             // The directory is missing or not writable: the error a plain create would give.
             throw AUPipeError.cannotCreate("cannot create output \(target): \(String(cString: strerror(exists ? openError : Self.createError(target, openError))))")
         }
@@ -146,8 +146,8 @@ public final class OutputFile {
         let slash = target.lastIndex(of: "/")
         let directory = slash.map { $0 == target.startIndex ? "/" : String(target[..<$0]) } ?? "."
         var st = stat()
-        if stat(directory, &st) != 0 { return errno }
+        if stat(cPath(directory), &st) != 0 { return errno }
         if st.st_mode & S_IFMT != S_IFDIR { return ENOTDIR }
-        return access(directory, W_OK) == 0 ? fallback : errno
+        return access(cPath(directory), W_OK) == 0 ? fallback : errno
     }
 }
