@@ -54,7 +54,7 @@ public final class OutputFile {
     /// set aside. `.ok`: the staged file is renamed onto the target. Any other status: the
     /// target is left as it was, and what was written is renamed to `TARGET.partial` and named
     /// in one line on stderr. Returns the run's status, or the status of a rename that failed.
-    /// Direct outputs are only closed.
+    /// A direct output is closed by its sink, as before.
     @discardableResult
     public func settle(_ status: ExitStatus, console: any Console) -> ExitStatus {
         let closed = closeDescriptor()
@@ -121,6 +121,10 @@ public final class OutputFile {
         let name = slash.map { String(target[target.index(after: $0)...]) } ?? target
         var existing = stat()
         let exists = stat(cPath(target), &existing) == 0
+        // A file a plain create could not open for writing is not replaced either.
+        if exists, access(cPath(target), W_OK) != 0 {
+            throw AUPipeError.cannotCreate("cannot create output \(target): \(String(cString: strerror(errno)))")
+        }
         for attempt in 0..<100 {
             let temporary = "\(directory).\(name).aupipe-\(getpid())\(attempt == 0 ? "" : "-\(attempt)").tmp"
             let fd = Glibc.open(cPath(temporary), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
