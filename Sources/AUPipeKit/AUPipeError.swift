@@ -48,6 +48,8 @@ public struct AUPipeError: Error, Equatable, CustomStringConvertible, Sendable {
         case inputEnd(InputEnd)
         /// A sound device went away mid-run and did not come back (`--capture`, `--play`).
         case deviceLost(option: String, device: String)
+        /// The input held no byte at all (no header to read).
+        case emptyInput
     }
 
     /// What is wrong with a parameter.

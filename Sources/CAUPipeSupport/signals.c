@@ -28,6 +28,9 @@ static void unblock(int signo) {
     pthread_sigmask(SIG_UNBLOCK, &set, NULL);
 }
 
+static void on_user(int signo);
+static int catch_user_signal(int signo);
+
 void aupipe_install_signal_handlers(void) {
     if (stop_pipe[0] < 0 && pipe2(stop_pipe, O_CLOEXEC | O_NONBLOCK) != 0) stop_pipe[0] = stop_pipe[1] = -1;
     struct sigaction action;
@@ -40,6 +43,11 @@ void aupipe_install_signal_handlers(void) {
     signal(SIGPIPE, SIG_IGN);
     unblock(SIGINT);
     unblock(SIGTERM);
+    /* SIGUSR1/SIGUSR2 are only counted (a unit such as `mute signal=` reads the counts): a
+       run that does not listen to them must not die of one sent to every aupipe on the host.
+       A handler, not SIG_IGN, so that a program aupipe might start gets the default back. */
+    catch_user_signal(SIGUSR1);
+    catch_user_signal(SIGUSR2);
 }
 
 int aupipe_stop_signal(void) { return stop_signal; }
@@ -67,17 +75,20 @@ static volatile sig_atomic_t user_counts[3];
 
 static void on_user(int signo) { user_counts[signo == SIGUSR1 ? 1 : 2]++; }
 
-int aupipe_count_user_signal(int which) {
-    if (which != 1 && which != 2) return -1;
+static int catch_user_signal(int signo) {
     struct sigaction action;
     memset(&action, 0, sizeof action);
     action.sa_handler = on_user;
     sigemptyset(&action.sa_mask);
     action.sa_flags = SA_RESTART; /* a toggle must not cut a read or write short */
-    int signo = which == 1 ? SIGUSR1 : SIGUSR2;
     if (sigaction(signo, &action, NULL) != 0) return -1;
     unblock(signo);
     return 0;
+}
+
+int aupipe_count_user_signal(int which) {
+    if (which != 1 && which != 2) return -1;
+    return catch_user_signal(which == 1 ? SIGUSR1 : SIGUSR2);
 }
 
 unsigned long aupipe_user_signal_count(int which) {

@@ -3,4 +3,6 @@ import AUPipeKit
 import Glibc
 #endif
 
-exit(AUPipeCommand.main(Array(CommandLine.arguments.dropFirst())))
+// The raw argv, not CommandLine.arguments: a file name that is not UTF-8 must reach open()
+// as the bytes given (PathBytes).
+exit(AUPipeCommand.main(PathBytes.arguments(argc: CommandLine.argc, argv: CommandLine.unsafeArgv)))

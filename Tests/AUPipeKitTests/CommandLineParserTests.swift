@@ -25,6 +25,7 @@ import AUPipeKit
         #expect(try CommandLineParser.parse(["info"]) == .info(path: "-", inFormat: nil))
         #expect(try CommandLineParser.parse(["info", "--in-format", "s16le:8000:1", "x.raw"]) == .info(path: "x.raw", inFormat: "s16le:8000:1"))
         #expect(try CommandLineParser.parse(["demo", "-o", "x.wav"]) == .demo(output: "x.wav"))
+        #expect(try CommandLineParser.parse(["demo"]) == .demo(output: nil))
     }
 
     @Test func badCommandLinesAreUsageErrors() {

@@ -98,13 +98,13 @@ import Testing
     @Test func thePlotIsRefusedOntoAFIFOOrTheOutput() throws {
         let dir = try CLI.temporaryDirectory()
         let r = try CLI.shell(Self.scene + "\n" + """
-            mkfifo p
-            timeout -s KILL 20 "$AUPIPE" -i mic.wav aec ref=far.wav plot=p -o /dev/null; echo "fifo=$?"
-            timeout -s KILL 20 "$AUPIPE" -i mic.wav aec ref=far.wav plot=out.wav -o out.wav; echo "output=$?"
+            mkfifo p.svg
+            timeout -s KILL 20 "$AUPIPE" -i mic.wav aec ref=far.wav plot=p.svg -o /dev/null; echo "fifo=$?"
+            timeout -s KILL 20 "$AUPIPE" -i mic.wav aec ref=far.wav plot=out.svg -o out.svg; echo "output=$?"
             """, cwd: dir)
         let out = String(decoding: r.stdout, as: UTF8.self)
         #expect(out.contains("fifo=64") && out.contains("output=64"), "\(out) \(r.stderr)")
-        #expect(r.stderr.contains("plot=p is not a regular file"), "\(r.stderr)")
+        #expect(r.stderr.contains("plot=p.svg is not a regular file"), "\(r.stderr)")
         #expect(r.stderr.contains("the output"), "\(r.stderr)")
     }
 

@@ -58,6 +58,9 @@ import Testing
                       "ladspa amp_mono gain=0.5 : ladspa fastLookaheadLimiter limit_db=-3 : ladspa amp:amp_stereo gain=1.5",
                       "lv2 eg-amp gain=-3 : lv2 dpl#stereo threshold=-6 : lv2 dpl#mono"])
     func allocationsDoNotGrowWithTheStream(chain: String) throws {
+        // A plugin named by a word writes the index of the installed plugins on its first run
+        // (LV2Index) and reads only its own bundles after: count runs that both find it there.
+        if chain.contains("lv2 ") { _ = try allocations(chain, seconds: 1) }
         let short = try allocations(chain, seconds: 1)
         let long = try allocations(chain, seconds: 30)
         // 30 s is 3000 blocks of 10 ms: one allocation per block would add thousands.

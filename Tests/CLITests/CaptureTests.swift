@@ -108,7 +108,7 @@ import Testing
         let r = try Self.run("""
             "$AUPIPE" --capture paced --capture-format s16le:16000:1 --stats -o out.wav convert format=s16le > /dev/null 2> err.txt &
             pid=$!
-            for i in $(seq 250); do [ -s out.wav ] && break; sleep 0.02; done   # capturing
+            for i in $(seq 250); do [ -s .out.wav.aupipe-$pid.tmp ] && break; sleep 0.02; done   # capturing (into the file that becomes out.wav)
             sleep 0.2; kill -STOP $pid; sleep 0.3; kill -CONT $pid; sleep 0.4; kill -INT $pid
             wait $pid; echo "status $?"; cat err.txt
             """, in: dir)

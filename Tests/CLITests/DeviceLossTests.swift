@@ -49,6 +49,10 @@ import Testing
 
     static func lines(_ text: String) -> [Substring] { text.split(separator: "\n") }
 
+    /// The last line of a run that failed (74) with `-o out.wav`: what was written is kept as
+    /// out.wav.partial (issue 24, item 26).
+    static let kept = "aupipe: output kept as out.wav.partial; out.wav was left as it was (the run failed)"
+
     /// By default a lost capture device ends the run: what was captured before (30 periods,
     /// exactly) went through the chain, the WAV's header is patched, one line says which device
     /// went and how, and the status is 74.
@@ -57,8 +61,9 @@ import Testing
         let r = try Self.run("timeout -s KILL 30 \"$AUPIPE\" --capture gone --capture-format s16le:16000:1 --period 10ms --buffer 500ms -o out.wav gain 0.0001", in: dir)
         #expect(r.status == 74, "\(r.stderr)")
         let lines = Self.lines(r.stderr)
-        #expect(lines.count == 1 && lines[0].hasPrefix("aupipe: --capture gone: ") && lines[0].contains("unplugged or disappeared (ENODEV) at 0.300 s"), "\(r.stderr)")
-        let x = try Self.wavSamples(dir.appendingPathComponent("out.wav"))
+        #expect(lines.count == 2 && lines[0].hasPrefix("aupipe: --capture gone: ") && lines[0].contains("unplugged or disappeared (ENODEV) at 0.300 s"), "\(r.stderr)")
+        #expect(lines.last.map(String.init) == Self.kept)
+        let x = try Self.wavSamples(dir.appendingPathComponent("out.wav.partial"))
         #expect(x.count == 30 * 160)
         #expect(x == (0..<x.count).map { Int16($0 + 1) }, "not the device's counter")
     }
@@ -160,9 +165,10 @@ import Testing
         let r = try Self.run("timeout -s KILL 30 \"$AUPIPE\" --capture never --capture-format s16le:16000:1 --period 10ms --buffer 500ms --reconnect=300ms --duration 3s -o out.wav", in: dir)
         #expect(r.status == 74, "\(r.stderr)")
         let lines = Self.lines(r.stderr)
-        #expect(lines.count == 2, "\(r.stderr)")
-        #expect(lines.last == "aupipe: --capture never: lost (ENODEV) at 0.300 s and did not come back within 300ms; the output ends there", "\(r.stderr)")
-        #expect(try Self.wavSamples(dir.appendingPathComponent("out.wav")).count == 4800)
+        #expect(lines.count == 3, "\(r.stderr)")
+        #expect(lines.dropLast().last == "aupipe: --capture never: lost (ENODEV) at 0.300 s and did not come back within 300ms; the output ends there", "\(r.stderr)")
+        #expect(lines.last.map(String.init) == Self.kept)
+        #expect(try Self.wavSamples(dir.appendingPathComponent("out.wav.partial")).count == 4800)
     }
 
     /// A device that hangs is lost after the stall limit (5 s): by default the run ends as for
@@ -172,8 +178,8 @@ import Testing
         let dir = try Self.directory()
         let r = try Self.run("timeout -s KILL 30 \"$AUPIPE\" --capture stuck --capture-format s16le:16000:1 --period 10ms --buffer 500ms -o out.wav", in: dir)
         #expect(r.status == 74, "\(r.stderr)")
-        #expect(r.stderr == "aupipe: --capture stuck: the capture device delivered nothing for 5 s (stuck, or taken away) at 0.300 s; the output ends there (--reconnect waits for it to come back)\n")
-        #expect(try Self.wavSamples(dir.appendingPathComponent("out.wav")).count == 4800)
+        #expect(r.stderr == "aupipe: --capture stuck: the capture device delivered nothing for 5 s (stuck, or taken away) at 0.300 s; the output ends there (--reconnect waits for it to come back)\n" + Self.kept + "\n")
+        #expect(try Self.wavSamples(dir.appendingPathComponent("out.wav.partial")).count == 4800)
 
         try FileManager.default.removeItem(at: dir.appendingPathComponent("stuck.state"))
         let again = try Self.run("timeout -s KILL 30 \"$AUPIPE\" --capture stuck --capture-format s16le:16000:1 --period 10ms --buffer 500ms --reconnect --duration 6.5s -o out.wav", in: dir)
@@ -194,8 +200,9 @@ import Testing
         let r = try Self.run("timeout -s KILL 30 \"$AUPIPE\" --capture asleep --capture-format s16le:16000:1 --period 10ms --buffer 500ms -o out.wav", in: dir)
         #expect(r.status == 74, "\(r.stderr)")
         let lines = Self.lines(r.stderr)
-        #expect(lines.count == 1 && lines[0].hasPrefix("aupipe: --capture asleep: the capture device stopped and did not resume after suspend (ESTRPIPE) at "), "\(r.stderr)")
-        let x = try Self.wavSamples(dir.appendingPathComponent("out.wav"))
+        #expect(lines.count == 2 && lines[0].hasPrefix("aupipe: --capture asleep: the capture device stopped and did not resume after suspend (ESTRPIPE) at "), "\(r.stderr)")
+        #expect(lines.last.map(String.init) == Self.kept)
+        let x = try Self.wavSamples(dir.appendingPathComponent("out.wav.partial"))
         #expect(x.count >= 4800 && x == (0..<x.count).map { Int16($0 + 1) }, "\(x.count) frames, not the device's counter")
 
         try FileManager.default.removeItem(at: dir.appendingPathComponent("asleep.state"))
@@ -259,8 +266,9 @@ import Testing
         let r = try Self.run("timeout -s KILL 30 \"$AUPIPE\" --capture steady --capture-format s16le:16000:1 --period 10ms --buffer 500ms --duration 1.5s --play spk -o out.wav aec ref=far.wav", in: dir)
         #expect(r.status == 74, "\(r.stderr)")
         let lines = Self.lines(r.stderr)
-        #expect(lines.count == 1 && lines[0].hasPrefix("aupipe: --play spk: the playback device was unplugged or disappeared (ENODEV) at "), "\(r.stderr)")
-        let x = try Self.wavSamples(dir.appendingPathComponent("out.wav"))
+        #expect(lines.count == 2 && lines[0].hasPrefix("aupipe: --play spk: the playback device was unplugged or disappeared (ENODEV) at "), "\(r.stderr)")
+        #expect(lines.last.map(String.init) == Self.kept)
+        let x = try Self.wavSamples(dir.appendingPathComponent("out.wav.partial"))
         #expect(x.count > 0 && x.count < 24000)
 
         try FileManager.default.removeItem(at: dir.appendingPathComponent("spk.state"))
@@ -272,8 +280,9 @@ import Testing
 
         let late = try Self.run("timeout -s KILL 30 \"$AUPIPE\" --capture steady --capture-format s16le:16000:1 --period 10ms --buffer 500ms --duration 1.5s --play spknever --reconnect=300ms -o out.wav aec ref=far.wav", in: dir)
         #expect(late.status == 74, "\(late.stderr)")
-        #expect(Self.lines(late.stderr).last?.firstMatch(of: /^aupipe: --play spknever: lost \(ENODEV\) at \d+\.\d{3} s and did not come back within 300ms; the output ends there$/) != nil, "\(late.stderr)")
-        #expect(try Self.wavSamples(dir.appendingPathComponent("out.wav")).count < 24000)
+        #expect(Self.lines(late.stderr).dropLast().last?.firstMatch(of: /^aupipe: --play spknever: lost \(ENODEV\) at \d+\.\d{3} s and did not come back within 300ms; the output ends there$/) != nil, "\(late.stderr)")
+        #expect(try Self.wavSamples(dir.appendingPathComponent("out.wav.partial")).count < 24000)
+        #expect(try Self.wavSamples(dir.appendingPathComponent("out.wav")).count == 24000, "the last good run's output was replaced")
     }
 
     /// A playback device still away when the run ends (given up after the timeout, or never

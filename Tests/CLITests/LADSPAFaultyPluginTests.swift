@@ -65,8 +65,10 @@ import Testing
     func aLatencyThatCannotBeCompensatedIsRefused(report: String, shown: String) throws {
         let r = try Self.run("\"$AUPIPE\" -i in.wav ladspa told_latency report=\(report) -o out.wav")
         #expect(r.status == 70, "\(r.stderr)")
+        // The one line of the error, then the line naming what was written (item 26 of issue 24).
         #expect(r.stderr == "aupipe: ladspa: aupipe_broken:told_latency reported a latency of \(shown) frames, which cannot be compensated "
-                + "(0 to 480000 frames, 10 s, expected); the plugin is faulty: use another\n")
+                + "(0 to 480000 frames, 10 s, expected); the plugin is faulty: use another\n"
+                + "aupipe: output kept as out.wav.partial; out.wav was left as it was (the run failed)\n")
     }
 
     @Test func aFractionalOrLongerThanTheStreamLatencyIsCompensated() throws {

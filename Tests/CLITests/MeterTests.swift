@@ -178,7 +178,7 @@ import Testing
 
     @Test func refusals() throws {
         let dir = try CLI.temporaryDirectory()
-        for (arguments, says) in [("-i in.wav meter to=in.wav", "the input"), ("-i in.wav meter plot=out.wav -o out.wav", "the output"),
+        for (arguments, says) in [("-i in.wav meter to=in.wav", "the input"), ("-i in.wav meter plot=out.svg -o out.svg", "the output"),
                                   ("-i in.wav meter every=0", "every=0"), ("-i in.wav meter plot=/nonexistent/p.svg", "p.svg")] {
             let r = try CLI.shell("\"$AUPIPE\" gen sine duration=1 -o in.wav; \"$AUPIPE\" \(arguments) > /dev/null", cwd: dir)
             #expect([64, 73].contains(r.status) && r.stderr.split(separator: "\n").count == 1 && r.stderr.contains(says), "\(arguments): \(r.status) \(r.stderr)")

@@ -73,12 +73,13 @@ import Testing
     }
 
     @Test func aStopSignalUnderDurationLongestDoesNotRenderTheBuses() throws {
-        // The stream gives 1 s and then waits (3 s); the bus is a 60 s file. SIGINT once 1 s is written.
+        // The stream gives 1 s and then waits (3 s); the bus is a 60 s file. SIGINT once 1 s is
+        // written (to the temporary file that becomes out.wav at the end).
         let r = try run("""
             "$AUPIPE" gen sine duration=60 -o long.wav
             ("$AUPIPE" gen sine duration=1s; exec sleep 3 2> /dev/null) | "$AUPIPE" mix input=long.wav duration=longest -o out.wav & pid=$!
             \(Self.watchdog(20))
-            for i in $(seq 500); do [ "$(stat -c %s out.wav 2>/dev/null || echo 0)" -ge 96044 ] && break; sleep 0.01; done
+            for i in $(seq 500); do [ "$(stat -c %s .out.wav.aupipe-$pid.tmp 2>/dev/null || echo 0)" -ge 96044 ] && break; sleep 0.01; done
             kill -INT $pid; wait $pid; echo "status=$?"; \(Self.callOffWatchdog)
             echo "size=$(stat -c %s out.wav)"; "$AUPIPE" info out.wav | grep frames
             """)

@@ -21,15 +21,32 @@ public enum AUPipeCommand {
             // into success: `aupipe compare a b | true` still exits 1 when they differ.
             do { try console.finish() } catch is OutputClosed { return status.rawValue }
             return status.rawValue
-        } catch let e as AUPipeError {
-            console.err("aupipe: \(e.message)")
-            return e.status.rawValue
-        } catch is OutputClosed {
-            return ExitStatus.ok.rawValue
         } catch {
-            console.err("aupipe: internal error: \(error)")
-            return ExitStatus.software.rawValue
+            return report(error, console: console).rawValue
         }
+    }
+
+    /// Says what went wrong in one `aupipe: …` line; the exit status it calls for.
+    static func report(_ error: any Error, console: any Console) -> ExitStatus {
+        switch error {
+        case let e as AUPipeError:
+            console.err("aupipe: \(e.message)")
+            return e.status
+        case is OutputClosed:
+            return .ok
+        default:
+            console.err("aupipe: internal error: \(error)")
+            return .software
+        }
+    }
+
+    /// Runs `body`, which writes the main output through `output`, and settles the output by
+    /// the exit status the run ends with (`OutputFile.settle`): an error is reported here, before
+    /// the line that names the kept `.partial` file.
+    static func writing(_ output: OutputFile, console: any Console, _ body: () throws -> ExitStatus) -> ExitStatus {
+        let status: ExitStatus
+        do { status = try body() } catch { status = report(error, console: console) }
+        return output.settle(status, console: console)
     }
 
     static func execute(_ invocation: Invocation, console: any Console, registry: UnitRegistry) throws -> ExitStatus {
@@ -61,7 +78,8 @@ public enum AUPipeCommand {
         case .info(let path, let inFormat):
             try InfoCommand.run(path: path, inFormat: inFormat.map { try FormatSpec.parse($0, option: "--in-format") }, console: console)
         case .demo(let output):
-            return try DemoCommand.run(output: output, console: console)
+            // `aupipe demo > x.wav` means stdout; at a terminal, a file to play.
+            return try DemoCommand.run(output: output ?? (isatty(1) != 0 ? "demo.wav" : "-"), console: console)
         case .gen(let signal, let arguments, let optionsText):
             return try GenCommand.run(signal: signal, arguments: arguments, options: try optionsText.parsed(), console: console)
         case .compare(let options):
@@ -91,34 +109,36 @@ public enum AUPipeCommand {
         }
         try refuseTerminalOutput(options)
         if options.check {
-            if options.input == "-", isatty(0) != 0 {
-                console.out("ok: the chain is valid (no input header read: stdin is a terminal)")
+            return try RunCheck.run(pipeline, source: source, console: console,
+                                    rebuild: { try Pipeline(chain: chain, options: options, registry: registry) })
+        }
+        let output = OutputFile(options.output)
+        return writing(output, console: console) {
+            let report: RunReport
+            do {
+                report = try pipeline.run(source: source, openSink: output.open)
+            } catch let e as AUPipeError where e.status == .dataError && StopSignal.received {
+                // Stopped (Ctrl-C) before the header was complete: the user's choice, not bad data.
                 return .ok
             }
-            let report = try pipeline.run(source: source, sink: MemorySink())
-            console.out("ok: \(report.input.container.rawValue) \(report.input.format.spec) -> \(report.output.container.rawValue) \(report.output.format.spec)")
-            return .ok
+            return finish(report, options: options, console: console)
         }
-        let report: RunReport
-        do {
-            report = try pipeline.run(source: source, openSink: { try FileDescriptorSink.create(options.output) })
-        } catch let e as AUPipeError where e.status == .dataError && StopSignal.received {
-            // Stopped (Ctrl-C) before the header was complete: the user's choice, not bad data.
-            return .ok
-        }
-        return finish(report, options: options, console: console)
     }
 
     /// `--capture`: the chain runs on what the device captures, until SIGINT/SIGTERM or `--duration`.
     static func runCapture(_ pipeline: Pipeline, console: any Console) throws -> ExitStatus {
         let options = pipeline.options
         try refuseTerminalOutput(options)
-        let report = try pipeline.runCapture(openSink: { try FileDescriptorSink.create(options.output) })
         if options.check {
+            try RunCheck.checkPaths(pipeline)
+            let report = try pipeline.runCapture(openSink: { throw AUPipeError(.software, "--check opened the output") })
             console.out("ok: --capture \(options.capture!) \(report.input.format.spec) -> \(report.output.container.rawValue) \(report.output.format.spec) (the device was not opened)")
             return .ok
         }
-        return finish(report, options: options, console: console)
+        let output = OutputFile(options.output)
+        return writing(output, console: console) {
+            finish(try pipeline.runCapture(openSink: output.open), options: options, console: console)
+        }
     }
 
     /// Refuses to write binary audio to a terminal, as gzip does, unless `-o -` was given
@@ -130,14 +150,16 @@ public enum AUPipeCommand {
 
     /// Prints the figures and the data error of a finished run; its exit status.
     static func finish(_ report: RunReport, options: PipelineOptions, console: any Console) -> ExitStatus {
-        if options.stats != .off { StatsPrinter.print(report, mode: options.stats, paths: (options.capture == nil ? options.input : nil, options.output), console: console) }
+        let error = report.dataError
+        let outcome = StatsPrinter.Outcome(status: error?.status ?? .ok, error: error?.message)
+        // The warning before the figures, so that --stats=json stays the last line but an error's.
         if report.outputNonFinite.count > 0 {
             console.err("aupipe: warning: NaN or infinite values reached the \(report.output.format.encoding.token) output: \(report.outputNonFinite.text) (a float output keeps them as they are; find the unit or input that made them, or write an integer encoding, which writes NaN as 0 and clips infinities)")
         }
-        if let e = report.dataError {
-            console.err("aupipe: \(e.message)")
-            return e.status
+        if options.stats != .off {
+            StatsPrinter.print(report, mode: options.stats, paths: (options.capture == nil ? options.input : nil, options.output), outcome: outcome, console: console)
         }
-        return .ok
+        if let error { console.err("aupipe: \(error.message)") }
+        return outcome.status
     }
 }

@@ -27,7 +27,8 @@ public final class StandardConsole: Console {
 
     public func out(_ line: String) {
         guard outputError == nil else { return }
-        do { try stdout.write(Array((line + "\n").utf8)) } catch { outputError = error }
+        // Names given as bytes that are not UTF-8 are written back as those bytes (PathBytes).
+        do { try stdout.write(PathBytes.bytes(line + "\n")) } catch { outputError = error }
     }
 
     public func err(_ line: String) { warn(line) }
@@ -49,7 +50,7 @@ public final class BufferConsole: Console {
 /// Writes one diagnostic line to stderr from inside the audio path (a unit's warning). Rare by
 /// design: callers warn once per condition.
 func warn(_ line: String) {
-    let bytes = Array((line + "\n").utf8)
+    let bytes = PathBytes.bytes(line + "\n")
     var done = 0
     while done < bytes.count {
         let n = bytes.withUnsafeBytes { Glibc.write(2, $0.baseAddress! + done, $0.count - done) }

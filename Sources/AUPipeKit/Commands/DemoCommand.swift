@@ -18,11 +18,14 @@ public enum DemoCommand {
         options.container = ContainerKind(pathExtensionOf: output)
         options.stats = .text
         let pipeline = try Pipeline(chain: chain, options: options)
-        let report = try pipeline.run(source: MemorySource(clip, name: "built-in clip"), openSink: { try FileDescriptorSink.create(output) })
-        StatsPrinter.print(report, mode: .text, console: console)
-        let text = chain.map { $0.joined(separator: " ") }.joined(separator: " : ")
-        console.err("aupipe: demo: wrote \(output) (\(report.output.container.rawValue) \(report.output.format.spec), \(report.framesOut) frames) from a built-in 3 s clip through: \(text)")
-        return .ok
+        let file = OutputFile(output)
+        return AUPipeCommand.writing(file, console: console) {
+            let report = try pipeline.run(source: MemorySource(clip, name: "built-in clip"), openSink: file.open)
+            StatsPrinter.print(report, mode: .text, console: console)
+            let text = chain.map { $0.joined(separator: " ") }.joined(separator: " : ")
+            console.err("aupipe: demo: wrote \(output == "-" ? "stdout" : output) (\(report.output.container.rawValue) \(report.output.format.spec), \(report.framesOut) frames) from a built-in 3 s clip through: \(text)")
+            return .ok
+        }
     }
 
     /// The built-in clip as a WAV stream (s16le, 44100 Hz, 2 channels, 3 s). Deterministic.

@@ -7,12 +7,15 @@ public enum GenCommand {
     public static let defaultFormat = StreamFormat(encoding: .s16le, sampleRate: 48000, channels: 1)
 
     public static func run(signal: String, arguments: [String], options: PipelineOptions, console: any Console) throws -> ExitStatus {
-        let report = try generate(signal: signal, arguments: arguments, options: options, openSink: {
-            try AUPipeCommand.refuseTerminalOutput(options)
-            return try FileDescriptorSink.create(options.output)
-        })
-        if options.stats != .off { StatsPrinter.print(report, mode: options.stats, paths: (nil, options.output), console: console) }
-        return .ok
+        let output = OutputFile(options.output)
+        return AUPipeCommand.writing(output, console: console) {
+            let report = try generate(signal: signal, arguments: arguments, options: options, openSink: {
+                try AUPipeCommand.refuseTerminalOutput(options)
+                return try output.open()
+            })
+            if options.stats != .off { StatsPrinter.print(report, mode: options.stats, paths: (nil, options.output), console: console) }
+            return .ok
+        }
     }
 
     /// Renders the signal and writes it to the sink `openSink` opens (after every argument has

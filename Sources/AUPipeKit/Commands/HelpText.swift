@@ -29,7 +29,10 @@ public enum HelpText {
           -i, --input PATH        read from PATH instead of stdin
           -o, --output PATH       write to PATH instead of stdout; when the output is a regular
                                   file (this or a redirected stdout), header sizes are patched
-                                  at the end; a terminal on stdout is refused unless -o -
+                                  at the end; a terminal on stdout is refused unless -o -.
+                                  A regular PATH is written beside it and renamed onto it when
+                                  the run succeeds; a failed run leaves PATH as it was and keeps
+                                  what was written as PATH.partial
           --in-format SPEC        format of headerless input: TOKEN:RATE:CHANNELS, e.g. s16le:48000:1
           --out-format SPEC       output encoding (s16le), or TOKEN:RATE:CHANNELS to also convert
                                   rate and channel count at the end of the chain
@@ -37,8 +40,9 @@ public enum HelpText {
                                   extension, .caf .wav .au .snd .raw .pcm, else the input's)
           --block DURATION        most frames processed per step (default 10ms; 480f = frames)
           --stats[=json]          print per-unit figures on stderr at the end
-          --check                 validate the chain against the input's header (from -i, or stdin
-                                  unless it is a terminal), print the formats, and exit
+          --check                 check the paths the run would open, validate the chain against
+                                  the input's header (with no input to read: against --in-format,
+                                  else 48 kHz stereo or mono), print the formats, and exit
           --control PATH          create the FIFO PATH (or use an existing one) and take commands
                                   from it while running: set UNIT.PARAM VALUE, get UNIT.PARAM, list;
                                   UNIT is a name (gain), name#K (gain#2), a position (2) or a

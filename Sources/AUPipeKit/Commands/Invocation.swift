@@ -12,8 +12,8 @@ public enum Invocation: Equatable, Sendable {
     case pluginHelp(unit: String, plugin: String)
     /// `aupipe plugins [lv2|ladspa] [WORD]`
     case plugins(standard: PluginStandard?, word: String?)
-    /// `aupipe demo [-o PATH]`
-    case demo(output: String)
+    /// `aupipe demo [-o PATH]`; without `-o`, nil (stdout when it is not a terminal, else demo.wav).
+    case demo(output: String?)
     /// `aupipe gen SIGNAL [ARG]... [-o PATH] [-t TYPE] [--out-format SPEC] [--stats]`
     case gen(signal: String, arguments: [String], options: PipelineOptionsText)
     /// `aupipe compare A B [OPTIONS]`
@@ -324,7 +324,7 @@ public enum CommandLineParser {
 
     private static func parseDemo(_ args: [String]) throws -> Invocation {
         switch args.count {
-        case 0: return .demo(output: "demo.wav")
+        case 0: return .demo(output: nil)
         case 2 where args[0] == "-o": return .demo(output: args[1])
         default: throw AUPipeError.usage("usage: aupipe demo [-o PATH]")
         }

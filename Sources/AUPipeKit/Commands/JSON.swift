@@ -47,7 +47,8 @@ enum JSON {
     /// Everything else, non-ASCII included, is written as it is (UTF-8).
     static func quote(_ s: String) -> String {
         var out = "\""
-        for ch in s.unicodeScalars {
+        // A name's bytes that are not UTF-8 (PathBytes) would make the line invalid JSON: U+FFFD.
+        for ch in PathBytes.displayable(s).unicodeScalars {
             switch ch {
             case "\"": out += "\\\""
             case "\\": out += "\\\\"

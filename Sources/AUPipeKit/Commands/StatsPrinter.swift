@@ -1,8 +1,16 @@
 /// `--stats`: per-unit figures on stderr after the run, as text or JSON.
 enum StatsPrinter {
+    /// How the run ends: its exit status and, for a failed run, the error's message (JSON's
+    /// `status` and `error`, so that a batch summary can leave failed runs out).
+    struct Outcome {
+        var status: ExitStatus = .ok
+        var error: String?
+    }
+
     /// `paths` are the input and output as given (`-` for stdin and stdout; no input path for
     /// `--capture` and `gen`), which tell the runs of a batch apart in JSON.
-    static func print(_ r: RunReport, mode: StatsMode, paths: (input: String?, output: String?) = (nil, nil), console: any Console) {
+    static func print(_ r: RunReport, mode: StatsMode, paths: (input: String?, output: String?) = (nil, nil), outcome: Outcome = Outcome(),
+                      console: any Console) {
         switch mode {
         case .off: return
         case .text:
@@ -18,7 +26,8 @@ enum StatsPrinter {
                 console.err(line)
             }
             console.err("aupipe: stats: output \(r.output.container.rawValue) \(r.output.format.spec), \(counted(Int(r.framesOut), "frame")), clipped \(r.encoderClipped)" +
-                        (r.outputNonFinite.count > 0 ? ", non-finite \(r.outputNonFinite.count)" : "") + (r.sizesPatched ? ", header sizes patched" : ""))
+                        (r.outputNonFinite.count > 0 ? ", non-finite \(r.outputNonFinite.count)" : "") + (r.sizesPatched ? ", header sizes patched" : "") +
+                        (r.outputClosed ? ", closed by its reader before the end" : ""))
             for d in r.devices where d.role != "capture" { console.err("aupipe: stats: \(d.text)") }
             if !r.deviceGaps.isEmpty {
                 let total = r.deviceGaps.reduce(0) { $0 + $1.lengthSeconds }
@@ -31,12 +40,12 @@ enum StatsPrinter {
                 }
             }
         case .json:
-            console.err(json(r, paths: paths).text)
+            console.err(json(r, paths: paths, outcome: outcome).text)
         }
     }
 
     /// The report as one JSON object on one line (see the manual's STATISTICS).
-    static func json(_ r: RunReport, paths: (input: String?, output: String?) = (nil, nil)) -> JSONObject {
+    static func json(_ r: RunReport, paths: (input: String?, output: String?) = (nil, nil), outcome: Outcome = Outcome()) -> JSONObject {
         var input = JSONObject()
         if let path = paths.input { input.add("path", path) }
         input.add("container", r.input.container.rawValue)
@@ -73,6 +82,7 @@ enum StatsPrinter {
         output.add("clipped", r.encoderClipped)
         output.add("nonFinite", r.outputNonFinite.count)
         output.add("sizesPatched", r.sizesPatched)
+        output.add("closedByReader", r.outputClosed)
         var object = JSONObject()
         object.add("input", input)
         object.add("units", units)
@@ -104,6 +114,8 @@ enum StatsPrinter {
             object.add("deviceGapCount", r.deviceGaps.count)
             object.add("deviceGapSeconds", number: (r.deviceGaps.reduce(0) { $0 + $1.lengthSeconds } * 1000).rounded() / 1000)
         }
+        object.add("status", Int(outcome.status.rawValue))
+        object.add("error", outcome.error)
         return object
     }
 

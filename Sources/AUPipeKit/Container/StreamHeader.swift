@@ -65,7 +65,8 @@ public enum HeaderReader {
         default:
             guard let rawFormat else {
                 if magic.isEmpty {
-                    throw AUPipeError.data("\(source.name): the input is empty; expected a CAF, WAV or AU stream, or raw PCM with \(formatOption)")
+                    throw AUPipeError(.dataError, "\(source.name): the input is empty; expected a CAF, WAV or AU stream, or raw PCM with \(formatOption)",
+                                      cause: .emptyInput)
                 }
                 let gap = formatOption.hasSuffix("=") ? "" : " "
                 let shown = magic.prefix(4).map { (32...126).contains($0) ? String(UnicodeScalar($0)) : "." }.joined()

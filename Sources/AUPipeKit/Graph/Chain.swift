@@ -188,12 +188,14 @@ public final class Chain {
         let i = drainingStage
         let buffer = stages[i].output
         let (frames, done) = try stages[i].unit.drain(into: buffer.samples, capacity: buffer.capacity)
+        // Counted before the block moves on, so that a sink that throws (a reader gone away)
+        // never has a finished stage drained twice when the drain is resumed.
+        if done { drainingStage += 1 }
         if frames > 0 {
             record(i, framesIn: 0, framesOut: frames)
             let (pointer, count) = try run(from: i + 1, UnsafePointer(buffer.samples), frames: frames)
             if count > 0 { try sink(pointer, count) }
         }
-        if done { drainingStage += 1 }
         return drainingStage == stages.count
     }
 

@@ -38,6 +38,16 @@ public final class Pipeline {
         }
     }
 
+    /// The files the units read beside the stream (`mix` buses, `aec`'s `ref=`), with their roles.
+    public var sideInputs: [(role: String, path: String)] {
+        units.flatMap { ($0.unit as? any SideInputReader)?.sideInputs ?? [] }
+    }
+
+    /// The files the units write beside the stream (`tee`, `plot=`, `meter to=`), with their roles.
+    public var sideOutputs: [(role: String, path: String)] {
+        units.flatMap { ($0.unit as? any SideOutputWriter)?.sideOutputs ?? [] }
+    }
+
     /// Runs one `--control` command line (`set gain.db -6`, `get 2.db`, `list`) on this
     /// pipeline's units and returns the reply the control channel would write (`ok ...` or
     /// `error: ...`), without a stream running. Used by the fuzz targets under `Fuzz/`.
@@ -90,7 +100,7 @@ public final class Pipeline {
     static func sameDestination(_ a: String, _ b: String) -> Bool {
         if a == b && a != "/dev/null" { return true }
         var sa = stat(), sb = stat()
-        guard stat(a, &sa) == 0, stat(b, &sb) == 0 else { return false }
+        guard stat(cPath(a), &sa) == 0, stat(cPath(b), &sb) == 0 else { return false }
         let type = sa.st_mode & S_IFMT
         guard type == S_IFREG || type == S_IFIFO, (sb.st_mode & S_IFMT) == type else { return false }
         return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino

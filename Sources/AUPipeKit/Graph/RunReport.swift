@@ -13,6 +13,8 @@ public struct RunReport: Sendable {
     public var outputNonFinite = NonFiniteSamples()
     public var sizesPatched = false
     public var dataError: AUPipeError?
+    /// The output's reader went away before the end (EPIPE): the run stopped there, quietly.
+    public var outputClosed = false
     /// The sound devices used (`--capture`, `--monitor`, `--play`).
     public var devices: [DeviceStats] = []
     /// The times a device was away and came back under `--reconnect`, in order.

@@ -58,6 +58,8 @@ final class StreamLoop {
     /// NaN and infinities written to a float output, and the samples written so far (to place the first).
     private var nonFinite = NonFiniteSamples()
     private var samplesOut: Int64 = 0
+    /// The output's reader went away: nothing more is written to it.
+    private var outputClosed = false
 
     /// `limit`: `--duration`'s most input bytes to read (nil: to the end).
     init(chain: Chain, plan: OutputPlan, header: StreamHeader, source: any ByteSource, sink: any ByteSink,
@@ -122,6 +124,13 @@ final class StreamLoop {
     func run(into report: inout RunReport) throws {
         do {
             try stream()
+        } catch is OutputClosed {
+            // The reader went away (`| head -c 1000`): reading stops, and the chain still ends
+            // as after SIGINT — its drain writes the plot= files and the last figures — with
+            // nothing more written. Not an error (status 0); the input was not read to its end.
+            outputClosed = true
+            try chain.drain { _, _ in }
+            report.outputClosed = true
         } catch {
             // A unit or a write failed: what was written still gets its header and true sizes
             // (best effort: the output itself may be what failed), then the error ends the run.
@@ -129,7 +138,7 @@ final class StreamLoop {
             throw error
         }
         try finishOutput(into: &report)
-        report.dataError = losses?.ending ?? inputEndError()
+        report.dataError = outputClosed ? nil : losses?.ending ?? inputEndError()
     }
 
     /// Every read through to the chain's drain.
@@ -244,7 +253,9 @@ final class StreamLoop {
     /// Writes the header of an empty stream, patches a file's header with the true sizes.
     private func finishOutput(into report: inout RunReport) throws {
         progress?.finish(bytes: UInt64(readBytesTotal), frames: framesIn)
-        report.sizesPatched = try writer.finish(patching: plan, dataBytes: UInt64(framesOut) * UInt64(outFrameBytes))
+        if !outputClosed {
+            report.sizesPatched = try writer.finish(patching: plan, dataBytes: UInt64(framesOut) * UInt64(outFrameBytes))
+        }
         report.framesIn = framesIn
         report.framesOut = framesOut
         report.encoderClipped = clipped

@@ -52,7 +52,7 @@ public final class FileDescriptorSink: ByteSink {
             }
             return FileDescriptorSink(fd: 1, name: "stdout", owns: false)
         }
-        let fd = Glibc.open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        let fd = Glibc.open(cPath(path), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else {
             throw AUPipeError.cannotCreate("cannot create output \(path): \(String(cString: strerror(errno)))")
         }

@@ -49,7 +49,7 @@ public final class FileDescriptorSource: ByteSource {
             }
             return FileDescriptorSource(fd: 0, name: "stdin", owns: false)
         }
-        let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+        let fd = Glibc.open(cPath(path), O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else {
             throw AUPipeError.noInput("cannot open input \(path): \(String(cString: strerror(errno)))")
         }

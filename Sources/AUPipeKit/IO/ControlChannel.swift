@@ -20,25 +20,25 @@ final class ControlChannel {
     init(path: String, replyPath: String?) throws {
         self.path = path
         var st = stat()
-        if stat(path, &st) == 0 {
+        if stat(cPath(path), &st) == 0 {
             guard (st.st_mode & S_IFMT) == S_IFIFO else {
                 throw AUPipeError.usage("--control \(path) exists and is not a FIFO; name a new path (aupipe creates the FIFO) or an existing FIFO")
             }
             createdFIFO = false
         } else {
-            guard mkfifo(path, 0o600) == 0 else {
+            guard mkfifo(cPath(path), 0o600) == 0 else {
                 throw AUPipeError.cannotCreate("--control: cannot create the FIFO \(path): \(String(cString: strerror(errno)))")
             }
             createdFIFO = true
         }
-        fd = open(path, O_RDWR | O_CLOEXEC)
+        fd = open(cPath(path), O_RDWR | O_CLOEXEC)
         guard fd >= 0 else { throw AUPipeError.noInput("--control: cannot open \(path): \(String(cString: strerror(errno)))") }
         if let replyPath {
             var rst = stat()
-            let isFIFO = stat(replyPath, &rst) == 0 && (rst.st_mode & S_IFMT) == S_IFIFO
+            let isFIFO = stat(cPath(replyPath), &rst) == 0 && (rst.st_mode & S_IFMT) == S_IFIFO
             // A FIFO is opened read-write and non-blocking, so that a missing reader never stalls audio.
-            replyFD = isFIFO ? open(replyPath, O_RDWR | O_NONBLOCK | O_CLOEXEC)
-                             : open(replyPath, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
+            replyFD = isFIFO ? open(cPath(replyPath), O_RDWR | O_NONBLOCK | O_CLOEXEC)
+                             : open(cPath(replyPath), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
             guard replyFD >= 0 else {
                 throw AUPipeError.cannotCreate("--control-reply: cannot open \(replyPath): \(String(cString: strerror(errno)))")
             }
@@ -57,7 +57,7 @@ final class ControlChannel {
 
     /// Removes the FIFO if aupipe created it. The reader thread ends with the process.
     func close() {
-        if createdFIFO { unlink(path) }
+        if createdFIFO { unlink(cPath(path)) }
     }
 
     private func readLoop() {
@@ -69,7 +69,7 @@ final class ControlChannel {
             var lines: [String] = []
             for byte in buffer[0..<n] {
                 if byte == UInt8(ascii: "\n") {
-                    lines.append(String(decoding: partial, as: UTF8.self))
+                    lines.append(PathBytes.string(partial))
                     partial.removeAll(keepingCapacity: true)
                 } else if partial.count < 4096 {
                     partial.append(byte)

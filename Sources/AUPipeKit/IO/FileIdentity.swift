@@ -12,7 +12,7 @@ struct FileIdentity: Equatable {
     /// The identity of the regular file at `path` (links followed), or nil.
     init?(path: String) {
         var st = stat()
-        guard stat(path, &st) == 0 else { return nil }
+        guard stat(cPath(path), &st) == 0 else { return nil }
         self.init(st)
     }
 

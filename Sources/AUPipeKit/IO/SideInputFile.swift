@@ -39,7 +39,7 @@ final class SideInputFile {
         self.path = path
         self.name = name
         var st = stat()
-        guard stat(path, &st) == 0 else {
+        guard stat(cPath(path), &st) == 0 else {
             throw AUPipeError.noInput("\(name): cannot open: \(String(cString: strerror(errno)))")
         }
         if (st.st_mode & S_IFMT) == S_IFDIR { throw AUPipeError.noInput("\(name): cannot read: it is a directory") }
@@ -64,7 +64,7 @@ final class SideInputFile {
     }
 
     private func open() throws {
-        fd = Glibc.open(path, O_RDONLY | O_CLOEXEC | (kind == .regular ? 0 : O_NONBLOCK))
+        fd = Glibc.open(cPath(path), O_RDONLY | O_CLOEXEC | (kind == .regular ? 0 : O_NONBLOCK))
         guard fd >= 0 else { throw AUPipeError.noInput("\(name): cannot open: \(String(cString: strerror(errno)))") }
     }
 

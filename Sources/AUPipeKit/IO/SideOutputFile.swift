@@ -50,7 +50,7 @@ final class SideOutputFile {
         self.path = path
         self.name = name
         self.stop = stop
-        cPath = path.utf8CString.map { $0 }
+        cPath = PathBytes.cPath(path)
         sigemptyset(&pipeSignal)
         sigaddset(&pipeSignal, SIGPIPE)
         kind = try Self.check(path, name: name)
@@ -65,13 +65,13 @@ final class SideOutputFile {
             throw AUPipeError.usage("\(name): stdout is the main output; give a file, a FIFO or >(command)")
         }
         var st = stat()
-        guard stat(path, &st) == 0 else {
+        guard stat(PathBytes.cPath(path), &st) == 0 else {
             let problem = errno
             guard problem == ENOENT, !path.hasSuffix("/") else { throw Self.cannotCreate(name, problem) }
             // A new file: its directory must let us create it.
             let slash = path.lastIndex(of: "/")
             let directory = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
-            guard access(directory, W_OK | X_OK) == 0 else { throw Self.cannotCreate(name, errno) }
+            guard access(PathBytes.cPath(directory), W_OK | X_OK) == 0 else { throw Self.cannotCreate(name, errno) }
             return .regular
         }
         let kind: Kind
@@ -85,7 +85,7 @@ final class SideOutputFile {
         if (st.st_mode & S_IFMT) != S_IFCHR, fstat(1, &out) == 0, out.st_dev == st.st_dev, out.st_ino == st.st_ino {
             throw AUPipeError.usage("\(name): it is stdout, the main output; give another file, a FIFO or >(command)")
         }
-        guard access(path, W_OK) == 0 else { throw Self.cannotCreate(name, errno) }
+        guard access(PathBytes.cPath(path), W_OK) == 0 else { throw Self.cannotCreate(name, errno) }
         return kind
     }
 

@@ -3,7 +3,9 @@
 /* Async-signal-safe bits aupipe needs from C. */
 
 /* Installs SIGINT and SIGTERM handlers (without SA_RESTART, so a blocked read returns EINTR)
-   that set a flag, and ignores SIGPIPE so that writing to a closed pipe returns EPIPE. */
+   that set a flag, ignores SIGPIPE so that writing to a closed pipe returns EPIPE, and counts
+   SIGUSR1/SIGUSR2 (with SA_RESTART) instead of dying of them: only a unit that asks for them
+   (`mute signal=`) reads the counts, for every other run they change nothing. */
 void aupipe_install_signal_handlers(void);
 
 /* 0 until SIGINT or SIGTERM arrived, then the signal number. */
@@ -23,8 +25,8 @@ int aupipe_guard_standard_descriptors(void);
 /* The mask aupipe_guard_standard_descriptors returned (0 before it ran). */
 int aupipe_closed_standard_descriptors(void);
 
-/* Counts SIGUSR1 (which = 1) or SIGUSR2 (which = 2) from now on, instead of dying of it.
-   Returns 0, or -1 for another `which`. */
+/* Makes sure SIGUSR1 (which = 1) or SIGUSR2 (which = 2) is counted, instead of dying of it
+   (aupipe_install_signal_handlers already does so). Returns 0, or -1 for another `which`. */
 int aupipe_count_user_signal(int which);
 
 /* How many SIGUSR1 (1) or SIGUSR2 (2) have arrived since counting began. */

@@ -7,6 +7,6 @@ extension MeterUnit {
         /// Where the lines go; none: stderr.
         public static let to = OptionalParameter("to", .path, help: "where every= lines go: a file, a FIFO (never stalls the stream) or >(command); default stderr")
         /// An SVG plot of loudness and true peak over stream time, written at the end.
-        public static let plot = OptionalParameter("plot", .path, help: "draw momentary and short-term loudness and true peak over stream time into this SVG file at the end; no default")
+        public static let plot = OptionalParameter("plot", .path, help: "draw momentary and short-term loudness and true peak over stream time into this SVG file (a .svg name) at the end; no default")
     }
 }

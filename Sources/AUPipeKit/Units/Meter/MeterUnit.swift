@@ -30,6 +30,7 @@ public final class MeterUnit: AudioUnit, StatsReporting, LiveControllable, SideO
 
     public let every: StreamDuration?
     public let plotPath: String?
+    private let plotFile: PlotFile?
     private let lines: LineOutput?
     private var meter: LoudnessMeter?
     /// NaN and infinities kept out of the figures (measured as 0), and counted.
@@ -51,13 +52,7 @@ public final class MeterUnit: AudioUnit, StatsReporting, LiveControllable, SideO
         self.every = every
         plotPath = plot
         lines = every == nil ? nil : try LineOutput(path: to, label: "meter to=")
-        if let plot {
-            let file = try SideOutputFile(path: plot, name: "meter plot= (\(plot))", stop: .signals)
-            // Written whole at the end with a blocking open: a FIFO would hang there without a reader.
-            guard file.kind == .regular else {
-                throw AUPipeError.usage("meter: plot=\(plot) is not a regular file; the plot is written at the end, to a file (e.g. plot=levels.svg)")
-            }
-        }
+        plotFile = try plot.map { try PlotFile(path: $0, unit: "meter", example: "levels.svg") }
     }
 
     deinit { line.deallocate() }
@@ -132,11 +127,8 @@ public final class MeterUnit: AudioUnit, StatsReporting, LiveControllable, SideO
     public func drain(into output: UnsafeMutablePointer<Float>, capacity: Int) throws -> (frames: Int, done: Bool) {
         if lines != nil, lineSamples > 0 { try writeLine() }
         try lines?.finish()
-        if let plotPath, let plot {
-            let file = try SideOutputFile(path: plotPath, name: "meter plot= (\(plotPath))", stop: .signals)
-            let sink = try file.createFile()
-            let text = plot.svg(title: "aupipe meter: integrated \(Self.text(integrated)) LUFS, range \(Self.text(range)) LU, true peak \(Self.text(truePeak)) dBTP")
-            try sink.write(Array(text.utf8))
+        if let plotFile, let plot {
+            try plotFile.write(plot.svg(title: "aupipe meter: integrated \(Self.text(integrated)) LUFS, range \(Self.text(range)) LU, true peak \(Self.text(truePeak)) dBTP"))
         }
         return (0, true)
     }

@@ -78,6 +78,7 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
     private var fineTiming = DriftLagTiming(smoothing: 0), coarseTiming = DriftLagTiming(smoothing: 0)
     /// `plot=`'s path, and the figures over time (plot and `--stats=json`).
     private let plotPath: String?
+    private let plotFile: PlotFile?
     private var series = AECSeries(frameFrames: 160, rate: 16000, capacity: 2)
 
     /// speex's echo state in use; with `delay=auto` also a spare one, never used until a warm
@@ -184,13 +185,7 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
             throw AUPipeError.usage("aec: drift=\(formatNumber(ppm)) needs ref=PATH: a reference from an input channel shares the microphone's clock (drift=off or auto, which then does nothing)")
         }
         plotPath = v[Keys.plot]
-        if let plot = plotPath {
-            let file = try SideOutputFile(path: plot, name: "aec plot= (\(plot))", stop: .signals)
-            // Written whole at the end with a blocking open: a FIFO would hang there without a reader.
-            guard file.kind == .regular else {
-                throw AUPipeError.usage("aec: plot=\(plot) is not a regular file; the plot is written at the end, to a file (e.g. plot=aec.svg)")
-            }
-        }
+        plotFile = try plotPath.map { try PlotFile(path: $0, unit: "aec", example: "aec.svg") }
     }
 
     deinit {
@@ -331,10 +326,7 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
     public func drain(into output: UnsafeMutablePointer<Float>, capacity: Int) throws -> (frames: Int, done: Bool) {
         let written = try blocker!.finish(into: output) { try runFrame(into: blocker!.frameOut) }
         series.finish()
-        if let plotPath {
-            let file = try SideOutputFile(path: plotPath, name: "aec plot= (\(plotPath))", stop: .signals)
-            try file.createFile().write(Array(plotSVG.utf8))
-        }
+        try plotFile?.write(plotSVG)
         return (written, true)
     }
 
