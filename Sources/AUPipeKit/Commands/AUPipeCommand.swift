@@ -100,7 +100,7 @@ public enum AUPipeCommand {
             report = try pipeline.run(source: source, openSink: { try FileDescriptorSink.create(options.output) })
         } catch let e as AUPipeError where e.status == .dataError && StopSignal.received {
             // Stopped (Ctrl-C) before the header was complete: the user's choice, not bad data.
-            return .ok
+            return stopStatus(options) ?? .ok
         }
         return finish(report, options: options, console: console)
     }
@@ -131,6 +131,13 @@ public enum AUPipeCommand {
             console.err("aupipe: \(e.message)")
             return e.status
         }
-        return .ok
+        return stopStatus(options) ?? .ok
+    }
+
+    /// After SIGINT/SIGTERM (the output drained and its header patched): 130 or 143 for a run
+    /// that is not real time, as shells expect; nil for a real-time run (a capture device or
+    /// `--live`), whose normal end it is, and when no signal came.
+    static func stopStatus(_ options: PipelineOptions) -> ExitStatus? {
+        Pipeline.realTime(options).runIsRealTime ? nil : StopSignal.interruptedStatus
     }
 }

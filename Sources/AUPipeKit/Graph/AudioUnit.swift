@@ -48,14 +48,14 @@ public struct PrepareContext: Sendable {
     public var input: StreamFormat
     /// The most frames one `process` call will be given (≥ 1).
     public var maxFrames: Int
-    /// True when the stream arrives in real time (a pipe, FIFO, socket, tty or sound device):
-    /// `mix` then reads its FIFO buses without blocking.
-    public var isLive: Bool
+    /// Whether the run is real time (a capture device or `--live`), which units with side
+    /// streams ask through their `live=` (`RealTimePolicy.isRealTime(_:)`).
+    public var realTime: RealTimePolicy
 
-    public init(input: StreamFormat, maxFrames: Int, isLive: Bool = false) {
+    public init(input: StreamFormat, maxFrames: Int, realTime: RealTimePolicy = .offline) {
         self.input = input
         self.maxFrames = maxFrames
-        self.isLive = isLive
+        self.realTime = realTime
     }
 }
 
