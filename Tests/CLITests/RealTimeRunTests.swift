@@ -134,6 +134,37 @@ import Testing
         #expect(try Self.data("copy.raw", in: dir) == Self.data("ref.raw", in: dir), "the queue was not delivered at the end")
     }
 
+    /// The figure after "filter latency " in a `--stats` text, and the engine named before it.
+    static func resampler(_ name: String, in dir: URL) throws -> (engine: String, latency: Int) {
+        let text = try String(contentsOf: dir.appendingPathComponent(name), encoding: .utf8)
+        let match = try #require(text.firstMatch(of: /Hz, (\w+) quality (\w+), filter latency (\d+) input frames/), "\(text)")
+        return ("\(match.output.1) \(match.output.2)", Int(match.output.3)!)
+    }
+
+    /// Issue 24 item 22: in a real-time run the default resampler (`resample` without
+    /// `engine=`, `--out-format`'s rate) is the low-latency one, speex at quality 5, with a
+    /// shorter look-ahead than soxr's; without `--live` it is soxr high, byte for byte as before.
+    @Test func aRealTimeRunsDefaultResamplerIsTheLowLatencyOne() throws {
+        let dir = try CLI.temporaryDirectory()
+        let r = try CLI.shell("""
+            "$AUPIPE" gen impulse duration=0.1 --out-format f32le:48000:1 -o imp.wav
+            "$AUPIPE" --live -i imp.wav --stats resample 16000 -o live.wav 2> live.txt
+            "$AUPIPE" -i imp.wav resample 16000 engine=speex quality=5 -o speex5.wav
+            "$AUPIPE" -i imp.wav --stats resample 16000 -o file.wav 2> file.txt
+            "$AUPIPE" -i imp.wav resample 16000 engine=soxr quality=high -o soxr.wav
+            "$AUPIPE" --live -i imp.wav --stats --out-format f32le:16000:1 -o out.wav 2> outformat.txt
+            cat imp.wav | "$AUPIPE" --stats resample 16000 -o piped.wav 2> piped.txt
+            """, cwd: dir)
+        #expect(r.status == 0, "\(r.stderr)")
+        let live = try Self.resampler("live.txt", in: dir), file = try Self.resampler("file.txt", in: dir)
+        #expect(live.engine == "speex 5" && file.engine == "soxr high", "\(live) \(file)")
+        #expect(live.latency < file.latency, "the live default looks ahead less: \(live.latency) against \(file.latency)")
+        #expect(try Self.resampler("outformat.txt", in: dir).engine == "speex 5")
+        #expect(try Self.resampler("piped.txt", in: dir).engine == "soxr high", "a pipe alone is not real time")
+        #expect(try Self.data("live.wav", in: dir) == Self.data("speex5.wav", in: dir))
+        #expect(try Self.data("file.wav", in: dir) == Self.data("soxr.wav", in: dir), "without --live the bytes are soxr high's")
+    }
+
     /// `--live` is a flag: it takes no value, `--check` accepts it, and the completions offer it.
     @Test func liveIsARunOption() throws {
         let r = try CLI.shell("""
