@@ -1,8 +1,9 @@
 /// `tee`'s parameters.
 extension TeeUnit {
     public enum Keys {
-        /// Where the copy goes: a regular file, a FIFO or `>(command)`; never stdout.
-        public static let path = OptionalParameter("path", .path, help: "where the copy goes: a file, a FIFO or >(command); no default")
+        /// Where the copy goes: a regular file, a FIFO or `>(command)`; stdout (`-`) only when
+        /// `-o FILE` is the main output.
+        public static let path = OptionalParameter("path", .path, help: "where the copy goes: a file, a FIFO, >(command), or - (stdout) when -o FILE is the output; no default")
         /// The container; default: the path's extension, or WAV.
         public static let type = OptionalParameter("type", .choice(ContainerKind.self), help: "container of the copy; default: the path's extension, or wav")
         /// The copy's sample encoding; default: the stream's, as the container holds it.
