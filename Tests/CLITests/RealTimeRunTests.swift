@@ -65,6 +65,10 @@ import Testing
         #expect(try Self.data("piped2.wav", in: dir) == files)
     }
 
+    /// A side input's writer that gives the header and 500 frames of far.wav, then holds its
+    /// pipe open without writing (until killed: its pid is in writer.pid).
+    static let stalledWriter = "echo $BASHPID > writer.pid; head -c 1044 far.wav; exec sleep 20 2> /dev/null"
+
     /// Issue 24 item 2: with `--live`, a reference that gives 500 frames and then nothing (its
     /// writer holds the pipe open) is silence from there: the stream does not stall, and the
     /// late frames are said on stderr and counted in `--stats` and `--stats=json` alike.
@@ -73,10 +77,12 @@ import Testing
         let dir = try CLI.temporaryDirectory()
         try Self.echoScene(in: dir)
         let r = try CLI.shell("""
-            (sleep 0.5; cat mic.wav) | timeout -s KILL 20 "$AUPIPE" --live --stats=json aec ref=<(head -c 1044 far.wav; exec sleep 20 2> /dev/null) -o live.wav 2> json.txt
-            echo "status=$?"
-            (sleep 0.5; cat mic.wav) | timeout -s KILL 20 "$AUPIPE" --live --stats aec ref=<(head -c 1044 far.wav; exec sleep 20 2> /dev/null) -o /dev/null 2> text.txt
-            (sleep 0.5; cat mic.wav) | timeout -s KILL 20 "$AUPIPE" --live mix input=<(head -c 1044 far.wav; exec sleep 20 2> /dev/null) --stats=json -o /dev/null 2> mix.txt
+            (sleep 0.5; cat mic.wav) | timeout -s KILL 20 "$AUPIPE" --live --stats=json aec ref=<(\(Self.stalledWriter)) -o live.wav 2> json.txt
+            echo "status=$?"; kill -KILL $(cat writer.pid)
+            (sleep 0.5; cat mic.wav) | timeout -s KILL 20 "$AUPIPE" --live --stats aec ref=<(\(Self.stalledWriter)) -o /dev/null 2> text.txt
+            kill -KILL $(cat writer.pid)
+            (sleep 0.5; cat mic.wav) | timeout -s KILL 20 "$AUPIPE" --live mix input=<(\(Self.stalledWriter)) --stats=json -o /dev/null 2> mix.txt
+            kill -KILL $(cat writer.pid)
             "$AUPIPE" -i mic.wav aec ref=far.wav -o files.wav
             cat mic.wav | "$AUPIPE" --live aec ref=<(sleep 0.3; cat far.wav) live=off -o off.wav
             """, cwd: dir)
