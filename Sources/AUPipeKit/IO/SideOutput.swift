@@ -153,7 +153,8 @@ public final class SideOutput {
     /// true sizes and its trailer, and is closed; a FIFO or pipe gets what is queued, as its
     /// reader takes it (when it waits for its reader: however long that takes; in real time
     /// until it has taken nothing for the queue's length, at least 0.5 s; no wait after
-    /// SIGINT/SIGTERM; the rest is counted as dropped), and is closed. Drops, and a FIFO no reader opened, are said once on stderr.
+    /// SIGINT/SIGTERM; the rest is counted as dropped), and is closed. Drops, and a FIFO no
+    /// reader opened, are said once on stderr.
     public func finish() throws {
         guard !finished, let plan else { return }
         finished = true
