@@ -17,6 +17,10 @@ public enum ExitStatus: Int32, Sendable {
     case cannotCreate = 73
     /// EX_IOERR: reading or writing failed.
     case ioError = 74
+    /// 128 + SIGINT: a run that is not real time was interrupted (after draining and patching).
+    case interrupted = 130
+    /// 128 + SIGTERM: a run that is not real time was terminated (after draining and patching).
+    case terminated = 143
 }
 
 /// Every failure aupipe reports: one line of text for stderr and the status to exit with.

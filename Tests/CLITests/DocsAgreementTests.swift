@@ -325,7 +325,7 @@ import Testing
         for status in documented where AUPipeKit.ExitStatus(rawValue: status) == nil {
             Issue.record("the man page lists exit status \(status), which ExitStatus (AUPipeError.swift) does not have")
         }
-        for status: AUPipeKit.ExitStatus in [.ok, .differs, .usage, .dataError, .noInput, .unavailable, .software, .cannotCreate, .ioError]
+        for status: AUPipeKit.ExitStatus in [.ok, .differs, .usage, .dataError, .noInput, .unavailable, .software, .cannotCreate, .ioError, .interrupted, .terminated]
             where !documented.contains(status.rawValue) {
             Issue.record("exit status \(status.rawValue) (\(status)) is not listed in the man page's EXIT STATUS section")
         }

@@ -83,7 +83,7 @@ import Testing
     @Test func sigintDrainsTheChainAndPatchesTheHeader() throws {
         let dir = try CLI.temporaryDirectory()
         let r = try CLI.shell("""
-            (\(Self.pacedWriter(chunks: 500))) | "$AUPIPE" --in-format s16le:16000:1 -t wav --stats=json resample 48000 -o out.wav 2> stats.json &
+            (\(Self.pacedWriter(chunks: 500))) | "$AUPIPE" --live --in-format s16le:16000:1 -t wav --stats=json resample 48000 -o out.wav 2> stats.json &
             pid=$!
             sleep 0.8; kill -INT $pid
             wait $pid; echo "status=$?"

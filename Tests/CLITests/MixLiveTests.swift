@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// `mix` with a live stream and FIFO buses, through the binary. The stream is a paced writer
+/// `mix` with a real-time stream (`--live`) and FIFO buses, through the binary. The stream is a paced writer
 /// (10 ms chunks of 16 kHz mono s16 of the value 16448); a bus adds the value 4112, so mixed
 /// frames read 20560. Nothing is timed: the checks are that the run completes at the stream's
 /// length, and that the bus's frames all arrive, together, once.
@@ -17,7 +17,7 @@ import Testing
             mkfifo bus
             # The bus writer starts 0.5 s late, then writes 8000 frames at once.
             (sleep 0.5; head -c 16000 /dev/zero | tr '\\0' '\\020' | timeout 10 tee bus > /dev/null) &
-            (\(LiveTests.pacedWriter(chunks: 150))) | "$AUPIPE" --in-format s16le:16000:1 -t raw --stats mix input=bus,format=s16le:16000:1 > out.raw 2> err.txt
+            (\(LiveTests.pacedWriter(chunks: 150))) | "$AUPIPE" --live --in-format s16le:16000:1 -t raw --stats mix input=bus,format=s16le:16000:1 > out.raw 2> err.txt
             echo "status=$?"; wait; cat err.txt
             """, cwd: dir)
         let text = String(decoding: r.stdout, as: UTF8.self)
@@ -38,7 +38,7 @@ import Testing
         let r = try CLI.shell("""
             mkfifo bus
             sleep 30 > bus & holder=$!
-            (\(LiveTests.pacedWriter(chunks: 50))) | "$AUPIPE" --in-format s16le:16000:1 -t raw mix input=bus,format=s16le:16000:1 > out.raw
+            (\(LiveTests.pacedWriter(chunks: 50))) | "$AUPIPE" --live --in-format s16le:16000:1 -t raw mix input=bus,format=s16le:16000:1 > out.raw
             echo "status=$?"; kill -KILL $holder 2>/dev/null; wait  # KILL: the test runner leaves SIGTERM blocked in children
             """, cwd: dir)
         #expect(String(decoding: r.stdout, as: UTF8.self).contains("status=0"), "\(r.stderr)")

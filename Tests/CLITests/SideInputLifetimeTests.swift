@@ -41,7 +41,7 @@ import Testing
     @Test func aFIFONobodyOpensEndsWithTheStream() throws {
         let r = try run("""
             mkfifo bus
-            "$AUPIPE" gen sine duration=1s | timeout -s KILL 10 "$AUPIPE" mix input=bus duration=longest | head -c 10000000 | wc -c
+            "$AUPIPE" gen sine duration=1s | timeout -s KILL 10 "$AUPIPE" --live mix input=bus duration=longest | head -c 10000000 | wc -c
             echo "status=${PIPESTATUS[1]}"
             """)
         #expect(r.text.contains("status=0"), "\(r.text) \(r.err)")
@@ -54,7 +54,7 @@ import Testing
         let r = try run("""
             mkfifo bus
             (sleep 0.3; : > bus) & writer=$!
-            (\(LiveTests.pacedWriter(chunks: 150))) | timeout -s KILL 20 "$AUPIPE" --in-format s16le:16000:1 -t raw mix input=bus,format=s16le:16000:1 duration=longest | wc -c
+            (\(LiveTests.pacedWriter(chunks: 150))) | timeout -s KILL 20 "$AUPIPE" --live --in-format s16le:16000:1 -t raw mix input=bus,format=s16le:16000:1 duration=longest | wc -c
             echo "status=${PIPESTATUS[1]}"; kill -KILL $writer 2>/dev/null; wait
             """)
         #expect(r.text.contains("status=0"), "\(r.text) \(r.err)")
@@ -64,7 +64,7 @@ import Testing
 
     @Test func aDeadReferencePipeOnALiveStreamIsAnnounced() throws {
         let r = try run("""
-            "$AUPIPE" gen sine duration=1s --out-format s16le:16000:1 | timeout -s KILL 10 "$AUPIPE" aec ref=<(false) | wc -c
+            "$AUPIPE" gen sine duration=1s --out-format s16le:16000:1 | timeout -s KILL 10 "$AUPIPE" --live aec ref=<(false) | wc -c
             echo "status=${PIPESTATUS[1]}"
             """)
         #expect(r.text.contains("status=0"), "\(r.text) \(r.err)")
@@ -81,9 +81,10 @@ import Testing
             \(Self.watchdog(20))
             for i in $(seq 500); do [ "$(stat -c %s .out.wav.aupipe-$pid.tmp 2>/dev/null || echo 0)" -ge 96044 ] && break; sleep 0.01; done
             kill -INT $pid; wait $pid; echo "status=$?"; \(Self.callOffWatchdog)
-            echo "size=$(stat -c %s out.wav)"; "$AUPIPE" info out.wav | grep frames
+            echo "size=$(stat -c %s out.wav.partial)"; "$AUPIPE" info out.wav.partial | grep frames
             """)
-        #expect(r.text.contains("status=0"), "\(r.text) \(r.err)")
+        // Interrupted, so not a success: the output is kept as out.wav.partial (issue 24 item 26).
+        #expect(r.text.contains("status=130"), "not real time: SIGINT's status; \(r.text) \(r.err)")
         #expect(r.text.contains("size=96044") && r.text.contains("frames: 48000"), "stopped at the stream's 1 s, header patched: \(r.text)")
     }
 
@@ -96,11 +97,11 @@ import Testing
             "$AUPIPE" -i main.wav mix input=bus,format=s16le:48000:1 duration=longest -o out.wav & pid=$!
             \(Self.watchdog(15))
             sleep 1; kill -TERM $pid; wait $pid; echo "status=$?"; kill -KILL $writer; \(Self.callOffWatchdog)
-            bytes=$(stat -c %s out.wav); frames=$("$AUPIPE" info out.wav | sed -n 's/^frames: //p')
+            bytes=$(stat -c %s out.wav.partial); frames=$("$AUPIPE" info out.wav.partial | sed -n 's/^frames: //p')
             [ $((44 + frames * 2)) = "$bytes" ] && echo "patched"
             [ "$frames" -lt 240000 ] && echo "stopped early"
             """)
-        #expect(r.text.contains("status=0"), "\(r.text) \(r.err)")
+        #expect(r.text.contains("status=143"), "not real time: SIGTERM's status; \(r.text) \(r.err)")
         #expect(r.text.contains("patched") && r.text.contains("stopped early"), "\(r.text)")
     }
 
@@ -111,9 +112,9 @@ import Testing
             \(Self.watchdog(15))
             for i in $(seq 500); do grep -q waiting err.txt && break; sleep 0.01; done
             kill -INT $pid; wait $pid; echo "status=$?"; \(Self.callOffWatchdog); cat err.txt
-            "$AUPIPE" info out.wav | grep frames
+            "$AUPIPE" info out.wav.partial | grep frames
             """)
-        #expect(r.text.contains("status=0"), "\(r.text) \(r.err)")
+        #expect(r.text.contains("status=130"), "not real time: SIGINT's status; \(r.text) \(r.err)")
         #expect(r.text.contains("mix: input 1 (bus): waiting for a writer to open the FIFO"), "said once while waiting: \(r.text)")
         #expect(!r.text.contains("Interrupted"), "\(r.text)")
         #expect(r.text.contains("frames: 0"), "a valid, empty output: \(r.text)")

@@ -2,9 +2,10 @@ import Foundation
 import Testing
 
 /// `tee` through the binary: the copy equals the output of the chain cut at the tee, for
-/// regular files in every container, for FIFOs (a reader that is slow never stalls the stream;
-/// what it gets is whole frames, and the drops are counted), with `block=1`, with two tees, and
-/// the refusals of a copy onto the input, the output or a side input.
+/// regular files in every container, for FIFOs (in a real-time run a reader that is slow never
+/// stalls the stream; what it gets is whole frames, and the drops are counted), with `block=1`,
+/// with two tees, onto stdout when the output is a file, and the refusals of a copy onto the
+/// input, the output or a side input.
 @Suite struct TeeTests {
     /// 2 s of a 48 kHz stereo sine at -3 dBFS, s16.
     static func input(in dir: URL) throws {
@@ -90,8 +91,9 @@ import Testing
         }
     }
 
-    /// The reader holds the FIFO open but reads nothing until aupipe has finished: the stream
-    /// goes on at full length, the copy holds whole frames, and the drops are counted.
+    /// In a real-time run (`--live`), the reader holds the FIFO open but reads nothing until
+    /// aupipe has finished: the stream goes on at full length, the copy holds whole frames, and
+    /// the drops are counted (the end gives up on the queue after 0.5 s without progress).
     @Test func aFIFOReaderThatIsTooSlowNeverStallsTheStream() throws {
         let dir = try CLI.temporaryDirectory()
         let frames = 30 * 48000
@@ -99,7 +101,7 @@ import Testing
         let r = try CLI.shell("""
             mkfifo copy
             exec 3<>copy; exec 4<copy; exec 3>&-     # a reader that exists but does not read yet
-            "$AUPIPE" --in-format s16le:48000:2 -i in.raw -t raw --stats=json tee copy type=raw queue=100ms -o out.raw 2> stats.json
+            "$AUPIPE" --live --in-format s16le:48000:2 -i in.raw -t raw --stats=json tee copy type=raw queue=100ms -o out.raw 2> stats.json
             echo "status=$?"
             cat <&4 > copy.raw
             """, cwd: dir)
@@ -115,8 +117,8 @@ import Testing
         #expect(Int(written + dropped) == frames, "written \(written) + dropped \(dropped) != \(frames)")
     }
 
-    /// A reader that starts late and then reads: whole frames in order, every frame written or
-    /// counted as dropped.
+    /// A reader that starts late and then reads, in a real-time run: whole frames in order,
+    /// every frame written or counted as dropped.
     @Test func aLateFIFOReaderGetsWholeFrames() throws {
         let dir = try CLI.temporaryDirectory()
         let frames = 10 * 48000
@@ -125,7 +127,7 @@ import Testing
             mkfifo copy
             exec 3<>copy; exec 4<copy; exec 3>&-
             (sleep 0.2; cat <&4 > copy.raw) & exec 4<&-
-            "$AUPIPE" --in-format s16le:48000:2 -i in.raw -t raw --stats=json tee copy type=raw queue=50ms -o out.raw 2> stats.json
+            "$AUPIPE" --live --in-format s16le:48000:2 -i in.raw -t raw --stats=json tee copy type=raw queue=50ms -o out.raw 2> stats.json
             echo "status=$?"; wait
             """, cwd: dir)
         #expect(String(decoding: r.stdout, as: UTF8.self).contains("status=0"), "\(r.stderr)")
@@ -163,11 +165,26 @@ import Testing
         #expect(r.status == 0, "\(String(decoding: r.stdout, as: UTF8.self)) \(r.stderr)")
     }
 
+    /// `tee -` and `tee /dev/stdout` write the copy to stdout when `-o FILE` leaves it free.
+    @Test(arguments: ["tee - type=raw : gain -6 -o out.wav > copy.raw", "tee /dev/stdout type=raw : gain -6 -o out.wav | cat > copy.raw"])
+    func stdoutIsACopyWhenTheOutputIsAFile(chain: String) throws {
+        let dir = try CLI.temporaryDirectory()
+        try Self.input(in: dir)
+        let r = try CLI.shell("""
+            "$AUPIPE" -i in.wav \(chain) && "$AUPIPE" -i in.wav -t raw -o ref.raw && "$AUPIPE" -i in.wav gain -6 -o ref.wav
+            """, cwd: dir)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(try Self.same("copy.raw", "ref.raw", in: dir), "the copy on stdout is not the stream")
+        #expect(try Self.same("out.wav", "ref.wav", in: dir), "the main output changed")
+    }
+
     @Test(arguments: [
         ("-i in.wav tee in.wav -o out.wav", "the input"),
         ("tee in.wav < in.wav > out.wav", "stdin, the input"),
         ("-i in.wav tee out.wav -o out.wav", "the output"),
         ("-i in.wav tee out.wav > out.wav", "stdout"),
+        ("-i in.wav tee - > out.wav", "tee -: stdout is the main output"),
+        ("-i in.wav tee /dev/stdout -o - > out.wav", "tee /dev/stdout: stdout is the main output"),
         ("-i in.wav mix input=bus.wav : tee bus.wav -o out.wav", "mix"),
         ("-i in.wav aec ref=bus.wav : tee ./bus.wav -o out.wav", "aec"),
         ("-i in.wav tee a.wav : gain -3 : tee a.wav -o out.wav", "tee's output"),

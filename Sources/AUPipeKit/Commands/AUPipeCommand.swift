@@ -119,7 +119,7 @@ public enum AUPipeCommand {
                 report = try pipeline.run(source: source, openSink: output.open)
             } catch let e as AUPipeError where e.status == .dataError && StopSignal.received {
                 // Stopped (Ctrl-C) before the header was complete: the user's choice, not bad data.
-                return .ok
+                return stopStatus(options) ?? .ok
             }
             return finish(report, options: options, console: console)
         }
@@ -151,7 +151,8 @@ public enum AUPipeCommand {
     /// Prints the figures and the data error of a finished run; its exit status.
     static func finish(_ report: RunReport, options: PipelineOptions, console: any Console) -> ExitStatus {
         let error = report.dataError
-        let outcome = StatsPrinter.Outcome(status: error?.status ?? .ok, error: error?.message)
+        // A stop by SIGINT/SIGTERM is 130/143 where the run is not real time (`stopStatus`).
+        let outcome = StatsPrinter.Outcome(status: error?.status ?? stopStatus(options) ?? .ok, error: error?.message)
         // The warning before the figures, so that --stats=json stays the last line but an error's.
         if report.outputNonFinite.count > 0 {
             console.err("aupipe: warning: NaN or infinite values reached the \(report.output.format.encoding.token) output: \(report.outputNonFinite.text) (a float output keeps them as they are; find the unit or input that made them, or write an integer encoding, which writes NaN as 0 and clips infinities)")
@@ -161,5 +162,12 @@ public enum AUPipeCommand {
         }
         if let error { console.err("aupipe: \(error.message)") }
         return outcome.status
+    }
+
+    /// After SIGINT/SIGTERM (the output drained and its header patched): 130 or 143 for a run
+    /// that is not real time, as shells expect; nil for a real-time run (a capture device or
+    /// `--live`), whose normal end it is, and when no signal came.
+    static func stopStatus(_ options: PipelineOptions) -> ExitStatus? {
+        Pipeline.realTime(options).runIsRealTime ? nil : StopSignal.interruptedStatus
     }
 }

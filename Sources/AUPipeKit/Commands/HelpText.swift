@@ -52,6 +52,13 @@ public enum HelpText {
           --progress[=force]      draw progress on stderr (percent and ETA for files, stream time
                                   and speed otherwise); only on a terminal unless =force
           --duration DURATION     stop after this much input (10s, 250ms, 480f; bare: seconds)
+          --live                  the run is real time (as with --capture): side inputs (mix
+                                  buses, aec's ref=) are not waited for (late frames are silence)
+                                  and tee's FIFOs and pipes never stall the stream (late frames
+                                  are dropped), both counted in --stats; the default resampler is
+                                  the low-latency one; a unit's live= overrides it. Without it,
+                                  files and pipes are not real time: side streams are waited
+                                  for, and the bytes are the same on every run
           --capture DEVICE        read from an ALSA capture device (default, hw:1,0, plughw:1)
                                   instead of stdin, until SIGINT/SIGTERM or --duration; the
                                   output is WAV unless -t or -o's extension says otherwise
@@ -75,12 +82,13 @@ public enum HelpText {
         Units:
         \(HelpText.unitList)
 
-        Exit status: 0 ok (also when the reader closes the pipe early, or after SIGINT/SIGTERM),
-        64 usage error, 65 bad input data, 66 input cannot be opened, 69 ALSA, a sound
-        device or a plugin unavailable, 70 internal error, 73 output cannot be created, 74 I/O error.
+        Exit status: 0 ok (also when the reader closes the pipe early, or after SIGINT/SIGTERM in a
+        real-time run: --live or --capture), 64 usage error, 65 bad input data, 66 input cannot be
+        opened, 69 ALSA, a sound device or a plugin unavailable, 70 internal error, 73 output cannot
+        be created, 74 I/O error; 130/143 after SIGINT/SIGTERM in a run that is not real time.
 
         Examples:
-          arecord -t raw -f S16_LE -r 48000 -c 1 | aupipe --in-format s16le:48000:1 resample 16000 -t wav | opusenc - out.opus
+          arecord -t raw -f S16_LE -r 48000 -c 1 | aupipe --live --in-format s16le:48000:1 resample 16000 -t wav | opusenc - out.opus
           aupipe -i in.wav convert channels=1 : gain -3 -o mono.wav
           aupipe help resample
           aupipe gen sine 1000 duration=0.5 | aupipe resample 16000 -o a.wav && aupipe compare a.wav golden.wav --max-lsb 1

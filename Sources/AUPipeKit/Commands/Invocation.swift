@@ -51,6 +51,8 @@ public struct PipelineOptionsText: Equatable, Sendable {
     public var buffer: String?
     /// `--reconnect` ("forever") or `--reconnect=TIMEOUT`.
     public var reconnect: String?
+    /// `--live`: the run is real time (`RealTimePolicy`).
+    public var live = false
 
     public init() {}
 
@@ -77,6 +79,7 @@ public struct PipelineOptionsText: Equatable, Sendable {
             o.stats = mode
         }
         o.check = check
+        o.live = live
         o.control = control
         if controlReply != nil, control == nil {
             throw AUPipeError.usage("--control-reply needs --control PATH")
@@ -158,7 +161,7 @@ public enum CommandLineParser {
     public static let valueOptions = ["-i", "--input", "-o", "--output", "--in-format", "--out-format", "-t", "--type", "--block",
                                "--control", "--control-reply", "--duration",
                                "--capture", "--capture-format", "--monitor", "--play", "--period", "--buffer"]
-    static let flagOptions = ["--stats", "--check", "--progress", "--reconnect", "-h", "--help", "--version", "-V"]
+    static let flagOptions = ["--stats", "--check", "--progress", "--reconnect", "--live", "-h", "--help", "--version", "-V"]
 
     public static func parse(_ args: [String]) throws -> Invocation {
         guard let first = args.first else { return .run(chain: [], options: PipelineOptionsText()) }
@@ -245,13 +248,14 @@ public enum CommandLineParser {
                     name = String(word[..<eq])
                     value = String(word[word.index(after: eq)...])
                 }
-                if ["-h", "--help", "--version", "-V", "--check"].contains(name), let value {
+                if ["-h", "--help", "--version", "-V", "--check", "--live"].contains(name), let value {
                     throw AUPipeError.usage("\(name) takes no value (got '\(value)')")
                 }
                 switch name {
                 case "-h", "--help": return (options, words, .help(unit: nil))
                 case "--version", "-V": return (options, words, .version)
                 case "--check": options.check = true; continue
+                case "--live": options.live = true; continue
                 case "--stats": options.stats = value ?? "text"; continue
                 case "--progress": options.progress = value ?? "auto"; continue
                 case "--reconnect": options.reconnect = value ?? "forever"; continue

@@ -156,4 +156,17 @@ public struct ResamplerSettings: Hashable, Sendable {
     /// quality 4, the default before: 88 dB) in 0.40-0.44x sox's default time, where the target
     /// is >= 140 dB at <= 0.5x.
     public static let `default` = ResamplerSettings.soxr(.high)
+
+    /// What converts a rate nobody asked to tune in a real-time run (`--live`, `--capture`):
+    /// speexdsp at quality 5, whose filter looks ahead 40 frames at the lower of the two rates
+    /// (soxr's recipes hold back far more input before their first output). Chosen by
+    /// measurement among speexdsp's qualities and soxr's recipes: the best alias rejection whose
+    /// look-ahead keeps the first output of a 10 ms block within 15 ms (bench/run's latency rows,
+    /// figures in bench/README.md).
+    public static let lowLatency = ResamplerSettings(engine: .speex, quality: 5)
+
+    /// The default for a run under `policy`: `lowLatency` in real time, else `default`.
+    public static func runDefault(_ policy: RealTimePolicy) -> ResamplerSettings {
+        policy.runIsRealTime ? .lowLatency : .default
+    }
 }

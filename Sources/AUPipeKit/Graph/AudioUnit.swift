@@ -48,17 +48,17 @@ public struct PrepareContext: Sendable {
     public var input: StreamFormat
     /// The most frames one `process` call will be given (≥ 1).
     public var maxFrames: Int
-    /// True when the stream arrives in real time (a pipe, FIFO, socket, tty or sound device):
-    /// `mix` then reads its FIFO buses without blocking.
-    public var isLive: Bool
+    /// Whether the run is real time (a capture device or `--live`), which units with side
+    /// streams ask through their `live=` (`RealTimePolicy.isRealTime(_:)`).
+    public var realTime: RealTimePolicy
     /// Where each of the input's channels plays: the input header's layout while the channel
     /// count is the input's, else the default layout for the count (`meter` weights by it).
     public var layout: ChannelLayout
 
-    public init(input: StreamFormat, maxFrames: Int, isLive: Bool = false, layout: ChannelLayout? = nil) {
+    public init(input: StreamFormat, maxFrames: Int, realTime: RealTimePolicy = .offline, layout: ChannelLayout? = nil) {
         self.input = input
         self.maxFrames = maxFrames
-        self.isLive = isLive
+        self.realTime = realTime
         self.layout = layout ?? .standard(channels: input.channels)
     }
 }

@@ -93,14 +93,14 @@ public final class Chain {
     private let measurePeaks: Bool
 
     /// Prepares `stages` for `input`, in order; each name labels the stage's figures in `stats`.
-    /// `maxFrames` bounds every block; `isLive` says whether the stream arrives in real time.
+    /// `maxFrames` bounds every block; `realTime` says whether the run is real time.
     /// With `allowBypass` false, units that have nothing to do now still run (they may be
     /// changed while running). `then`, when given, adds stages after those, made from the
     /// format those produce (`--out-format`'s conversions). `layout` is the input's channel
     /// layout (the default for its count when nil); a stage that changes the channel count
     /// hands the next the default layout for the new count.
     public init(stages entries: [ChainStage], then more: ((StreamFormat) throws -> [ChainStage])? = nil, input: StreamFormat,
-                maxFrames: Int, measurePeaks: Bool, allowBypass: Bool = true, isLive: Bool = false, layout: ChannelLayout? = nil) throws {
+                maxFrames: Int, measurePeaks: Bool, allowBypass: Bool = true, realTime: RealTimePolicy = .offline, layout: ChannelLayout? = nil) throws {
         inputFormat = input
         self.maxFrames = maxFrames
         self.measurePeaks = measurePeaks
@@ -111,7 +111,7 @@ public final class Chain {
         var prepared: [Stage] = [], bypassed: [(index: Int, stats: StageStats)] = []
         func prepare(_ entry: ChainStage) throws {
             let next: StreamFormat
-            do { next = try entry.unit.prepare(PrepareContext(input: format, maxFrames: frames, isLive: isLive, layout: layout)) } catch let e as StageError {
+            do { next = try entry.unit.prepare(PrepareContext(input: format, maxFrames: frames, realTime: realTime, layout: layout)) } catch let e as StageError {
                 throw e.error(stage: entry.name, origin: entry.origin)
             }
             if allowBypass && entry.unit.isBypassed {

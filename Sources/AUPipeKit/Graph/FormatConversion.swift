@@ -6,7 +6,7 @@
 /// outputs stay byte-identical with earlier versions). 1 to N channels copies, N to 1 averages
 /// (`convert channels=`); any other change of channel count is refused with the requester's
 /// wording, as only a channel map could say what goes where. The rate is converted by
-/// `resample` with `ResamplerSettings.default` (exact length, zero delay). The encoding is
+/// `resample` with the run's default (`ResamplerSettings.runDefault`: exact length, zero delay). The encoding is
 /// not converted here: that is the encoder's business.
 public struct FormatConversion {
     public let from: StreamFormat
@@ -15,8 +15,8 @@ public struct FormatConversion {
     /// The rate to reach in Hz (1...768000), or nil to keep it.
     public let sampleRate: Int?
     public let requester: Requester
-    /// What converts the rate.
-    public var resampler = ResamplerSettings.default
+    /// What converts the rate; nil: the run's default (the low-latency one in real time).
+    public var resampler: ResamplerSettings? = nil
 
     /// From `from` to `to`'s channel count and rate.
     public init(from: StreamFormat, to: StreamFormat, for requester: Requester) {

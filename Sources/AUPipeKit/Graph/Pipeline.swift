@@ -72,7 +72,8 @@ public final class Pipeline {
     /// A side output (`tee PATH`) written onto the input, the output or a side input would
     /// truncate or feed back what is read: refused (64) before anything is opened. Paths are
     /// the same when they name the same regular file or FIFO (through links), or are the same
-    /// text; two side outputs onto one path are refused too.
+    /// text; two side outputs onto one path are refused too. stdout (`tee -`, `tee /dev/stdout`)
+    /// is refused only while it is the main output (no `-o FILE`).
     static func checkSideOutputsSpareStreams(_ units: [any AudioUnit], options: PipelineOptions) throws {
         var streams: [(what: String, path: String)] = []
         if options.capture == nil {
@@ -86,10 +87,14 @@ public final class Pipeline {
         }
         for case let writer as any SideOutputWriter in units {
             for (role, path) in writer.sideOutputs {
-                if let hit = streams.first(where: { sameDestination($0.path, path) }) {
+                let target = SideOutputFile.stdoutNames.contains(path) ? "/dev/stdout" : path
+                if options.output == "-", target == "/dev/stdout" {
+                    throw AUPipeError.usage("\(role) \(path): stdout is the main output; write the main output with -o FILE, or the copy to a file, a FIFO or >(command)")
+                }
+                if let hit = streams.first(where: { sameDestination($0.path, target) }) {
                     throw AUPipeError.usage("\(role) \(path): it is \(hit.what); write the copy to another file, a FIFO or >(command)")
                 }
-                streams.append(("\(path), \(role)'s output", path))
+                streams.append(("\(path), \(role)'s output", target))
             }
         }
     }
@@ -129,7 +134,7 @@ public final class Pipeline {
         defer { control?.close() }
         let (header, audio) = try HeaderReader.read(source, rawFormat: options.inFormat)
         let size = source.regularFileSize.map { UInt64(max(0, $0 - header.headerBytes)) }
-        return try run(Input(header: header, audio: audio, bytes: size, isLive: source.arrivesInRealTime), openSink: openSink, control: control)
+        return try run(Input(header: header, audio: audio, bytes: size), openSink: openSink, control: control)
     }
 
     /// Runs the stream captured from `--capture`'s device. The output container is WAV unless
@@ -140,25 +145,30 @@ public final class Pipeline {
         defer { control?.close() }
         let source = CaptureSource(device: name, format: options.captureFormat, sizes: ALSADevice.Sizes(period: options.period, buffer: options.buffer),
                                    duration: options.duration)
-        return try run(Input(header: source.header, audio: source, bytes: nil, isLive: true, capture: source), openSink: openSink, control: control)
+        return try run(Input(header: source.header, audio: source, bytes: nil, capture: source), openSink: openSink, control: control)
     }
 
     /// Runs a stream whose header is already known (read, or made up as `aupipe gen` does):
     /// `audio` yields the samples that follow it.
     public func run(header: StreamHeader, audio: any ByteSource, openSink: () throws -> any ByteSink) throws -> RunReport {
-        try run(Input(header: header, audio: audio, bytes: header.dataBytes, isLive: false), openSink: openSink, control: nil)
+        try run(Input(header: header, audio: audio, bytes: header.dataBytes), openSink: openSink, control: nil)
     }
 
     // MARK: one run
 
     /// The stream a run reads: its header, the bytes after it, how many there are when known
-    /// (for `--progress`), whether they arrive in real time, and the capture device they come from.
+    /// (for `--progress`), and the capture device they come from.
     struct Input {
         let header: StreamHeader
         let audio: any ByteSource
         let bytes: UInt64?
-        let isLive: Bool
         var capture: CaptureSource? = nil
+    }
+
+    /// Whether this run is real time: what it is told (`--live`) and what it opens (a capture
+    /// device), never how its input happens to arrive (a pipe is not real time by itself).
+    static func realTime(_ options: PipelineOptions) -> RealTimePolicy {
+        RealTimePolicy(runIsRealTime: options.live || options.capture != nil)
     }
 
     private func openControl() throws -> ControlChannel? {
@@ -168,7 +178,7 @@ public final class Pipeline {
     private func run(_ input: Input, openSink: () throws -> any ByteSink, control: ControlChannel?) throws -> RunReport {
         let header = input.header
         let inFormat = try header.format.validated(source: "\(input.audio.name): \(header.container.rawValue.uppercased()) header")
-        let chain = try prepareChain(for: inFormat, layout: ChannelLayout(header: header), isLive: input.isLive, controlled: control != nil)
+        let chain = try prepareChain(for: inFormat, layout: ChannelLayout(header: header), controlled: control != nil)
         let plan = try outputPlan(for: header, chain: chain, fromDevice: input.capture != nil)
         var report = RunReport(input: header, output: plan)
         if options.check {
@@ -191,7 +201,7 @@ public final class Pipeline {
     }
 
     /// The chain's units and the conversions `--out-format` appends, prepared for `inFormat`.
-    private func prepareChain(for inFormat: StreamFormat, layout: ChannelLayout, isLive: Bool, controlled: Bool) throws -> Chain {
+    private func prepareChain(for inFormat: StreamFormat, layout: ChannelLayout, controlled: Bool) throws -> Chain {
         let blockFrames = max(1, options.block?.frames(atRate: inFormat.sampleRate) ?? inFormat.sampleRate / 100)
         guard blockFrames <= 1 << 20 else {
             throw AUPipeError.usage("--block is \(blockFrames) frames; at most 1048576 allowed")
@@ -204,7 +214,7 @@ public final class Pipeline {
         let stages = units.map { ChainStage($0.label ?? $0.name, $0.unit) }
         // Under live control no unit is skipped: a gain at 0 dB may be turned down later.
         return try Chain(stages: stages, then: outputConversions, input: inFormat, maxFrames: blockFrames,
-                         measurePeaks: options.stats != .off, allowBypass: !controlled, isLive: isLive, layout: layout)
+                         measurePeaks: options.stats != .off, allowBypass: !controlled, realTime: Self.realTime(options), layout: layout)
     }
 
     /// The conversions `--out-format` asks for beyond the encoding (channels, then rate), from

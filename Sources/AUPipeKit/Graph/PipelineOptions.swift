@@ -43,6 +43,10 @@ public struct PipelineOptions: Sendable {
     /// `--reconnect[=TIMEOUT]`: wait for a lost device to come back (nil: a loss ends the run,
     /// or for `--monitor` drops the monitor).
     public var reconnect: Reconnect?
+    /// `--live`: the run is real time although its input is a file or a pipe (a capture device
+    /// makes it so anyway): side streams never stall it (`RealTimePolicy`), and the default
+    /// resampler is the low-latency one.
+    public var live = false
 
     /// `--capture`'s format unless `--capture-format` says otherwise.
     public static let defaultCaptureFormat = StreamFormat(encoding: .s16le, sampleRate: 48000, channels: 2)

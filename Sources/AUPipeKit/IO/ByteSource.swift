@@ -12,13 +12,10 @@ public protocol ByteSource: AnyObject {
     var name: String { get }
     /// The size in bytes when the source is a regular file (for `--progress`), else nil.
     var regularFileSize: Int64? { get }
-    /// True when the bytes arrive in real time (a pipe, FIFO, socket, tty or device).
-    var arrivesInRealTime: Bool { get }
 }
 
 extension ByteSource {
     public var regularFileSize: Int64? { nil }
-    public var arrivesInRealTime: Bool { false }
 }
 
 /// A file descriptor: stdin, a file, a FIFO. Stops (reports end of stream) when SIGINT or
@@ -72,8 +69,6 @@ public final class FileDescriptorSource: ByteSource {
         guard let mine = FileIdentity(descriptor: fd) else { return false }
         return mine == FileIdentity(path: path)
     }
-
-    public var arrivesInRealTime: Bool { !isRegularFile }
 
     /// The size in bytes when the descriptor is a regular file.
     public var regularFileSize: Int64? {

@@ -19,9 +19,9 @@ import Glibc
 /// - A FIFO that has no reader yet is opened again at each write; frames that come meanwhile
 ///   are dropped and counted. The header goes out with the first audio a reader gets, so a
 ///   reader that comes late still gets a valid stream.
-/// - At `finish`, what is queued gets a bounded attempt: it waits while the reader takes bytes,
-///   and gives up after `idleMilliseconds` without progress, `totalMilliseconds` in all, or at
-///   the stop; the rest is counted as dropped.
+/// - At `finish`, what is queued is delivered: it waits while the reader takes bytes, and gives
+///   up only after `idleMilliseconds` without progress (none with `block`), or at the stop; the
+///   rest is counted as dropped.
 ///
 /// With `block: true`, writes wait (poll) until the pipe takes everything, and the first write
 /// waits for a reader to open a FIFO (trying every 20 ms; said on stderr after 1 s): nothing is
@@ -124,28 +124,19 @@ final class LiveOutputWriter {
         if done < count { enqueue(start + done, count: count - done, written: done, lead: lead) }
     }
 
-    /// The end: a bounded attempt to write what is queued, then the rest is counted as dropped
-    /// and the descriptor closed. The attempt waits while the reader takes bytes: it gives up
-    /// after `idleMilliseconds` without progress, after `totalMilliseconds` in all, or at the
-    /// stop. A reader that goes away now is not an error.
-    func finish(idleMilliseconds: Int32, totalMilliseconds: Int) throws {
+    /// The end: what is queued is written as the reader takes it, then what is left is counted
+    /// as dropped and the descriptor closed. It waits as long as the reader takes bytes; it gives
+    /// up after `idleMilliseconds` without progress (with `block`: never), or at the stop. A
+    /// reader that goes away now is not an error.
+    func finish(idleMilliseconds: Int32) throws {
         defer { discardQueue(); file.close() }
         guard file.isOpen, !readerGone else { return }
-        let deadline = Self.milliseconds() + totalMilliseconds
         while ringCount > 0 {
             let before = ringCount
             guard try flushQueue(waiting: false) else { readerGone = true; return }
             if ringCount == 0 || ringCount != before { continue }
-            let left = deadline - Self.milliseconds()
-            if stopped || left <= 0 || file.waitWritable(milliseconds: Int32(min(left, Int(idleMilliseconds)))) != .ready { break }
+            if stopped || file.stop.isSet() || file.waitWritable(milliseconds: block ? -1 : idleMilliseconds) != .ready { break }
         }
-    }
-
-    /// A monotonic clock in milliseconds.
-    private static func milliseconds() -> Int {
-        var t = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &t)
-        return t.tv_sec * 1000 + t.tv_nsec / 1_000_000
     }
 
     /// Opens the FIFO or pipe if it is not open: true once it is. Without a reader, false (the

@@ -5,21 +5,26 @@ import Glibc
 /// A side input of the chain (a `mix` bus, `aec`'s reference): a file, FIFO or `<(command)`
 /// read and delivered in the stream's format, frame-aligned with the stream's timeline.
 ///
-/// Policy: a regular file (or any input while the chain's own stream is not live) is read with
-/// blocking reads: it delivers every frame, in order. A FIFO or pipe while the stream is live
-/// is read without blocking: each request waits at most `wait` for data; what is missing is
-/// silence, and as many late frames are dropped when they come, so the input never drifts from
-/// the stream's timeline.
+/// Policy (`RealTimePolicy`, as its unit's `live=` decides it): a regular file, or any input
+/// in a run that is not real time, is read with blocking reads: it delivers every frame, in
+/// order, and the bytes are the same on every run. A FIFO or pipe in real time is read without
+/// blocking: each request waits at most `wait` for data; what is missing is silence, and as
+/// many late frames are dropped when they come, so the input never drifts from the stream's
+/// timeline. Late frames are counted (`underrunFrames`, for `--stats`) and said on stderr once
+/// at the end (`reportLate`).
 ///
 /// Ends: a pipe or FIFO ends when its writer has gone (a `<(command)` that failed ends at once);
-/// a FIFO that no writer has opened is silence while the stream is live, and ends when the
-/// stream does. SIGINT/SIGTERM end every side input: no wait outlives a stop signal. An input
+/// a FIFO that no writer has opened is silence in real time, and ends when the stream does. SIGINT/SIGTERM end every side input: no wait outlives a stop signal. An input
 /// that ends without any audio is announced once on stderr.
 final class SideInput {
     let spec: BusSpec
     let index: Int
     private let target: StreamFormat
     private let live: Bool
+    /// The policy the conversion's stages are prepared with (the resampler's choice).
+    private let realTime: RealTimePolicy
+    /// Whether the late frames have been said on stderr.
+    private var reportedLate = false
     /// Whether short reads still become silence (false after `streamHasEnded`).
     private var liveNow: Bool
     /// Set by `streamHasEnded`: a FIFO no writer has opened by now never will be read.
@@ -70,7 +75,9 @@ final class SideInput {
     /// Opens the input; a regular file's header is read now, so its errors come before audio.
     /// `label` starts every message about the input (`mix: input 2`, `aec: ref`);
     /// `channelMismatch` words the error for a channel count it cannot convert (nil: mix's).
-    init(spec: BusSpec, index: Int, label: String? = nil, target: StreamFormat, maxFrames: Int, streamIsLive: Bool, wait: StreamDuration,
+    /// `realTime`: whether the unit reads it in real time (`RealTimePolicy.isRealTime(_:)`); the
+    /// conversion's resampler is then the low-latency one.
+    init(spec: BusSpec, index: Int, label: String? = nil, target: StreamFormat, maxFrames: Int, realTime: Bool, wait: StreamDuration,
          channelMismatch: ((_ channels: Int) -> String)? = nil) throws {
         self.spec = spec
         self.channelMismatch = channelMismatch
@@ -85,7 +92,8 @@ final class SideInput {
         file = try SideInputFile(path: spec.path, name: "\(label) (\(spec.path))")
         let regular = file.kind == .regular
         if spec.loop && !regular { throw AUPipeError.usage("\(label) (\(spec.path)): loop needs a regular file; a FIFO or pipe cannot start again") }
-        live = streamIsLive && !regular
+        self.realTime = RealTimePolicy(runIsRealTime: realTime)
+        live = realTime && !regular
         liveNow = live
         self.maxFrames = maxFrames
         decoded = .allocate(capacity: chunkFrames * 64)
@@ -136,7 +144,7 @@ final class SideInput {
             ?? .mixBus(name, path: spec.path)
         let stages = try FormatConversion(from: format, to: target, for: requester).stages()
         do {
-            return try Chain(stages: stages, input: format, maxFrames: chunkFrames, measurePeaks: false)
+            return try Chain(stages: stages, input: format, maxFrames: chunkFrames, measurePeaks: false, realTime: realTime)
         } catch let e as AUPipeError { throw e.prefixed(name) }
     }
 
@@ -266,6 +274,14 @@ final class SideInput {
             _ = file.wait(milliseconds: waitMilliseconds)
             waited = true
         }
+    }
+
+    /// Says once on stderr how many frames came late and were silence (real time only: a run
+    /// that is not real time waits for them). Called by the unit at the end of the stream.
+    func reportLate() {
+        guard !reportedLate, underrunFrames > 0 else { return }
+        reportedLate = true
+        warn("aupipe: \(name): warning: \(counted(Int(underrunFrames), "frame")) came late and were silence (a real-time run does not wait for side inputs; live=off waits)")
     }
 
     /// SIGINT/SIGTERM: read nothing more; what was read is still delivered.

@@ -10,12 +10,13 @@
 ///   empty stream): it gets the same bytes `-o` would for the same samples — the header in the
 ///   first write with the first audio, then at `finish` the header patched with the true sizes
 ///   and RIFF's pad byte after odd-sized data. Writes block as the disk does.
-/// - A **FIFO or pipe** gets the streaming header (CAF -1, WAV and AU 0xFFFFFFFF) and the live
-///   policy of `LiveOutputWriter`: it never stalls the main stream (a bounded queue, the newest
+/// - A **FIFO or pipe** gets the streaming header (CAF -1, WAV and AU 0xFFFFFFFF) and the
+///   policy of `RealTimePolicy` through `LiveOutputWriter`: in a run that is not real time (or
+///   with `block`) it waits for the reader, as GNU tee does, until SIGINT/SIGTERM, and gets
+///   every frame; in real time it never stalls the main stream (a bounded queue, the newest
 ///   whole frames dropped and counted when it is full; a FIFO with no reader yet is tried again
-///   at each write, its frames dropped meanwhile), or with `block` it waits for the reader,
-///   until SIGINT/SIGTERM. A reader that goes away stops this output with one line on stderr;
-///   the main stream goes on.
+///   at each write, its frames dropped meanwhile). What is queued at the end is delivered. A
+///   reader that goes away stops this output with one line on stderr; the main stream goes on.
 ///
 /// Samples are encoded as the main output encodes them (`SampleCodec`: rounded to nearest,
 /// clipped and counted for integers; no dither).
@@ -80,9 +81,10 @@ public final class SideOutput {
     }
 
     /// Learns the stream's format (the unit's input) and allocates everything: a block of
-    /// `maxFrames` frames (at least 1) encoded, and for a FIFO or pipe the queue. Called once,
-    /// before the first `write`.
-    public func prepare(format: StreamFormat, maxFrames: Int) throws {
+    /// `maxFrames` frames (at least 1) encoded, and for a FIFO or pipe the queue. `realTime` is
+    /// the run's policy, which `options.live` applies (default: a real-time run, where a FIFO or
+    /// pipe never stalls the stream). Called once, before the first `write`.
+    public func prepare(format: StreamFormat, maxFrames: Int, realTime: RealTimePolicy = .realTime) throws {
         guard fileWriter == nil && live == nil && !finished else {
             throw AUPipeError(.software, "\(name): prepare after audio")
         }
@@ -101,7 +103,8 @@ public final class SideOutput {
         if file.kind == .stream {
             let limit = max(1, (SideOutputOptions.maxQueueBytes - room) / frameBytes)
             queueFrames = min(limit, max(1, options.queue.frames(atRate: format.sampleRate)))
-            let writer = LiveOutputWriter(file: file, header: header, frameBytes: frameBytes, queueFrames: queueFrames, block: options.block)
+            let waits = options.block || !realTime.isRealTime(options.live)
+            let writer = LiveOutputWriter(file: file, header: header, frameBytes: frameBytes, queueFrames: queueFrames, block: waits)
             writer.announce = { [unowned self] in say($0) }
             live = writer
         }
@@ -147,10 +150,11 @@ public final class SideOutput {
     }
 
     /// Ends the output, once: a regular file gets its header (if no audio carried it), then the
-    /// true sizes and its trailer, and is closed; a FIFO or pipe gets a bounded attempt at what
-    /// is queued (waiting while its reader takes bytes: at most 0.5 s without progress, and the
-    /// queue's length plus 0.5 s in all; no wait after SIGINT/SIGTERM; the rest is counted as
-    /// dropped), and is closed. Drops, and a FIFO no reader opened, are said once on stderr.
+    /// true sizes and its trailer, and is closed; a FIFO or pipe gets what is queued, as its
+    /// reader takes it (when it waits for its reader: however long that takes; in real time
+    /// until it has taken nothing for the queue's length, at least 0.5 s; no wait after
+    /// SIGINT/SIGTERM; the rest is counted as dropped), and is closed. Drops, and a FIFO no
+    /// reader opened, are said once on stderr.
     public func finish() throws {
         guard !finished, let plan else { return }
         finished = true
@@ -163,7 +167,7 @@ public final class SideOutput {
             sizesPatched = try openFile().finish(patching: plan, dataBytes: UInt64(fileFrames) * UInt64(frameBytes))
             return
         }
-        try live.finish(idleMilliseconds: 500, totalMilliseconds: queueFrames * 1000 / plan.format.sampleRate + 500)
+        try live.finish(idleMilliseconds: Int32(max(500, min(60_000, queueFrames * 1000 / plan.format.sampleRate))))
         guard !file.stop.isSet(), !warnedGone, framesGiven > 0 else { return }
         if !live.everOpened {
             say("aupipe: \(name): warning: no reader opened it; its \(counted(Int(framesGiven), "frame")) were dropped")

@@ -3,7 +3,8 @@ import Glibc
 #endif
 
 /// The descriptor of a side output (`tee`'s copy, a monitor tap): a regular file, a named FIFO,
-/// or a pipe such as `>(command)` (`/dev/fd/N`), never stdout, which is the main output.
+/// a pipe such as `>(command)` (`/dev/fd/N`), or stdout (`-`, `/dev/stdout`) when the main
+/// output is a file (`Pipeline` refuses it when stdout is the main output).
 ///
 /// The path is checked when this is made, and nothing is created then: a regular file is
 /// created (or truncated) by `createFile`, once audio is about to come. FIFOs and pipes are
@@ -44,16 +45,20 @@ final class SideOutputFile {
     private var pipeSignal = sigset_t()
     private var savedMask = sigset_t()
 
-    /// Checks `path`: refuses stdout (`-`, `/dev/stdout`, or the very file or pipe stdout is:
-    /// 64), a directory, a socket, and a file that cannot be created or written (73).
+    /// The names of stdout: `-` (opened as `/dev/stdout`) and the paths that are fd 1.
+    static let stdoutNames: Set<String> = ["-", "/dev/stdout", "/dev/fd/1", "/proc/self/fd/1"]
+
+    /// Checks `path`: refuses stdout when it is a terminal (64), a directory, a socket, and a
+    /// file that cannot be created or written (73).
     init(path: String, name: String, stop: StopCondition) throws {
         self.path = path
         self.name = name
         self.stop = stop
-        cPath = PathBytes.cPath(path)
+        let opened = path == "-" ? "/dev/stdout" : path
+        cPath = PathBytes.cPath(opened)
         sigemptyset(&pipeSignal)
         sigaddset(&pipeSignal, SIGPIPE)
-        kind = try Self.check(path, name: name)
+        kind = try Self.check(opened, name: name)
         // Allocated once the checks pass: a throwing init runs no deinit to free them.
         pollSet = .allocate(capacity: 2)
         vectors = .allocate(capacity: 2)
@@ -61,8 +66,8 @@ final class SideOutputFile {
 
     /// The checks `init` describes; returns what the path is.
     private static func check(_ path: String, name: String) throws -> Kind {
-        if ["-", "/dev/stdout", "/dev/fd/1", "/proc/self/fd/1"].contains(path) {
-            throw AUPipeError.usage("\(name): stdout is the main output; give a file, a FIFO or >(command)")
+        if stdoutNames.contains(path), isatty(1) != 0 {
+            throw AUPipeError.usage("\(name): refusing to write binary audio to a terminal; redirect stdout (> copy.wav) or give a file, a FIFO or >(command)")
         }
         var st = stat()
         guard stat(PathBytes.cPath(path), &st) == 0 else {
@@ -80,10 +85,6 @@ final class SideOutputFile {
         case S_IFSOCK: throw AUPipeError.cannotCreate("\(name): cannot write: it is a socket; give a file, a FIFO or >(command)")
         case S_IFREG: kind = .regular
         default: kind = .stream
-        }
-        var out = stat()
-        if (st.st_mode & S_IFMT) != S_IFCHR, fstat(1, &out) == 0, out.st_dev == st.st_dev, out.st_ino == st.st_ino {
-            throw AUPipeError.usage("\(name): it is stdout, the main output; give another file, a FIFO or >(command)")
         }
         guard access(PathBytes.cPath(path), W_OK) == 0 else { throw Self.cannotCreate(name, errno) }
         return kind

@@ -1,5 +1,5 @@
-/// How a side output writes: container, encoding, and the live policy for FIFOs and pipes.
-/// A unit fills it from its parameters (`tee`'s `type=`, `format=`, `block=`, `queue=`).
+/// How a side output writes: container, encoding, and the policy for FIFOs and pipes.
+/// A unit fills it from its parameters (`tee`'s `type=`, `format=`, `block=`, `queue=`, `live=`).
 public struct SideOutputOptions: Equatable, Sendable {
     /// Starts every message about the output, before its path: `tee` gives `tee (copy.wav): ...`.
     public var label: String
@@ -13,9 +13,12 @@ public struct SideOutputOptions: Equatable, Sendable {
     /// The encoding (`format=`), which the container must hold; nil: the stream's, moved to the
     /// nearest one the container holds (s16be into WAV becomes s16le), as for the main output.
     public var encoding: SampleEncoding?
-    /// FIFOs and pipes only: wait (poll) for a slow or absent reader instead of dropping frames.
-    /// False by default: the side output never stalls the main stream.
+    /// FIFOs and pipes only: wait (poll) for a slow or absent reader instead of dropping frames,
+    /// even in real time. False by default: then `live` and the run decide.
     public var block = false
+    /// FIFOs and pipes only: whether they are written in real time (`RealTimePolicy`): `auto` as
+    /// the run, `on` never stalls the stream, `off` waits for the reader.
+    public var live = LiveSetting.auto
     /// FIFOs and pipes only: the most audio queued for a slow reader before frames are dropped.
     /// 2 s by default; at least 1 frame, at most `maxQueueBytes` of encoded audio.
     public var queue: StreamDuration = .seconds(2)

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import CAUPipeSupport
 
 /// SIGINT and SIGTERM, as the whole program sees them: once one has arrived, every reader stops
@@ -5,6 +8,17 @@ import CAUPipeSupport
 enum StopSignal {
     /// True once SIGINT or SIGTERM has arrived.
     static var received: Bool { aupipe_stop_signal() != 0 }
+
+    /// The status a run that is not real time ends with after a stop signal, as shells expect
+    /// of a program a signal ended (130 after SIGINT, 143 after SIGTERM); nil without one. A
+    /// real-time run (a capture device, `--live`) ends normally on it (0).
+    static var interruptedStatus: ExitStatus? {
+        switch aupipe_stop_signal() {
+        case 0: return nil
+        case SIGTERM: return .terminated
+        default: return .interrupted
+        }
+    }
 
     /// A descriptor that becomes readable when the signal arrives (a self-pipe), to poll together
     /// with an input; -1 before the handlers are installed.

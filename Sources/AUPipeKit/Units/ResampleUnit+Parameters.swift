@@ -14,12 +14,12 @@ extension ResampleUnit {
 
     /// The settings `engine=` and `quality=` ask for. Without `engine=` the quality's kind names
     /// the engine (an integer speex's, as in versions whose default was speex; a recipe soxr's),
-    /// and without either it is `ResamplerSettings.default`. A quality of the other kind than
+    /// and without either it is nil: the run's default (`ResamplerSettings.runDefault`). A quality of the other kind than
     /// the `engine=` given is a usage error naming the engine's own.
-    static func settings(engine: ResamplerEngineKind?, quality: IntegerOrWord?) throws -> ResamplerSettings {
+    static func settings(engine: ResamplerEngineKind?, quality: IntegerOrWord?) throws -> ResamplerSettings? {
         switch (engine, quality) {
         case (nil, nil):
-            return .default
+            return nil
         case (let engine?, nil):
             return ResamplerSettings(engine: engine, quality: engine.defaultQuality)
         case (.speex?, .integer(let q)), (nil, .integer(let q)):

@@ -10,7 +10,7 @@ public final class ResampleUnit: AudioUnit, StatsReporting {
         name: "resample",
         summary: "change the sample rate (libsoxr or speexdsp resampler)",
         details: """
-            Converts to rate= with engine= at quality=. engine=soxr is libsoxr, quality= one of its recipes quick, low, medium, high (its default) or very-high; engine=speex is speexdsp's polyphase resampler, quality= 0 fastest ... 10 best (3 is speex's VoIP setting, 4 its default). Without engine= and quality=: soxr at high, the default, also for the implicit conversions (--out-format with a rate, mix buses, aec's reference); it rejects aliases by about 147 dB in half of sox's time (see the manual). A quality= without engine= names its engine: an integer is speex's (quality=3 gives the bytes of earlier versions), a recipe soxr's. The two rates may differ by a factor of up to 1024 either way.
+            Converts to rate= with engine= at quality=. engine=soxr is libsoxr, quality= one of its recipes quick, low, medium, high (its default) or very-high; engine=speex is speexdsp's polyphase resampler, quality= 0 fastest ... 10 best (3 is speex's VoIP setting, 4 its default). Without engine= and quality=: soxr at high, the default, also for the implicit conversions (--out-format with a rate, mix buses, aec's reference); it rejects aliases by about 147 dB in half of sox's time (see the manual). In a real-time run (--live or --capture) the default is the low-latency one instead, speex at quality 5, for resample and the implicit conversions alike: its filter looks ahead 40 frames at the lower of the two rates (2.5 ms at 16 kHz, 5 ms at 8 kHz), where soxr's recipes hold back a few hundred to a few thousand input frames before their first output; without --live nothing changes. --stats names the engine used. A quality= without engine= names its engine: an integer is speex's (quality=3 gives the bytes of earlier versions), a recipe soxr's. The two rates may differ by a factor of up to 1024 either way.
             Length is exact: N input frames give round(N x out / in) output frames. Delay is zero: the filter latency is compensated at the start and its tail is flushed at the end of the stream, so an impulse lands on its ideal output sample. Equal rates pass the stream through untouched.
             """,
         parameters: [Keys.rate, Keys.engine, Keys.quality],
@@ -29,26 +29,31 @@ public final class ResampleUnit: AudioUnit, StatsReporting {
 
     /// Output rate in Hz.
     public let rate: Int
-    /// The engine's quality (speexdsp: 0...10; libsoxr: 0...4, `SoxrRecipe.index`).
-    public let quality: Int
-    /// The library that converts.
+    /// The settings asked for (`engine=`, `quality=`), or nil for the run's default
+    /// (`ResamplerSettings.runDefault`: the low-latency one in real time), decided in `prepare`.
+    public let requested: ResamplerSettings?
+    /// The engine's quality (speexdsp: 0...10; libsoxr: 0...4, `SoxrRecipe.index`); before
+    /// `prepare` without `requested`, the default of a run that is not real time.
+    public private(set) var quality: Int
+    /// The library that converts (as `quality`).
     public private(set) var engine: ResamplerEngineKind
     private var resampler: Resampler?
     private var inRate = 0
     private var channels = 1
 
     /// A speexdsp resampler at `quality` (0...10).
-    public init(rate: Int, quality: Int) {
-        self.rate = rate
-        self.quality = quality
-        engine = .speex
+    public convenience init(rate: Int, quality: Int) {
+        self.init(rate: rate, settings: ResamplerSettings(engine: .speex, quality: quality))
     }
 
-    /// A resampler with `settings` (`ResamplerSettings.default` for a conversion nobody
-    /// asked to tune).
-    public convenience init(rate: Int, settings: ResamplerSettings) {
-        self.init(rate: rate, quality: settings.quality)
-        engine = settings.engine
+    /// A resampler with `settings`, or (nil) the run's default for a conversion nobody asked
+    /// to tune (`ResamplerSettings.runDefault`, decided in `prepare`).
+    public init(rate: Int, settings: ResamplerSettings?) {
+        self.rate = rate
+        requested = settings
+        let initial = settings ?? .default
+        quality = initial.quality
+        engine = initial.engine
     }
 
     public var settings: ResamplerSettings { ResamplerSettings(engine: engine, quality: quality) }
@@ -59,6 +64,9 @@ public final class ResampleUnit: AudioUnit, StatsReporting {
         channels = input.channels
         var output = input
         output.sampleRate = rate
+        let chosen = requested ?? .runDefault(context.realTime)
+        engine = chosen.engine
+        quality = chosen.quality
         guard inRate != rate else { return output }
         // speexdsp's filter grows with the ratio and its cost with the square of it.
         guard rate * Self.maxRatio >= inRate, inRate * Self.maxRatio >= rate else {

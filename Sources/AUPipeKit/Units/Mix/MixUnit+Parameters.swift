@@ -18,16 +18,6 @@ extension MixUnit {
         case limit
     }
 
-    /// Whether FIFO buses are read without blocking (`live=`).
-    public enum LiveMode: String, CaseIterable, Sendable {
-        /// When the stream is a pipe or a device.
-        case auto
-        /// Always, even when the stream is a file.
-        case on
-        /// Never: every bus is read blocking (the same bytes every run).
-        case off
-    }
-
     public enum Keys {
         /// A bus: `PATH[,gain=DB][,pan=P][,offset=MS][,loop][,mute][,format=SPEC]` (see `BusSpec.Options`).
         public static let input = RepeatedParameter("input", .bus, help: "a bus: PATH[,gain=DB][,pan=P][,offset=MS][,loop][,mute][,format=SPEC]")
@@ -43,8 +33,9 @@ extension MixUnit {
         public static let overload = Parameter("overload", .choice(Overload.self), default: .clip, help: "clip at full scale (counted), or a soft limiter")
         /// The longest wait for a live FIFO bus per block, 0...1000 ms (a bare number in ms).
         public static let wait = Parameter("wait", .duration(0...1, bareUnit: .milliseconds), default: .milliseconds(5), help: "longest wait for a live FIFO bus per block")
-        /// Whether FIFO buses are read without blocking; default `auto`.
-        public static let live = Parameter("live", .choice(LiveMode.self), default: .auto, help: "read FIFO buses without blocking: auto when the stream is a pipe or device; off for a piped file that is not real time (same bytes every run)")
+        /// Whether FIFO and pipe buses are read in real time (`RealTimePolicy`); default `auto`:
+        /// as the run (real time with `--capture` or `--live`).
+        public static let live = RealTimePolicy.parameter("read FIFO and pipe buses without waiting (late frames are silence)")
 
         /// Bus K's live parameters, addressed `busK.gain`, `busK.mute`, `busK.pan`.
         static let busGain = OptionalParameter("gain", .gainDB, help: "bus gain", live: true)

@@ -24,12 +24,12 @@ public final class MixUnit: AudioUnit, LiveControllable, StatsReporting, SideInp
             Bus 0 is the chain's own stream; every input= adds a bus: input=PATH[,gain=DB or a linear factor like 0.5x][,pan=-1..1][,offset=MS][,loop][,mute][,format=TOKEN:RATE:CH]. A bus may be any container aupipe reads (raw with format=), at any rate and channel count: it is resampled (exact length, as resample) and converted 1 to N or N to 1 channels to the stream's format. offset= starts the bus later on the stream's timeline (negative: skips its beginning); loop starts a file again when it ends.
             The mix is a plain weighted sum with no renormalisation: out = out-gain x (main-gain x stream + sum of gain x pan x bus). A bus that ends is silence from then on; nothing else changes. Pan (stereo output only): a mono bus uses the constant-power law (L = cos((p+1)pi/4), R = sin((p+1)pi/4), -3 dB each at the centre); a stereo bus is balanced (L = min(1, 1-p), R = min(1, 1+p)). Without pan, a bus goes to every channel at its gain.
             duration=first (the stream decides the length), longest (until the last bus ends; the stream is silence after its end) or shortest (until the first bus or the stream ends; looping buses never end). overload=clip limits the output to full scale and counts the clipped samples; overload=limit bends everything above -1 dBFS softly towards full scale.
-            Buses that are regular files are read as needed and always deliver. When the stream is live (a pipe or device; live=auto), a FIFO or pipe bus is read without blocking: a block waits at most wait= for it; what has not come is silence, and as many of its late frames are dropped when they come, so it never drifts. Before a FIFO's first byte, its end of file means no writer yet. live=off reads every bus blocking (a piped file that is not real time: the same bytes every run); live=on reads FIFO buses without blocking even when the stream is a file.
+            Buses that are regular files are read as needed and always deliver. In a run that is not real time (files and pipes alone), every bus is waited for (a FIFO bus waits for its writer, a slow writer slows the mix): the same bytes every run. In a real-time run (--capture or --live; live=auto), a FIFO or pipe bus is read without blocking: a block waits at most wait= for it; what has not come is silence, and as many of its late frames are dropped when they come, so it never drifts; late frames are said on stderr at the end and counted in --stats (lateFrames). Before a FIFO's first byte, its end of file means no writer yet. live=on reads FIFO buses in real time in any run; live=off waits for every bus in any run.
             Live: main-gain, main-mute, out-gain, and for bus K busK.gain, busK.mute, busK.pan (set mix.bus1.gain -12); gains glide over 10 ms.
             """,
         parameters: [Keys.input, Keys.duration, Keys.mainGain, Keys.mainMute, Keys.outGain, Keys.overload, Keys.wait, Keys.live],
         primary: Keys.input.name,
-        example: "arecord -t raw -f S16_LE -r 48000 -c 2 | aupipe --in-format s16le:48000:2 mix input=backing.wav,gain=-12 -t wav | opusenc - out.opus",
+        example: "arecord -t raw -f S16_LE -r 48000 -c 2 | aupipe --live --in-format s16le:48000:2 mix input=backing.wav,gain=-12 -t wav | opusenc - out.opus",
         make: { v in try MixUnit(v) })
 
     private struct Bus {
@@ -49,7 +49,7 @@ public final class MixUnit: AudioUnit, LiveControllable, StatsReporting, SideInp
     private let limit: Bool
     private let wait: StreamDuration
     /// Whether FIFO buses are read without blocking.
-    private let liveMode: LiveMode
+    private let liveMode: LiveSetting
     private var mainDB: Double, mainMute: Bool, outDB: Double
     private var main = GainGlide(factor: 1), out = GainGlide(factor: 1)
     private var buses: [Bus] = []
@@ -90,8 +90,8 @@ public final class MixUnit: AudioUnit, LiveControllable, StatsReporting, SideInp
             if spec.pan != nil && channels != 2 {
                 throw AUPipeError.usage("mix: input \(i + 1) (\(spec.path)): pan needs stereo output; the stream has \(counted(channels, "channel"))")
             }
-            let live = liveMode == .on || (liveMode == .auto && context.isLive)
-            let reader = try SideInput(spec: spec, index: i + 1, target: input, maxFrames: maxFrames, streamIsLive: live, wait: wait)
+            let reader = try SideInput(spec: spec, index: i + 1, target: input, maxFrames: maxFrames,
+                                       realTime: context.realTime.isRealTime(liveMode), wait: wait)
             var bus = Bus(reader: reader, gainDB: spec.gain, pan: spec.pan, mute: spec.mute, glides: [], panResolved: reader.sourceChannels > 0)
             bus.glides = (0..<channels).map { c in
                 var g = GainGlide(factor: factor(bus, channel: c))
@@ -204,6 +204,8 @@ public final class MixUnit: AudioUnit, LiveControllable, StatsReporting, SideInp
     /// `duration=longest`: after the stream's end, the buses go on (the stream is silence) until
     /// the last of them ends.
     public func drain(into output: UnsafeMutablePointer<Float>, capacity: Int) throws -> (frames: Int, done: Bool) {
+        // The stream has ended: what came late in real time is said now (nothing is late after).
+        for b in buses { b.reader.reportLate() }
         // A stop signal ends the mix with the stream: the buses are not rendered to their ends.
         guard policy == .longest, !finished, !StopSignal.received,
               !buses.allSatisfy({ $0.reader.ended || $0.reader.spec.loop }) else { return (0, true) }
@@ -235,6 +237,11 @@ public final class MixUnit: AudioUnit, LiveControllable, StatsReporting, SideInp
             if r.missingBytes > 0 { s += ", ended \(counted(Int(r.missingBytes), "byte")) short of its header's size" }
             return s
         }.joined(separator: "; ") + (limit ? "; \(counted(Int(clipped), "sample")) limited" : "")
+    }
+
+    /// The buses' late frames (real time: silence given for them), all buses together.
+    public var statsFigures: [StatsFigure] {
+        [StatsFigure("lateFrames", Double(buses.reduce(0) { $0 + $1.reader.underrunFrames }))]
     }
 
     // MARK: live parameters

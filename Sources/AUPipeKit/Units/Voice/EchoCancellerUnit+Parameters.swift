@@ -47,6 +47,9 @@ extension EchoCancellerUnit {
         public static let agc = OptionalParameter("agc", VoiceParameters.agcLevel, help: "automatic gain control to this level (speex's 16-bit units; off unless given)")
         public static let vad = Parameter("vad", .boolean, default: false, help: "voice activity detection")
         public static let dereverb = Parameter("dereverb", .boolean, default: false, help: "dereverberation")
+        /// Whether a FIFO or pipe `ref=` is read in real time (`RealTimePolicy`); default `auto`:
+        /// as the run (real time with `--capture` or `--live`).
+        public static let live = RealTimePolicy.parameter("read a FIFO or pipe ref= without waiting (late frames are silence)")
     }
 }
 

@@ -20,7 +20,7 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
         name: "aec",
         summary: "cancel the loudspeaker's echo (speexdsp echo canceller + preprocessor)",
         details: """
-            The stream is the microphone; ref= names the far end (what the loudspeaker played: a file, a FIFO or <(command), any container, mixed to mono and resampled to the stream's rate; with speakers=N, N channels for N loudspeakers, a mono far end copied to each, and speex models one echo path from each loudspeaker to each microphone, at N times the cost), or ref-channel=N takes it from input channel N (counted from 0), which is then dropped from the output. With --play DEVICE the far end of ref= is also played on a sound device as it is read, and the canceller gets it as the device plays it (full duplex).
+            The stream is the microphone; ref= names the far end (what the loudspeaker played: a file, a FIFO or <(command), any container, mixed to mono and resampled to the stream's rate; with speakers=N, N channels for N loudspeakers, a mono far end copied to each, and speex models one echo path from each loudspeaker to each microphone, at N times the cost), or ref-channel=N takes it from input channel N (counted from 0), which is then dropped from the output. With --play DEVICE the far end of ref= is also played on a sound device as it is read, and the canceller gets it as the device plays it (full duplex). In a run that is not real time (files and pipes alone) a FIFO or pipe ref= is waited for, however late its writer starts, so the output is the same on every run; in a real-time run (--capture or --live, or live=on) it is read without blocking: what has not come within 5 ms of a frame is silence, and as many of its frames are dropped when they come, so it keeps its place; late frames are said on stderr at the end and counted in --stats (referenceLateFrames). live=off waits in any run.
             delay= delays the reference by a fixed time; delay=auto (the default) finds the bulk delay from the two signals (GCC-PHAT, re-estimated while running, with hysteresis; up to max-delay=), applies it less a 10 ms margin so that the echo's first taps stay inside the filter, and reports it in --stats; until it is found (after 1 s plus max-delay of both talking: 1.5 s by default), the reference is not delayed. A change of the delay (the first estimate too) warm-starts the canceller: it is reset and run again, its output discarded, over the last 1.5 s plus max-delay of the stream (2 s by default; all of it if shorter) with the reference at the new delay, so that it goes on as converged as if it had had that delay all along (when that is the whole stream so far, a fresh canceller takes over: exactly the one a fixed delay= would have given); the preprocessor is not run again. That replay costs, in that one frame, about 3.5 ms of CPU per second replayed at 16 kHz and 11 ms at 48 kHz with the default tail (release build, x86-64; more with a longer tail), and in a live pipe holds that frame back as long. A first estimate equal to the delay in use (0) changes nothing; changes smaller than 5 ms are ignored. tail= is the echo length the filter covers after that delay.
             With preprocess=1 (the default) speex's preprocessor, attached to the echo state, suppresses residual echo (suppress= while only the far end talks, suppress-active= while both do) and noise (denoise=; 0 removes none) and, when asked, sets the level (agc=), and runs voice activity detection (vad=) and dereverberation (dereverb=).
             With residual=1 (the default; with preprocess=1 and one microphone channel) a residual echo suppressor follows the preprocessor: what the linear filter leaves (its misadjustment, the room's tail beyond tail=, a saturating loudspeaker's distortion) is predicted per frequency bin from the filter's echo estimate (its power, the power held over a decaying tail, spread over ±500 Hz, and spread over the whole band for distortion), with weights learned only in frames where the far end talks alone (the microphone coherent with the echo estimate and no more than 3 dB above it, and no double talk); the bins' gains take that prediction out (Wiener-like, down to suppress=), but never below the noise floor (the noise bed stays) and, in frames where the near end may talk, gently (down to suppress-active=, and no more than the prediction where the near end is present in the bin): no broadband duck. For the gain, a frame counts as the far end's alone while the microphone's incoherence with the echo estimate stays within twice its running median over such frames (and within that of a coherence of 0.88): in babble the microphone is less coherent with the echo in most frames of echo alone, a near talker at the echo's level starts well above that median, and a quiet room is as before (bench/aec's babble at 15 dB SNR in three rooms: the worst 25.5 to 30.8 dB, the near end -1.6 dB or better in every scene; a near talker 10 dB under the echo, in noise, keeps -2.7 to -2.9 dB there: such a talker is not kept within 2 dB, with or without this). With nonlinear=1 (the default) a second, short canceller (100 ms, speexdsp) comes first, on the linear canceller's output: its reference is the far end's x·|x| made orthogonal to x, so that with the first it models a saturating loudspeaker (a memoryless nonlinearity, then the room; on bench/aec's far end, tanh(3x)/3 is explained to 12 dB by x alone and to 30 dB by x and x·|x|), and its estimate is taken out only while it is echo (the input correlated with it, over about 10 s): it runs in probes of 3 s of far end and pauses for 60 s after one in which its estimate was out in under a quarter of the frames (a loudspeaker that does not saturate), so it costs 0.6× the bare canceller's CPU where it runs and little elsewhere; --stats gives the share of frames it ran and was taken out. The suppressor adds one frame of latency (removed from the output's timing) and about 0.35× the bare canceller's CPU (its real signals through a half-size complex FFT). Its model runs on the canceller's output before the preprocessor, whose residual follows the echo estimate steadily (speex's own suppression switches from frame to frame: modelled after it, the same setting gained 1 dB less in rooms), and its gain applies to the preprocessor's output: applied before the preprocessor instead, it measured 1-4 dB more ERLE in rooms and 2 dB more with a saturating loudspeaker, but took 0.75-1 dB off the near end's SI-SDR in double talk (against 0.2-0.3 dB here), more than is allowed. Measured on the 29 scenes of bench/aec/ with targets (bench/aec/compare.py sweep, residual=0 against the default; in noise by phase inversion): rooms 31.0 to 44.7 dB of ERLE on average at delays up to 120 ms and 31.4 to 44.3 at 300-400 ms (worst room 26.2 to 38.4), a saturating loudspeaker 18.4 to 34.0 (the nonlinear canceller, when it came, took the worse of the two scenes from 23.0 to 31.5, every other scene as it was, and the near end in those two 0.35-0.5 dB better in SI-SDR), babble at 15 dB SNR 25.2 to 34.4 (three rooms), clock drift 31.4 to 39.8, echo-path changes 26.1 to 34.2 (five rooms), with the near end's worst gain in double talk -1.3 to -1.6 dB and its SI-SDR 8.8 to 8.4 dB on average; its noise floor is the least smoothed power of the canceller's output over windows of 2 s (1-3 dB more in rooms than twice the least over 1 s). residual=0 compares.
@@ -28,12 +28,14 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
             speexdsp works on whole frames of frame= in 16-bit samples (samples beyond full scale are clipped there, and counted): the output has exactly the input's length (a part-filled last frame is padded and trimmed), aligned sample for sample with the input, and in a live pipe it comes at most one frame late without the preprocessor, two with it and three with the residual echo suppressor (whose own delays, one frame each, are removed from the output's timing, not from the wait). With vad=1, --stats reports the share of frames speex judged to be voice (speex prints a warning of its own about its VAD). Several microphone channels get echo cancellation but no residual-echo suppression (speex attaches the preprocessor to a mono microphone only; residual= does nothing there either). --stats reports the ERLE (echo return loss enhancement: how much quieter the output is than the microphone while there is echo: the far end above -50 dBFS and the microphone above -60 dBFS; "no echo measured" when there was none), when the canceller converged (its filter, before the preprocessor, 10 dB below the microphone for 1 s), the delay used, the history the last warm start replayed and the share of frames in which the residual echo suppressor's echo model adapted (those it took for the far end alone), and those in which its nonlinear canceller ran and its estimate was taken out. A reference that ends before the stream gets a warning on stderr, with or without --stats.
             """ + driftDetails + pathChangeDetails,
         parameters: [Keys.ref, Keys.refChannel, Keys.speakers, Keys.delay, Keys.maxDelay, Keys.tail, Keys.frame, Keys.preprocess,
-                     Keys.suppress, Keys.suppressActive, Keys.residual, Keys.nonlinear, Keys.denoise, Keys.agc, Keys.vad, Keys.dereverb, Keys.drift, Keys.plot],
+                     Keys.suppress, Keys.suppressActive, Keys.residual, Keys.nonlinear, Keys.denoise, Keys.agc, Keys.vad, Keys.dereverb, Keys.drift, Keys.plot, Keys.live],
         primary: Keys.ref.name,
-        example: "arecord -t raw -f S16_LE -r 16000 -c 1 | aupipe --in-format s16le:16000:1 aec ref=played.wav delay=auto -t wav > clean.wav",
+        example: "arecord -t raw -f S16_LE -r 16000 -c 1 | aupipe --live --in-format s16le:16000:1 aec ref=played.wav delay=auto -t wav > clean.wav",
         make: { v in try EchoCancellerUnit(v) })
 
     private let refSpec: BusSpec?
+    /// `live=`: whether a FIFO or pipe reference is read in real time (with the run's policy).
+    private let liveSetting: LiveSetting
     private let refChannel: Int?
     /// Loudspeakers: channels of the far end speex models separately (1...8).
     private let speakers: Int
@@ -155,6 +157,7 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
     init(_ v: ParameterValues) throws {
         refSpec = v[Keys.ref]
         refChannel = v[Keys.refChannel]
+        liveSetting = v[Keys.live]
         guard (refSpec == nil) != (refChannel == nil) else {
             throw AUPipeError.usage("aec: give the far end as ref=PATH or as ref-channel=N (one of them)")
         }
@@ -213,7 +216,7 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
             mics = inChannels
             let path = refSpec!.path, speakers = speakers
             reader = try SideInput(spec: refSpec!, index: 1, label: "aec: ref", target: StreamFormat(encoding: .f32le, sampleRate: rate, channels: speakers),
-                                   maxFrames: frameFrames, streamIsLive: context.isLive, wait: .seconds(0.005)) { channels in
+                                   maxFrames: frameFrames, realTime: context.realTime.isRealTime(liveSetting), wait: .seconds(0.005)) { channels in
                 // Only speakers > 1 can refuse: any count mixes down to one loudspeaker.
                 "aec: ref \(path) has \(counted(channels, "channel")); speakers=\(speakers) needs a reference of 1 channel (played on every loudspeaker) or \(speakers), "
                     + "one per loudspeaker: convert it first, e.g. ref=<(aupipe -i \(path) convert map=\((0..<speakers).map(String.init).joined(separator: ",")))"
@@ -325,6 +328,7 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
 
     public func drain(into output: UnsafeMutablePointer<Float>, capacity: Int) throws -> (frames: Int, done: Bool) {
         let written = try blocker!.finish(into: output) { try runFrame(into: blocker!.frameOut) }
+        reader?.reportLate()
         series.finish()
         try plotFile?.write(plotSVG)
         return (written, true)
@@ -628,6 +632,7 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
         if let drift = driftNote { parts.append(drift) }
         if played != nil { parts.append("the far end as played on --play's device") }
         if let end = referenceEndedAt { parts.append("the reference ended at \(String(format3: end)) s; silence after it") }
+        if let late = reader?.underrunFrames, late > 0 { parts.append("\(counted(Int(late), "reference frame")) came late (silence)") }
         if vad, framesRun > 0 { parts.append("voice in \(voiceFrames * 100 / framesRun)% of frames (speex VAD)") }
         if let residual, residual.framesRun > 0 {
             parts.append("residual echo suppressor: its echo model adapted in \(residual.framesAdapted * 100 / residual.framesRun)% of frames")
@@ -639,11 +644,12 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
     }
 
     /// ERLE and its median (dB), convergence (s), each null when not measured or reached, the
-    /// delay in use (ms), and the drift (ppm, 0.1; null with `drift=off` or before an estimate).
+    /// delay in use (ms), the drift (ppm, 0.1; null with `drift=off` or before an estimate), and
+    /// the reference's frames that came late in real time (silence).
     public var statsFigures: [StatsFigure] {
         [StatsFigure("erleDB", meter.erle), StatsFigure("erleMedianDB", meter.medianERLE),
          StatsFigure("convergedAtSeconds", meter.convergedAt), StatsFigure("delayMS", Double(delayFrames) * 1000 / Double(rate)),
-         StatsFigure("driftPPM", driftPPM.map { ($0 * 10).rounded() / 10 })]
+         StatsFigure("driftPPM", driftPPM.map { ($0 * 10).rounded() / 10 }), StatsFigure("referenceLateFrames", Double(reader?.underrunFrames ?? 0))]
     }
 
     /// The figures over stream time (`AECSeries`) for `--stats=json`.
