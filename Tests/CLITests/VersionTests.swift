@@ -68,6 +68,11 @@ import Testing
         #expect(r.stderr == "aupipe: version takes no arguments; 'aupipe version' prints the version and the libraries in use\n")
     }
 
+    @Test func versionCommandCompletesAndTakesNothingAfter() throws {
+        #expect(try CompletionTests.bash(["aupipe", "vers"]) == ["version"])
+        #expect(try CompletionTests.bash(["aupipe", "version", ""]) == [])
+    }
+
     @Test func changelogStartsWithThisVersion() throws {
         let text = try String(contentsOf: CLI.packageRoot.appendingPathComponent("CHANGELOG.md"), encoding: .utf8)
         let firstEntry = text.split(separator: "\n").first { $0.hasPrefix("## ") }
