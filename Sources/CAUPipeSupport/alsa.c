@@ -1,5 +1,6 @@
 #define _GNU_SOURCE
 #include "aupipe_alsa.h"
+#include "aupipe_libraries.h"
 #include <dlfcn.h>
 #include <errno.h>
 #include <stdio.h>
@@ -83,6 +84,12 @@ int aupipe_alsa_load(const char *library) {
 }
 
 const char *aupipe_alsa_load_error(void) { return load_error; }
+
+const char *aupipe_alsa_version(void) {
+    if (!handle) return NULL;
+    const char *(*version)(void) = (const char *(*)(void))dlsym(handle, "snd_asoundlib_version");
+    return version ? version() : NULL;
+}
 
 const char *aupipe_alsa_strerror(int err) {
     return handle ? p_snd_strerror(err) : strerror(err < 0 ? -err : err);

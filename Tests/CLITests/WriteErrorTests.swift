@@ -7,7 +7,7 @@ import Testing
 @Suite struct WriteErrorTests {
     static let commands = [
         "units", "info in.wav", "compare in.wav in.wav", "compare in.wav in.wav --json", "--check gain -3 < in.wav",
-        "help", "--help", "--version", "help gain", "help gen", "help compare", "gen sine duration=10f", "gain -3 < in.wav",
+        "help", "--help", "--version", "version", "help gain", "help gen", "help compare", "gen sine duration=10f", "gain -3 < in.wav",
     ]
 
     @Test(arguments: commands)

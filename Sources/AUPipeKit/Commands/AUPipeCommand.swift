@@ -53,6 +53,8 @@ public enum AUPipeCommand {
         switch invocation {
         case .version:
             console.out(HelpText.version)
+        case .versionReport:
+            VersionCommand.run(console: console)
         case .help(nil):
             console.out(HelpText.usage)
         case .help("gen"):

@@ -224,7 +224,7 @@ struct BashCompletion {
                     if (( _acw == 2 )); then _aupipe_add '' "${_aupipe_units[@]}" gen compare
                     elif (( _acw == 3 )) && _aupipe_is_plugin_unit "${_aw[2]}"; then _aupipe_list "${_aw[2]}"; _aupipe_add '' "${_aupipe_r[@]}"; fi
                     return 0 ;;
-                units) return 0 ;;
+                units|version) return 0 ;;
                 plugins) (( _acw == 2 )) && _aupipe_add '' \(words(model.pluginUnits)); return 0 ;;
                 demo) _aupipe_add '' -o; return 0 ;;
                 info|compare)

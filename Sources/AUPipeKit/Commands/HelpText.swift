@@ -1,7 +1,7 @@
 /// The texts of `--help`, `aupipe units` and `aupipe help UNIT`, generated from the unit
 /// descriptors so that they always match what the parser accepts.
 public enum HelpText {
-    public static let version = "aupipe 0.1.0"
+    public static let version = "aupipe \(Version.number)"
 
     public static var usage: String {
         """
@@ -19,6 +19,7 @@ public enum HelpText {
           aupipe compare A B [--in-format SPEC] [--max-lsb N] [--max-diff-db DB] [--min-snr DB]
                              [--allow-length[=N|P%]] [--ignore-format] [--json]
           aupipe completions bash|zsh|fish
+          aupipe version
 
         Reads PCM with a CAF, WAV or AU header (or raw PCM described by --in-format) from stdin,
         runs it through the units in order and writes it to stdout. An ARG is key=value, or a
@@ -94,7 +95,8 @@ public enum HelpText {
           aupipe gen sine 1000 duration=0.5 | aupipe resample 16000 -o a.wav && aupipe compare a.wav golden.wav --max-lsb 1
 
         'aupipe help gen' lists the test signals; 'aupipe help compare' the comparison options;
-        'aupipe completions bash' prints a bash completion script (zsh, fish: the same for them).
+        'aupipe completions bash' prints a bash completion script (zsh, fish: the same for them);
+        'aupipe version' the version and the libraries in use (libsoxr, libebur128, speexdsp, lilv, ALSA).
         """
     }
 

@@ -25,6 +25,8 @@ public enum Invocation: Equatable, Sendable {
     case completionWords(unit: String, plugin: String?)
     /// `--version`
     case version
+    /// `aupipe version`: the version and the libraries in use.
+    case versionReport
 }
 
 /// The run options as typed, parsed into `PipelineOptions` once the whole line is known.
@@ -182,6 +184,9 @@ public enum CommandLineParser {
             }
             guard rest.count <= 1 else { throw AUPipeError.usage("usage: aupipe plugins [lv2|ladspa] [WORD]") }
             return .plugins(standard: standard, word: rest.first)
+        case "version":
+            guard args.count == 1 else { throw AUPipeError.usage("version takes no arguments; 'aupipe version' prints the version and the libraries in use") }
+            return .versionReport
         case "info": return try parseInfo(Array(args.dropFirst()))
         case "demo": return try parseDemo(Array(args.dropFirst()))
         case "gen": return try parseGen(Array(args.dropFirst()))

@@ -8,4 +8,5 @@
 #include "aupipe_lv2.h"
 #include "aupipe_ladspa.h"
 #include "aupipe_stray_stdout.h"
+#include "aupipe_libraries.h"
 #endif
