@@ -159,6 +159,14 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("p.png").path))
     }
 
+    @Test func theHelpFitsATerminal() throws {
+        let r = try CLI.aupipe(["help", "spectrogram"])
+        let lines = String(decoding: r.stdout, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(r.status == 0 && lines.count < 60, "\(lines.count) lines")
+        for line in lines { #expect(line.count <= 100, "longer than 100 columns: \(line)") }
+        #expect(lines.contains { $0.contains("aupipe spectrogram FILE") })
+    }
+
     @Test func theCommandRefusesWhatItCannotDo() throws {
         for (command, message) in [("spectrogram - < /dev/null", "needs plot=FILE.png"),
                                    ("spectrogram in.wav -o out.wav", "takes --in-format, --block and --duration"),
