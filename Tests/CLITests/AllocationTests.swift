@@ -33,6 +33,9 @@ import Testing
     /// Where the tee case writes its copy (a regular file, rewritten by each run).
     static let teeFile = FileManager.default.temporaryDirectory.appendingPathComponent("aupipe-alloc-tee-\(getpid()).wav").path
 
+    /// Where the spectrogram case draws (a regular file, rewritten by each run).
+    static let spectrogramFile = FileManager.default.temporaryDirectory.appendingPathComponent("aupipe-alloc-spectrogram-\(getpid()).png").path
+
     /// aec compensating a drift (found, compensated from about 2.3 s, the canceller retrained
     /// on the warped past): 10 s and 30 s allocate the same. (Against 1 s, as above, the
     /// end-of-run note differs: no drift is found in 1 s.)
@@ -54,6 +57,8 @@ import Testing
                       "convert channels=1 : mix input=\(busFile),gain=-6 : aec ref=\(busFile) : denoise : agc",
                       "gain -1 : tee \(teeFile) : tee \(teeFile).caf format=s16le",
                       "meter every=100ms to=/dev/null : gain -1 : meter",
+                      // 1 s merges its columns once (750 of 800 in use at the end), 30 s six times.
+                      "spectrogram plot=\(spectrogramFile) : gain -1",
                       "loudnorm target=-16 true-peak=-1.5 : loudnorm -23 range=20",
                       "ladspa amp_mono gain=0.5 : ladspa fastLookaheadLimiter limit_db=-3 : ladspa amp:amp_stereo gain=1.5",
                       "lv2 eg-amp gain=-3 : lv2 dpl#stereo threshold=-6 : lv2 dpl#mono"])

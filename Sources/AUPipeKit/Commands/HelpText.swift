@@ -16,6 +16,7 @@ public enum HelpText {
           aupipe help lv2 URI | aupipe help ladspa LABEL
           aupipe demo [-o PATH]
           aupipe gen SIGNAL [ARG]... [-o PATH] [-t TYPE] [--out-format SPEC] [--stats]
+          aupipe spectrogram FILE|- [PARAMETER=VALUE]... [--in-format SPEC] [--block DURATION]
           aupipe compare A B [--in-format SPEC] [--max-lsb N] [--max-diff-db DB] [--min-snr DB]
                              [--allow-length[=N|P%]] [--ignore-format] [--json]
           aupipe completions bash|zsh|fish

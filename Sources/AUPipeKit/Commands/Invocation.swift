@@ -196,6 +196,8 @@ public enum CommandLineParser {
             }
             guard args.count == 2 else { throw AUPipeError.usage("usage: aupipe completions bash|zsh|fish") }
             return .completions(shell: args[1])
+        case "spectrogram" where args.count >= 2 && SpectrogramCommand.isInput(args[1]):
+            return try SpectrogramCommand.parse(Array(args.dropFirst()), scan: scan)
         case "compare": return try CompareOptions.parse(Array(args.dropFirst())).map { .compare($0) } ?? .help(unit: "compare")
         default: break
         }
@@ -238,7 +240,7 @@ public enum CommandLineParser {
 
     /// Separates options from the other words (units, arguments, ':'), returning early for
     /// `--help` and `--version`.
-    private static func scan(_ args: [String]) throws -> (PipelineOptionsText, [String], Invocation?) {
+    static func scan(_ args: [String]) throws -> (PipelineOptionsText, [String], Invocation?) {
         var options = PipelineOptionsText()
         var words: [String] = []
         var i = 0

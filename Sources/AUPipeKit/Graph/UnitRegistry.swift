@@ -23,6 +23,7 @@ public struct BuiltInUnits: UnitProvider {
             MixUnit.descriptor,
             MuteUnit.descriptor,
             ResampleUnit.descriptor,
+            SpectrogramUnit.descriptor,
             TeeUnit.descriptor,
         ]
     }

@@ -13,6 +13,8 @@ struct LoudnessPlot {
     let interval: Double
     /// Momentary LUFS, short-term LUFS, and true peak dBTP over the interval, per point.
     private var points: [(m: Float, s: Float, tp: Float)] = []
+    /// The stream's length (s) once `finish` has given it: the time of a last, shorter point.
+    private var end: Double?
 
     init(interval: Double) {
         self.interval = interval
@@ -23,6 +25,13 @@ struct LoudnessPlot {
 
     mutating func add(momentary: Double, shortTerm: Double, truePeak: Double) {
         points.append((Float(momentary), Float(shortTerm), Float(truePeak)))
+    }
+
+    /// At the end of a stream of `seconds` whose last interval was not whole: a last point for
+    /// that part, at the end (as `every=` writes a last line).
+    mutating func finish(momentary: Double, shortTerm: Double, truePeak: Double, seconds: Double) {
+        add(momentary: momentary, shortTerm: shortTerm, truePeak: truePeak)
+        end = seconds
     }
 
     /// Lowest and highest level the plot shows, dB.
@@ -39,7 +48,8 @@ struct LoudnessPlot {
             SVGPlot.Series(name: "momentary (LUFS)", color: "#1f77b4", values: values(\.m)),
             SVGPlot.Series(name: "short-term (LUFS)", color: "#ff7f0e", width: 2, values: values(\.s)),
         ])
-        let times = (0..<points.count).map { Double($0 + 1) * interval }
-        return SVGPlot(title: title, times: times, duration: max(interval, Double(points.count) * interval), panels: [panel]).svg()
+        var times = (0..<points.count).map { Double($0 + 1) * interval }
+        if let end, !times.isEmpty { times[times.count - 1] = end }
+        return SVGPlot(title: title, times: times, duration: end ?? max(interval, Double(points.count) * interval), panels: [panel]).svg()
     }
 }

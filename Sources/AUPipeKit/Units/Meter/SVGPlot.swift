@@ -1,7 +1,8 @@
 /// A self-contained SVG of series over stream time (no script, no external font), that a
 /// browser or `rsvg-convert` opens: one or more panels stacked on a shared time axis, each
 /// with its own value axis, grid, series (lines, with gaps where a value is missing) and
-/// legend, and optionally shaded time spans. `meter plot=` (one panel) and `aec plot=` (four)
+/// legend, and optionally shaded time spans. A point with no neighbouring point (the only
+/// one, or one between gaps) is drawn as a dot, since a line needs two. `meter plot=` (one panel) and `aec plot=` (four)
 /// draw with it.
 struct SVGPlot {
     /// One line: a legend name (with its unit), a colour, a dash pattern ("" for solid), a
@@ -94,27 +95,41 @@ struct SVGPlot {
             }
             out += "<rect x=\"\(f(left))\" y=\"\(f(y0))\" width=\"\(f(plotW))\" height=\"\(f(panelH))\" fill=\"none\" stroke=\"black\"/>\n"
             out += "<text transform=\"translate(18 \(f(y0 + panelH / 2))) rotate(-90)\" text-anchor=\"middle\">\(Self.escape(panel.label))</text>\n"
+            // The legend goes over the traces, on a white backdrop that keeps it readable.
+            let entries = panel.series.count + (panel.shadeName.isEmpty ? 0 : 1)
+            var legend = "<rect x=\"\(f(left + plotW - 176))\" y=\"\(f(y0 + 2))\" width=\"172\" height=\"\(entries * 16 + 4)\" fill=\"white\" fill-opacity=\"0.85\"/>\n"
             for (i, series) in panel.series.enumerated() {
-                var path = "", pen = false
+                // A point with no neighbour (alone, or between gaps) draws no line: it gets a dot.
+                var path = "", pen = false, dots = ""
+                var run: [(x: Double, y: Double)] = []
+                func endRun() {
+                    if run.count == 1 {
+                        dots += "<circle cx=\"\(f(run[0].x))\" cy=\"\(f(run[0].y))\" r=\"\(formatNumber(series.width + 1))\" fill=\"\(series.color)\"><title>\(Self.escape(series.name))</title></circle>\n"
+                    }
+                    run = []
+                }
                 for (p, t) in times.enumerated() where p < series.values.count {
-                    guard let value = series.values[p], value.isFinite else { pen = false; continue }
+                    guard let value = series.values[p], value.isFinite else { pen = false; endRun(); continue }
                     path += (pen ? "L" : "M") + f(x(t)) + " " + f(y(value))
+                    run.append((x(t), y(value)))
                     pen = true
                 }
+                endRun()
                 let dashed = series.dash.isEmpty ? "" : " stroke-dasharray=\"\(series.dash)\""
                 if !path.isEmpty {
                     out += "<path d=\"\(path)\" fill=\"none\" stroke=\"\(series.color)\" stroke-width=\"\(formatNumber(series.width))\"\(dashed)><title>\(Self.escape(series.name))</title></path>\n"
                 }
+                out += dots
                 let ly = y0 + 14 + Double(i) * 16
-                out += "<line x1=\"\(f(left + plotW - 170))\" y1=\"\(f(ly - 4))\" x2=\"\(f(left + plotW - 145))\" y2=\"\(f(ly - 4))\" stroke=\"\(series.color)\" stroke-width=\"2\"\(dashed)/>"
-                out += "<text x=\"\(f(left + plotW - 140))\" y=\"\(f(ly))\">\(Self.escape(series.name))</text>\n"
+                legend += "<line x1=\"\(f(left + plotW - 170))\" y1=\"\(f(ly - 4))\" x2=\"\(f(left + plotW - 145))\" y2=\"\(f(ly - 4))\" stroke=\"\(series.color)\" stroke-width=\"2\"\(dashed)/>"
+                legend += "<text x=\"\(f(left + plotW - 140))\" y=\"\(f(ly))\">\(Self.escape(series.name))</text>\n"
             }
             if !panel.shadeName.isEmpty {
                 let ly = y0 + 14 + Double(panel.series.count) * 16
-                out += "<rect x=\"\(f(left + plotW - 170))\" y=\"\(f(ly - 9))\" width=\"25\" height=\"10\" fill=\"#f4c7c3\"/>"
-                out += "<text x=\"\(f(left + plotW - 140))\" y=\"\(f(ly))\">\(Self.escape(panel.shadeName))</text>\n"
+                legend += "<rect x=\"\(f(left + plotW - 170))\" y=\"\(f(ly - 9))\" width=\"25\" height=\"10\" fill=\"#f4c7c3\"/>"
+                legend += "<text x=\"\(f(left + plotW - 140))\" y=\"\(f(ly))\">\(Self.escape(panel.shadeName))</text>\n"
             }
-            out += "</g>\n"
+            out += legend + "</g>\n"
         }
         out += "<text x=\"\(f(left + plotW / 2))\" y=\"\(f(height - 12))\" text-anchor=\"middle\">stream time (s)</text>\n"
         out += "</svg>\n"
