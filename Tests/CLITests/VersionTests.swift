@@ -27,7 +27,8 @@ import Testing
         let text = String(decoding: r.stdout, as: UTF8.self)
         #expect(text.hasPrefix("aupipe \(Version.number)\n"))
         let lines = Self.libraryLines(r.stdout)
-        #expect(Set(lines.keys) == ["libsoxr", "libebur128", "speexdsp", "lilv", "ALSA"], "\(text)")
+        #expect(Set(lines.keys) == ["libsoxr", "libebur128", "speexdsp", "libpng", "lilv", "ALSA"], "\(text)")
+        #expect(lines["libpng"]?.wholeMatch(of: #/libpng 1\.[0-9]+\.[0-9]+: /.+/libpng16\.so\.[0-9.]+ \(linked: .*\)/#) != nil, "\(text)")
         // libsoxr's and libebur128's own calls give a version; each linked library a real file.
         #expect(lines["libsoxr"]?.wholeMatch(of: #/libsoxr [0-9]+\.[0-9]+\.[0-9]+: /.+/libsoxr\.so\.[0-9.]+ \(linked: .*\)/#) != nil, "\(text)")
         #expect(lines["libebur128"]?.wholeMatch(of: #/libebur128 [0-9]+\.[0-9]+\.[0-9]+: /.+/libebur128\.so\.[0-9.]+ \(linked: .*\)/#) != nil, "\(text)")

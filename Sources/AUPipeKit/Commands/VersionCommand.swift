@@ -3,10 +3,11 @@ import Glibc
 #endif
 import CAUPipeSupport
 import CEbur128
+import CPNG
 import CSoxr
 
 /// `aupipe version`: aupipe's version, then one line per library it uses: the version the
-/// library reports (libsoxr, libebur128, ALSA), or the one pkg-config gave at build time
+/// library reports (libsoxr, libebur128, libpng, ALSA), or the one pkg-config gave at build time
 /// (speexdsp, which has no version call), and the file loaded. lilv and ALSA are loaded here
 /// as a run that needs them would load them; a missing one is reported with the package to
 /// install, and is no error (aupipe works without them).
@@ -45,6 +46,8 @@ public enum VersionCommand {
                     note: "linked: loudness in meter and loudnorm"),
             Library(name: "speexdsp \(speexVersion)", path: loadedPath("libspeexdsp.so.1"),
                     note: "linked: resample engine=speex, aec, denoise, agc"),
+            Library(name: "libpng \(String(cString: png_get_libpng_ver(nil)))", path: loadedPath("libpng16.so.16"),
+                    note: "linked: spectrogram's PNG files"),
         ]
     }
 
