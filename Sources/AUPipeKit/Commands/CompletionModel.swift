@@ -45,16 +45,13 @@ public struct CompletionModel: Sendable {
 
     /// The model for the units of `registry`: every provider's units, plugins included.
     public init(registry: UnitRegistry = .standard) {
-        chainOptions = CommandLineParser.valueOptions + CommandLineParser.flagOptions
+        chainOptions = RunOption.all.flatMap(\.names)
         compareOptions = Self.longOptions(in: HelpText.compare)
         formatTokens = SampleEncoding.all.map(\.token)
-        let containers = ContainerKind.allCases.map(\.rawValue)
         var values: [String: Values] = [:]
-        for o in ["-i", "--input", "-o", "--output", "--control", "--control-reply"] { values[o] = .files }
-        for o in ["--in-format", "--out-format", "--capture-format"] { values[o] = .formats }
-        for o in ["-t", "--type"] { values[o] = .words(containers) }
-        values["--stats"] = .words(["json"])        // only as --stats=json
-        values["--progress"] = .words(["force"])    // only as --progress=force
+        for option in RunOption.all where option.completion != .none {
+            for name in option.names { values[name] = option.completion }
+        }
         optionValues = values
         pluginUnits = registry.all.filter(\.isSpecializing).map(\.name)
         units = registry.all.map { d in
