@@ -123,21 +123,46 @@ public enum HelpText {
         s.count >= width ? s + " " : s + String(repeating: " ", count: width - s.count)
     }
 
-    /// `aupipe help UNIT`.
+    /// The widest line of `aupipe help UNIT`, in columns.
+    public static let width = 100
+
+    /// `aupipe help UNIT`: what the unit does, each parameter with its range and default, an
+    /// example and where the manual says more; lines wrapped at `width` columns.
     public static func unit(_ d: UnitDescriptor) -> String {
         var lines = ["\(d.name) — \(d.summary)", ""]
-        lines += d.details.split(separator: "\n").map { String($0) }
+        lines += d.details.split(separator: "\n").flatMap { wrapped(String($0), indent: "") }
         lines += ["", "Parameters:"]
         for p in d.parameters {
             let def = p.defaultDescription
             let primary = p.name == d.primary ? " (bare value)" : ""
             let live = p.isLive ? " (live: --control can change it while running)" : ""
-            lines.append("  \(p.name)\(primary)\(live): \(p.help)")
-            lines.append("      \(p.typeDescription); \(def)")
+            lines += wrapped("  \(p.name)\(primary)\(live): \(p.help)", indent: "      ")
+            lines += wrapped("      \(p.typeDescription); \(def)", indent: "        ")
         }
         if let synopsis = d.synopsis { lines.append("  \(synopsis)") }
         lines.append("  name: a label for --control (set LABEL.PARAMETER VALUE); any unit takes it")
-        lines += ["", "Example:", "  \(d.example)"]
+        lines += ["", "Example:"] + wrapped("  \(d.example)", indent: "      ", continuation: " \\")
+        lines += ["", "More: the \(d.name) section of UNITS in 'man aupipe' ('aupipe manual' prints the page)."]
         return lines.joined(separator: "\n")
+    }
+
+    /// `line` broken at spaces into lines of at most `width` columns, the later ones starting
+    /// with `indent`, every one but the last ending with `continuation` (` \` for a shell
+    /// command). A word longer than a line stays whole.
+    public static func wrapped(_ line: String, indent: String, continuation: String = "") -> [String] {
+        guard line.count > width else { return [line] }
+        let lead = String(line.prefix { $0 == " " })
+        var words = line.dropFirst(lead.count).split(separator: " ").map(String.init)
+        var lines: [String] = []
+        var current = lead + words.removeFirst()
+        for word in words {
+            if current.count + 1 + word.count + continuation.count > width {
+                lines.append(current + continuation)
+                current = indent + word
+            } else {
+                current += " " + word
+            }
+        }
+        return lines + [current]
     }
 }

@@ -104,7 +104,7 @@ public struct ParameterDescriptor: Sendable {
         case .boolean: return "boolean, 0/1, on/off"
         case .encoding: return "sample format, e.g. s16le, f32le, mulaw"
         case .channelMap: return "channel list, e.g. 1,0"
-        case .timeRanges: return "intervals START-END in s (or ms, frames), comma-separated, e.g. 1.5-3,5-6; START- runs to the end"
+        case .timeRanges: return "intervals START-END in s (or ms, frames), comma-separated (1.5-3,5-6); START- runs to the end"
         case .numberList(let r, let unit):
             return "comma-separated \(unit), each \(formatNumber(r.lowerBound))...\(formatNumber(r.upperBound))" + (unit == "Hz" ? " (1k allowed)" : "")
         case .choice(let words): return "one of \(words.joined(separator: ", "))"
