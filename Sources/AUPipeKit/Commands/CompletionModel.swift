@@ -27,7 +27,7 @@ public struct CompletionModel: Sendable {
     /// The shells `aupipe completions` writes for.
     public static let shells = ["bash", "zsh", "fish"]
     /// The commands that may stand first, in the order of `aupipe --help`, and `completions`.
-    public static let commands = ["units", "help", "plugins", "info", "demo", "gen", "compare", "completions"]
+    public static let commands = ["units", "help", "plugins", "info", "demo", "gen", "compare", "completions", "manual"]
 
     /// The chain's options (`aupipe --help`, Options:); those of `valueOptions` take a value.
     public let chainOptions: [String]

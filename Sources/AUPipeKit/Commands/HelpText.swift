@@ -19,6 +19,7 @@ public enum HelpText {
           aupipe compare A B [--in-format SPEC] [--max-lsb N] [--max-diff-db DB] [--min-snr DB]
                              [--allow-length[=N|P%]] [--ignore-format] [--json]
           aupipe completions bash|zsh|fish
+          aupipe manual
 
         Reads PCM with a CAF, WAV or AU header (or raw PCM described by --in-format) from stdin,
         runs it through the units in order and writes it to stdout. An ARG is key=value, or a
@@ -46,7 +47,8 @@ public enum HelpText {
           aupipe gen sine 1000 duration=0.5 | aupipe resample 16000 -o a.wav && aupipe compare a.wav golden.wav --max-lsb 1
 
         'aupipe help gen' lists the test signals; 'aupipe help compare' the comparison options;
-        'aupipe completions bash' prints a bash completion script (zsh, fish: the same for them).
+        'aupipe completions bash' prints a bash completion script (zsh, fish: the same for them);
+        'aupipe manual | man -l -' reads the manual page.
         """
     }
 

@@ -6,6 +6,8 @@ public enum Invocation: Equatable, Sendable {
     case info(path: String, inFormat: String?)
     /// `aupipe units`
     case units
+    /// `aupipe manual`: the manual page in roff.
+    case manual
     /// `aupipe help [UNIT]`, `--help`
     case help(unit: String?)
     /// `aupipe help lv2 URI`, `aupipe help ladspa LABEL`: one plugin's ports.
@@ -168,6 +170,9 @@ public enum CommandLineParser {
         case "units":
             guard args.count == 1 else { throw AUPipeError.usage("units takes no arguments; for one unit use 'aupipe help \(args[1])'") }
             return .units
+        case "manual":
+            guard args.count == 1 else { throw AUPipeError.usage("manual takes no arguments; read it with 'aupipe manual | man -l -'") }
+            return .manual
         case "help":
             if args.count == 3 { return .pluginHelp(unit: args[1], plugin: args[2]) }
             guard args.count <= 2 else { throw AUPipeError.usage("help takes one unit name, e.g. 'aupipe help resample' (or a plugin unit and a plugin: 'aupipe help ladspa amp_mono')") }

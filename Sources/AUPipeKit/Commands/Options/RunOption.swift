@@ -2,7 +2,8 @@
 /// `aupipe --help` says of it, what its value completes to, and where the parser puts it. The
 /// parser, `--help`, the completion scripts and the manual all read `RunOption.all`, so adding
 /// an option is one declaration there (plus the `PipelineOptionsText` field it sets and, when
-/// its value needs checking, a line in `PipelineOptionsText.parsed()`).
+/// its value needs checking, a line in `PipelineOptionsText.parsed()`; its manual paragraph,
+/// if it needs more than its help, in `RunOptionManual`).
 public struct RunOption: Sendable {
     /// What follows the option's name.
     public enum Value: Sendable, Equatable {
@@ -31,14 +32,19 @@ public struct RunOption: Sendable {
     /// What the value completes to in the shells.
     public let completion: CompletionModel.Values
     public let action: Action
+    /// The option's paragraphs in the manual page's OPTIONS, in roff, from its `.TP` line
+    /// (`RunOptionManual`); "" for an option told in another's paragraph; nil to have
+    /// `aupipe manual` make one from `synopsis` and `help`.
+    public let manual: String?
 
     public init(_ names: [String], _ value: Value = .none, help: [String], completion: CompletionModel.Values = .none,
-                _ action: Action) {
+                manual: String? = nil, _ action: Action) {
         self.names = names
         self.value = value
         self.help = help
         self.completion = completion
         self.action = action
+        self.manual = manual
     }
 
     /// The option as `--help` spells it: `-i, --input PATH`, `--stats[=json]`.
