@@ -76,7 +76,7 @@ import Testing
         case .numberOrChoice(let r, _, _): return "\(number(r.lowerBound)) to \(number(r.upperBound))"
         case .rate: return "1 to 768000"
         case .duration(let r, _): return "\(number(r.lowerBound * 1000)) to \(number(r.upperBound * 1000)) ms"
-        case .boolean, .encoding, .channelMap, .timeRanges, .choice, .text, .bus, .reference, .gainOrFactor, .streamFormat, .path, .pluginControl: return nil
+        case .boolean, .encoding, .channelMap, .timeRanges, .choice, .text, .custom, .gainOrFactor, .streamFormat, .path: return nil
         case .durationOrAuto(let r, _): return "\(number(r.lowerBound * 1000)) to \(number(r.upperBound * 1000)) ms"
         case .numberList(let r, _): return "\(number(r.lowerBound)) to \(number(r.upperBound))"
         }

@@ -93,7 +93,8 @@ public struct CompletionModel: Sendable {
         case .numberOrChoice(_, _, let words): return .words(words)
         case .boolean: return .words(["0", "1"])
         case .encoding: return .formats
-        case .path, .bus, .reference: return .files
+        case .path: return .files
+        case .custom(let kind): return kind.isPath ? .files : .none
         default: return .none
         }
     }

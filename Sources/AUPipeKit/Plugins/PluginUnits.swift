@@ -79,7 +79,7 @@ extension PluginUnit {
             let def: String? = p.isDefaultSampleRateRelative ? nil : format(defaultValue(of: p))
             // A default that is a fraction of the sample rate is a value only once the rate is known.
             let note = p.isDefaultSampleRateRelative ? p.defaultValue.map { "\(format($0)) × the sample rate" } : nil
-            return ParameterDescriptor(p.symbol, .pluginControl(PluginControlRange(p)), default: def, help: help, live: true, defaultNote: note)
+            return ParameterDescriptor(p.symbol, .custom(PluginControlRange(p)), default: def, help: help, live: true, defaultNote: note)
         }
         if !plugin.presets.isEmpty {
             parameters.append(ParameterDescriptor("preset", .choice(plugin.presets.map { $0.name.lowercased() }), default: nil,
