@@ -1,10 +1,10 @@
 extension MixUnit {
     /// The mix section of the manual page (roff, after its `.SS` line; `UnitDescriptor.manual`),
-    /// in 2 parts to keep each file short.
-    static let manualText = [manualTextPart1, manualTextPart2].joined(separator: "\n")
+    /// in parts to keep each file short.
+    static let manualText = [manualParameters, manualRules].joined(separator: "\n")
 
-    /// Part 1 of `manualText`.
-    static let manualTextPart1 = #"""
+    /// The start of `manualText`: what mix does, and its parameters.
+    static let manualParameters = #"""
         Mixes side inputs into the stream, as a MultiChannelMixer does: files, FIFOs
         and process substitutions such as
         .BR <(command) .

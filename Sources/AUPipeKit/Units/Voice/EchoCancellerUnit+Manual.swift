@@ -17,11 +17,11 @@ extension EchoCancellerUnit {
 
 extension EchoCancellerUnit {
     /// The aec section of the manual page (roff, after its `.SS` line; `UnitDescriptor.manual`),
-    /// in 4 parts to keep each file short.
-    static let manualText = [manualTextPart1, manualTextPart2, manualTextPart3, manualTextPart4].joined(separator: "\n")
+    /// in parts to keep each file short.
+    static let manualText = [manualParameters, manualDelay, manualChannelsAndDrift, manualPlot].joined(separator: "\n")
 
-    /// Part 1 of `manualText`.
-    static let manualTextPart1 = #"""
+    /// The start of `manualText`: what aec does, and its parameters.
+    static let manualParameters = #"""
         Cancels the echo of a loudspeaker in a microphone stream with speexdsp's
         acoustic echo canceller (MDF) and its preprocessor: what VoiceProcessingIO
         does on iOS, or the echo\-cancel modules of PulseAudio and PipeWire, as a

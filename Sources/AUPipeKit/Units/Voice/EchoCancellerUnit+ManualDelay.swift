@@ -1,6 +1,6 @@
 extension EchoCancellerUnit {
-    /// Part 2 of `manualText`.
-    static let manualTextPart2 = #"""
+    /// Of `manualText`: the reference, the delay and its warm start, residual echo, the defaults.
+    static let manualDelay = #"""
         .TP
         .BI plot= PATH
         Draw the ERLE, the delay in use, the drift and double talk over stream time

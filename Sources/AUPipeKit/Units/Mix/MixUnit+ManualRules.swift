@@ -1,6 +1,6 @@
 extension MixUnit {
-    /// Part 2 of `manualText`.
-    static let manualTextPart2 = #"""
+    /// Of `manualText`: the pan laws and the rules that follow them.
+    static let manualRules = #"""
         .PP
         The pan laws, with
         .I p

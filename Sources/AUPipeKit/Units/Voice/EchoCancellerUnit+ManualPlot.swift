@@ -1,6 +1,6 @@
 extension EchoCancellerUnit {
-    /// Part 4 of `manualText`.
-    static let manualTextPart4 = #"""
+    /// Of `manualText`: what it achieves against other cancellers (continued), and the plot.
+    static let manualPlot = #"""
         .PP
         WebRTC removes more echo by suppressing everything while the far end plays,
         8 to 11 dB of the near talker with it (14 to 26 dB of a quiet one); aec

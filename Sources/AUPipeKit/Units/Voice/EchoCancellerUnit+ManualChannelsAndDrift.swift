@@ -1,6 +1,6 @@
 extension EchoCancellerUnit {
-    /// Part 3 of `manualText`.
-    static let manualTextPart3 = #"""
+    /// Of `manualText`: channels, frames, statistics, clock drift, echo-path changes, what it achieves.
+    static let manualChannelsAndDrift = #"""
         .PP
         .I Channels.
         All microphone channels (the input's channels with
