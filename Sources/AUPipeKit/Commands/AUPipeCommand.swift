@@ -73,6 +73,8 @@ public enum AUPipeCommand {
             try PluginsCommand.run(standard: standard, word: word, registry: registry, console: console)
         case .units:
             console.out(HelpText.units(registry))
+        case .manual:
+            console.out(String(ManualPage.roff(registry: registry).dropLast()))
         case .completions(let shell):
             console.out(try CompletionModel(registry: registry).script(for: shell))
         case .completionWords(let unit, let plugin):

@@ -27,7 +27,7 @@ public struct CompletionModel: Sendable {
     /// The shells `aupipe completions` writes for.
     public static let shells = ["bash", "zsh", "fish"]
     /// The commands that may stand first, in the order of `aupipe --help`, and `completions`.
-    public static let commands = ["units", "help", "plugins", "info", "demo", "gen", "compare", "completions", "version"]
+    public static let commands = ["units", "help", "plugins", "info", "demo", "gen", "compare", "completions", "version", "manual"]
 
     /// The chain's options (`aupipe --help`, Options:); those of `valueOptions` take a value.
     public let chainOptions: [String]
@@ -45,16 +45,13 @@ public struct CompletionModel: Sendable {
 
     /// The model for the units of `registry`: every provider's units, plugins included.
     public init(registry: UnitRegistry = .standard) {
-        chainOptions = CommandLineParser.valueOptions + CommandLineParser.flagOptions
+        chainOptions = RunOption.all.flatMap(\.names)
         compareOptions = Self.longOptions(in: HelpText.compare)
         formatTokens = SampleEncoding.all.map(\.token)
-        let containers = ContainerKind.allCases.map(\.rawValue)
         var values: [String: Values] = [:]
-        for o in ["-i", "--input", "-o", "--output", "--control", "--control-reply"] { values[o] = .files }
-        for o in ["--in-format", "--out-format", "--capture-format"] { values[o] = .formats }
-        for o in ["-t", "--type"] { values[o] = .words(containers) }
-        values["--stats"] = .words(["json"])        // only as --stats=json
-        values["--progress"] = .words(["force"])    // only as --progress=force
+        for option in RunOption.all where option.completion != .none {
+            for name in option.names { values[name] = option.completion }
+        }
         optionValues = values
         pluginUnits = registry.all.filter(\.isSpecializing).map(\.name)
         units = registry.all.map { d in
@@ -96,7 +93,8 @@ public struct CompletionModel: Sendable {
         case .numberOrChoice(_, _, let words): return .words(words)
         case .boolean: return .words(["0", "1"])
         case .encoding: return .formats
-        case .path, .bus, .reference: return .files
+        case .path: return .files
+        case .custom(let kind): return kind.isPath ? .files : .none
         default: return .none
         }
     }

@@ -21,6 +21,7 @@ public enum HelpText {
                              [--allow-length[=N|P%]] [--ignore-format] [--json]
           aupipe completions bash|zsh|fish
           aupipe version
+          aupipe manual
 
         Reads PCM with a CAF, WAV or AU header (or raw PCM described by --in-format) from stdin,
         runs it through the units in order and writes it to stdout. An ARG is key=value, or a
@@ -28,55 +29,7 @@ public enum HelpText {
         stream is copied, converted only as --out-format and -t ask.
 
         Options:
-          -i, --input PATH        read from PATH instead of stdin
-          -o, --output PATH       write to PATH instead of stdout; when the output is a regular
-                                  file (this or a redirected stdout), header sizes are patched
-                                  at the end; a terminal on stdout is refused unless -o -.
-                                  A regular PATH is written beside it and renamed onto it when
-                                  the run succeeds; a failed run leaves PATH as it was and keeps
-                                  what was written as PATH.partial
-          --in-format SPEC        format of headerless input: TOKEN:RATE:CHANNELS, e.g. s16le:48000:1
-          --out-format SPEC       output encoding (s16le), or TOKEN:RATE:CHANNELS to also convert
-                                  rate and channel count at the end of the chain
-          -t, --type TYPE         output container: caf, wav, au or raw (default: that of -o's
-                                  extension, .caf .wav .au .snd .raw .pcm, else the input's)
-          --block DURATION        most frames processed per step (default 10ms; 480f = frames)
-          --stats[=json]          print per-unit figures on stderr at the end
-          --check                 check the paths the run would open, validate the chain against
-                                  the input's header (with no input to read: against --in-format,
-                                  else 48 kHz stereo or mono), print the formats, and exit
-          --control PATH          create the FIFO PATH (or use an existing one) and take commands
-                                  from it while running: set UNIT.PARAM VALUE, get UNIT.PARAM, list;
-                                  UNIT is a name (gain), name#K (gain#2), a position (2) or a
-                                  name= label; a unit's own addresses follow (mix.bus1.gain);
-                                  changes apply at the next block and glide
-          --control-reply PATH    append control replies to PATH instead of stderr
-          --progress[=force]      draw progress on stderr (percent and ETA for files, stream time
-                                  and speed otherwise); only on a terminal unless =force
-          --duration DURATION     stop after this much input (10s, 250ms, 480f; bare: seconds)
-          --live                  the run is real time (as with --capture): side inputs (mix
-                                  buses, aec's ref=) are not waited for (late frames are silence)
-                                  and tee's FIFOs and pipes never stall the stream (late frames
-                                  are dropped), both counted in --stats; the default resampler is
-                                  the low-latency one; a unit's live= overrides it. Without it,
-                                  files and pipes are not real time: side streams are waited
-                                  for, and the bytes are the same on every run
-          --capture DEVICE        read from an ALSA capture device (default, hw:1,0, plughw:1)
-                                  instead of stdin, until SIGINT/SIGTERM or --duration; the
-                                  output is WAV unless -t or -o's extension says otherwise
-          --capture-format SPEC   the format to capture in (default s16le:48000:2)
-          --monitor DEVICE        also play the output on an ALSA playback device
-          --play DEVICE           play aec's far end (ref=) on an ALSA playback device and cancel
-                                  exactly what was played (full duplex)
-          --period DURATION       the sound devices' period (default 10ms)
-          --buffer DURATION       the sound devices' buffer (default 40ms: 4 periods)
-          --reconnect[=TIMEOUT]   when a sound device goes away (unplugged, stuck), wait for it
-                                  to come back (retried every 250 ms, up to TIMEOUT or for ever)
-                                  and fill the capture's gap with silence; without it a lost
-                                  --capture or --play device ends the run (74), a lost --monitor
-                                  is dropped and the stream goes on
-          -h, --help              show this help
-          -V, --version           show the version
+        \(HelpText.optionList)
 
         Format tokens: u8 s8 s16le s24le s32le u16le u24le u32le f32le f64le (…be), mulaw, alaw;
         ALSA (S16_LE, S24_3LE, FLOAT_LE), GStreamer (F32LE) and ffmpeg (s16, flt) spellings work too.
@@ -97,7 +50,8 @@ public enum HelpText {
 
         'aupipe help gen' lists the test signals; 'aupipe help compare' the comparison options;
         'aupipe completions bash' prints a bash completion script (zsh, fish: the same for them);
-        'aupipe version' the version and the libraries in use (libsoxr, libebur128, speexdsp, lilv, ALSA).
+        'aupipe version' the version and the libraries in use (libsoxr, libebur128, speexdsp, libpng, lilv, ALSA);
+        'aupipe manual | man -l -' reads the manual page.
         """
     }
 
@@ -151,6 +105,11 @@ public enum HelpText {
         """
     }
 
+    /// The run options' lines of `--help`, from `RunOption.all`.
+    static var optionList: String {
+        RunOption.all.flatMap(\.helpLines).joined(separator: "\n")
+    }
+
     static var unitList: String {
         UnitRegistry.all.map { "  " + padded($0.name, 10) + $0.summary }.joined(separator: "\n")
     }
@@ -169,21 +128,46 @@ public enum HelpText {
         s.count >= width ? s + " " : s + String(repeating: " ", count: width - s.count)
     }
 
-    /// `aupipe help UNIT`.
+    /// The widest line of `aupipe help UNIT`, in columns.
+    public static let width = 100
+
+    /// `aupipe help UNIT`: what the unit does, each parameter with its range and default, an
+    /// example and where the manual says more; lines wrapped at `width` columns.
     public static func unit(_ d: UnitDescriptor) -> String {
         var lines = ["\(d.name) — \(d.summary)", ""]
-        lines += d.details.split(separator: "\n").map { String($0) }
+        lines += d.details.split(separator: "\n").flatMap { wrapped(String($0), indent: "") }
         lines += ["", "Parameters:"]
         for p in d.parameters {
             let def = p.defaultDescription
             let primary = p.name == d.primary ? " (bare value)" : ""
             let live = p.isLive ? " (live: --control can change it while running)" : ""
-            lines.append("  \(p.name)\(primary)\(live): \(p.help)")
-            lines.append("      \(p.typeDescription); \(def)")
+            lines += wrapped("  \(p.name)\(primary)\(live): \(p.help)", indent: "      ")
+            lines += wrapped("      \(p.typeDescription); \(def)", indent: "        ")
         }
         if let synopsis = d.synopsis { lines.append("  \(synopsis)") }
         lines.append("  name: a label for --control (set LABEL.PARAMETER VALUE); any unit takes it")
-        lines += ["", "Example:", "  \(d.example)"]
+        lines += ["", "Example:"] + wrapped("  \(d.example)", indent: "      ", continuation: " \\")
+        lines += ["", "More: the \(d.name) section of UNITS in 'man aupipe' ('aupipe manual' prints the page)."]
         return lines.joined(separator: "\n")
+    }
+
+    /// `line` broken at spaces into lines of at most `width` columns, the later ones starting
+    /// with `indent`, every one but the last ending with `continuation` (` \` for a shell
+    /// command). A word longer than a line stays whole.
+    public static func wrapped(_ line: String, indent: String, continuation: String = "") -> [String] {
+        guard line.count > width else { return [line] }
+        let lead = String(line.prefix { $0 == " " })
+        var words = line.dropFirst(lead.count).split(separator: " ").map(String.init)
+        var lines: [String] = []
+        var current = lead + words.removeFirst()
+        for word in words {
+            if current.count + 1 + word.count + continuation.count > width {
+                lines.append(current + continuation)
+                current = indent + word
+            } else {
+                current += " " + word
+            }
+        }
+        return lines + [current]
     }
 }

@@ -6,6 +6,8 @@ public enum Invocation: Equatable, Sendable {
     case info(path: String, inFormat: String?)
     /// `aupipe units`
     case units
+    /// `aupipe manual`: the manual page in roff.
+    case manual
     /// `aupipe help [UNIT]`, `--help`
     case help(unit: String?)
     /// `aupipe help lv2 URI`, `aupipe help ladspa LABEL`: one plugin's ports.
@@ -159,11 +161,10 @@ public struct PipelineOptionsText: Equatable, Sendable {
 /// `-` and is not a number (`gain -6`) is an option. A lone `:` separates units. `--` ends
 /// option parsing: everything after it belongs to the chain.
 public enum CommandLineParser {
-    /// The options that take a value (the next word, or `=VALUE`).
-    public static let valueOptions = ["-i", "--input", "-o", "--output", "--in-format", "--out-format", "-t", "--type", "--block",
-                               "--control", "--control-reply", "--duration",
-                               "--capture", "--capture-format", "--monitor", "--play", "--period", "--buffer"]
-    static let flagOptions = ["--stats", "--check", "--progress", "--reconnect", "--live", "-h", "--help", "--version", "-V"]
+    /// The options that take a value (the next word, or `=VALUE`), from `RunOption.all`.
+    public static var valueOptions: [String] { RunOption.valueSpellings }
+    /// The flags, and the options whose value only follows `=`.
+    static var flagOptions: [String] { RunOption.flagSpellings }
 
     public static func parse(_ args: [String]) throws -> Invocation {
         guard let first = args.first else { return .run(chain: [], options: PipelineOptionsText()) }
@@ -171,6 +172,9 @@ public enum CommandLineParser {
         case "units":
             guard args.count == 1 else { throw AUPipeError.usage("units takes no arguments; for one unit use 'aupipe help \(args[1])'") }
             return .units
+        case "manual":
+            guard args.count == 1 else { throw AUPipeError.usage("manual takes no arguments; read it with 'aupipe manual | man -l -'") }
+            return .manual
         case "help":
             if args.count == 3 { return .pluginHelp(unit: args[1], plugin: args[2]) }
             guard args.count <= 2 else { throw AUPipeError.usage("help takes one unit name, e.g. 'aupipe help resample' (or a plugin unit and a plugin: 'aupipe help ladspa amp_mono')") }
@@ -255,45 +259,25 @@ public enum CommandLineParser {
                     name = String(word[..<eq])
                     value = String(word[word.index(after: eq)...])
                 }
-                if ["-h", "--help", "--version", "-V", "--check", "--live"].contains(name), let value {
-                    throw AUPipeError.usage("\(name) takes no value (got '\(value)')")
-                }
-                switch name {
-                case "-h", "--help": return (options, words, .help(unit: nil))
-                case "--version", "-V": return (options, words, .version)
-                case "--check": options.check = true; continue
-                case "--live": options.live = true; continue
-                case "--stats": options.stats = value ?? "text"; continue
-                case "--progress": options.progress = value ?? "auto"; continue
-                case "--reconnect": options.reconnect = value ?? "forever"; continue
-                default: break
-                }
-                guard valueOptions.contains(name) else {
+                guard let option = RunOption.named(name) else {
                     let hint = suggestion(for: name, among: valueOptions + flagOptions).map { "; did you mean \($0)?" } ?? "; see 'aupipe --help'"
                     throw AUPipeError.usage("unknown option \(name)\(hint)")
                 }
-                if value == nil {
-                    guard i < args.count else { throw AUPipeError.usage("\(name) needs a value; see 'aupipe --help'") }
-                    value = args[i]
-                    i += 1
+                switch option.value {
+                case .none:
+                    if let value { throw AUPipeError.usage("\(name) takes no value (got '\(value)')") }
+                case .optional(_, let implied):
+                    value = value ?? implied
+                case .required:
+                    if value == nil {
+                        guard i < args.count else { throw AUPipeError.usage("\(name) needs a value; see 'aupipe --help'") }
+                        value = args[i]
+                        i += 1
+                    }
                 }
-                switch name {
-                case "-i", "--input": options.input = value
-                case "-o", "--output": options.output = value
-                case "--in-format": options.inFormat = value
-                case "--out-format": options.outFormat = value
-                case "-t", "--type": options.container = value
-                case "--block": options.block = value
-                case "--control": options.control = value
-                case "--control-reply": options.controlReply = value
-                case "--duration": options.duration = value
-                case "--capture": options.capture = value
-                case "--capture-format": options.captureFormat = value
-                case "--monitor": options.monitor = value
-                case "--play": options.play = value
-                case "--period": options.period = value
-                case "--buffer": options.buffer = value
-                default: break
+                switch option.action {
+                case .early(let invocation): return (options, words, invocation)
+                case .set(let set): set(&options, value ?? "")
                 }
                 continue
             }

@@ -6,6 +6,7 @@ import Glibc
 /// name, type with unit and range, default and help. Units declare these; nothing else
 /// describes a parameter, so the help and the validation cannot disagree.
 public struct ParameterDescriptor: Sendable {
+    /// The common kinds of value; a unit's own kind is a `ParameterKind` given as `.custom`.
     public enum Kind: Sendable {
         /// A real number in `range`, printed with `unit` (`dB`, `Hz`); `-6dB` may carry the unit,
         /// and a number in Hz may also be written in kHz as rates are (`1k`, `1kHz`).
@@ -35,10 +36,6 @@ public struct ParameterDescriptor: Sendable {
         case choice([String])
         /// Text made only of the characters in `allowed` (case-insensitive), 1...`maxLength` long.
         case text(allowed: String, maxLength: Int)
-        /// A side input of `mix`: `PATH[,gain=DB][,pan=P][,offset=MS][,loop][,mute][,format=SPEC]`.
-        case bus
-        /// The far end of `aec`: `PATH[,format=SPEC]` (parsed as a bus with only `format`).
-        case reference
         /// A duration as `.duration`, or the word `auto` (given as `.auto`).
         case durationOrAuto(ClosedRange<Double>, bareUnit: StreamDuration.BareUnit)
         /// A gain in dB in `range` (`-6`, `-6dB`), or a linear amplitude factor with an `x`
@@ -48,9 +45,10 @@ public struct ParameterDescriptor: Sendable {
         case streamFormat
         /// A path to write to (a file, a FIFO or `>(command)`), kept as written; given as `.text`.
         case path
-        /// A plugin's input control port (`lv2`, `ladspa`): a number in the port's range, a
-        /// toggle or a scale point's label; given as `.number`.
-        case pluginControl(PluginControlRange)
+        /// A kind of its own (`ParameterKind`) that parses and describes itself: `mix`'s bus
+        /// (`BusParameterKind`), `aec`'s far end (`ReferenceParameterKind`), a plugin's control
+        /// port (`PluginControlRange`).
+        case custom(any ParameterKind)
         /// A real number in `range` (with an optional `unit` suffix: `-500ppm`), given as
         /// `.number`, or one of `words` (lower case), given as `.text` (`aec drift=auto|off|PPM`).
         case numberOrChoice(ClosedRange<Double>, unit: String, [String])
@@ -104,19 +102,17 @@ public struct ParameterDescriptor: Sendable {
         case .boolean: return "boolean, 0/1, on/off"
         case .encoding: return "sample format, e.g. s16le, f32le, mulaw"
         case .channelMap: return "channel list, e.g. 1,0"
-        case .timeRanges: return "intervals START-END in s (or ms, frames), comma-separated, e.g. 1.5-3,5-6; START- runs to the end"
+        case .timeRanges: return "intervals START-END in s (or ms, frames), comma-separated (1.5-3,5-6); START- runs to the end"
         case .numberList(let r, let unit):
             return "comma-separated \(unit), each \(formatNumber(r.lowerBound))...\(formatNumber(r.upperBound))" + (unit == "Hz" ? " (1k allowed)" : "")
         case .choice(let words): return "one of \(words.joined(separator: ", "))"
         case .text(let allowed, let max): return "up to \(max) of the characters \(allowed)"
-        case .bus: return "PATH[,gain=DB][,pan=-1..1][,offset=MS][,loop][,mute][,format=SPEC], repeatable"
-        case .reference: return "PATH[,format=TOKEN:RATE:CH] (a file, a FIFO or <(command))"
         case .gainOrFactor(let r):
             let f = Self.factorRange(r)
             return "dB, \(formatNumber(r.lowerBound))...\(formatNumber(r.upperBound)), or a linear factor \(formatFactor(f.lowerBound))x...\(formatFactor(f.upperBound))x"
         case .streamFormat: return "TOKEN:RATE:CHANNELS, e.g. s16le:48000:2"
         case .path: return "PATH (a file, a FIFO or >(command))"
-        case .pluginControl(let range): return range.description
+        case .custom(let kind): return kind.typeDescription
         case .numberOrChoice(let r, let unit, let words):
             return "one of \(words.joined(separator: ", ")), or \(unit.isEmpty ? "a number" : unit), \(formatNumber(r.lowerBound))...\(formatNumber(r.upperBound))"
         case .durationOrAuto(let r, let bare):
@@ -127,12 +123,8 @@ public struct ParameterDescriptor: Sendable {
     /// Parses and range-checks `text`; `unit` names the unit for messages, `index` counts the
     /// values of a repeatable parameter from 1.
     func parse(_ text: String, unit: String, index: Int = 1) throws -> ParameterValue {
-        let fail = { (what: String) in
-            AUPipeError(.usage, "\(unit): \(self.name)=\(text) \(what)", cause: .parameter(owner: unit, name: self.name, .malformed))
-        }
-        let outOfRange = { (what: String) in
-            AUPipeError(.usage, "\(unit): \(self.name)=\(text) \(what)", cause: .parameter(owner: unit, name: self.name, .outOfRange))
-        }
+        let fail = { (what: String) in self.malformed(text, unit: unit, what) }
+        let outOfRange = { (what: String) in self.outOfRange(text, unit: unit, what) }
         switch kind {
         case .number(let range, let u):
             guard let v = Self.number(text, unit: u) else { throw fail("\(Self.notANumber(text, unit: u) ?? "is not a number"); expected \(typeDescription)") }
@@ -220,11 +212,8 @@ public struct ParameterDescriptor: Sendable {
                 throw fail("is not one of \(words.joined(separator: ", "))")
             }
             return .text(word)
-        case .bus:
-            return .bus(try BusSpec.parse(text, index: index))
-        case .reference:
-            if text == "-" { throw AUPipeError.usage("\(unit): \(name)=- : stdin is the microphone; give the far end as a file, a FIFO or <(command)") }
-            return .bus(try BusSpec.parse(text, index: 1, owner: "\(unit): \(name)", allowed: [BusSpec.Options.format.name]))
+        case .custom(let kind):
+            return try kind.parse(text, of: self, unit: unit, index: index)
         case .gainOrFactor(let range):
             // dB (`-6`, `-6dB`), or a linear factor with an x (`0.5x`).
             guard text.lowercased().hasSuffix("x") else {
@@ -239,10 +228,6 @@ public struct ParameterDescriptor: Sendable {
             return .format(try FormatSpec.parse(text, option: "\(unit): \(name)"))
         case .path:
             return .text(text)
-        case .pluginControl(let range):
-            let (value, problem, outside) = range.parse(text)
-            if let value { return .number(value) }
-            throw outside ? outOfRange(problem ?? "is out of range") : fail(problem ?? "is not a value of this port")
         case .numberOrChoice(let range, let u, let words):
             if let word = words.first(where: { $0 == text.lowercased() }) { return .text(word) }
             guard let v = Self.number(text, unit: u) else {

@@ -147,12 +147,12 @@ extension ParameterType where Value == [TimeRange] {
 extension ParameterType where Value == BusSpec {
     /// A side input of `mix`: `PATH[,gain=DB][,pan=P][,offset=MS][,loop][,mute][,format=SPEC]`.
     public static var bus: Self {
-        Self(.bus, read: { if case .bus(let v) = $0 { v } else { nil } }, text: \.argument)
+        Self(.custom(BusParameterKind()), read: { if case .bus(let v) = $0 { v } else { nil } }, text: \.argument)
     }
 
     /// The far end of `aec`: `PATH[,format=SPEC]`.
     public static var reference: Self {
-        Self(.reference, read: { if case .bus(let v) = $0 { v } else { nil } }, text: \.argument)
+        Self(.custom(ReferenceParameterKind()), read: { if case .bus(let v) = $0 { v } else { nil } }, text: \.argument)
     }
 }
 

@@ -5,6 +5,11 @@ public struct UnitDescriptor: Sendable {
     public let summary: String
     /// Longer help for `aupipe help UNIT`: behaviour, length and rounding rules.
     public let details: String
+    /// What a screen of help cannot say (a file grammar, an events format, a rule, the reasons
+    /// behind the defaults): the unit's section of the manual page, in roff, after its `.SS`
+    /// line. Nil: `aupipe manual` writes the section from the summary, the details and the
+    /// parameters.
+    public let manual: String?
     /// The parameters as the parser, the help and `--control` see them.
     public let parameters: [ParameterDescriptor]
     /// The parameters as declared: the unit's typed keys (`GainUnit.Keys.db`), or descriptors.
@@ -25,11 +30,13 @@ public struct UnitDescriptor: Sendable {
     /// - Parameters:
     ///   - parameters: the unit's typed keys (`[Keys.db]`), or `ParameterDescriptor`s built at run time.
     ///   - make: builds the unit from the parsed values; read them with the typed keys (`$0[Keys.db]`).
+    ///   - manual: the unit's manual section in roff (see `manual`), nil to have it written from the rest.
     public init(name: String, summary: String, details: String, parameters: [any AnyParameter], primary: String?,
-                example: String, make: @escaping @Sendable (ParameterValues) throws -> any AudioUnit) {
+                example: String, manual: String? = nil, make: @escaping @Sendable (ParameterValues) throws -> any AudioUnit) {
         self.name = name
         self.summary = summary
         self.details = details
+        self.manual = manual
         declarations = parameters
         self.parameters = parameters.map(\.descriptor)
         self.primary = primary
@@ -42,11 +49,12 @@ public struct UnitDescriptor: Sendable {
     /// A unit whose parameters are known only once its first arguments are read (`lv2`,
     /// `ladspa`): `specialize` turns the arguments into the descriptor of the instance they
     /// name and the arguments left for its parameters. `aupipe units` shows `synopsis`.
-    public init(name: String, summary: String, details: String, synopsis: String, example: String,
+    public init(name: String, summary: String, details: String, synopsis: String, example: String, manual: String? = nil,
                 specialize: @escaping @Sendable ([String]) throws -> (UnitDescriptor, [String])) {
         self.name = name
         self.summary = summary
         self.details = details
+        self.manual = manual
         declarations = []
         parameters = []
         primary = nil

@@ -1,4 +1,4 @@
-/// What a plugin's input control port accepts, as a `ParameterDescriptor.Kind.pluginControl`:
+/// What a plugin's input control port accepts, a `ParameterKind` of its own:
 /// a number in the port's unit within its bounds (either may be absent), a whole number for an
 /// integer port, 0 or 1 (or on/off) for a toggle, or a scale point's label.
 public struct PluginControlRange: Sendable {
@@ -109,4 +109,15 @@ public struct PluginControlRange: Sendable {
 
     /// A port's value as the shortest text that reads back as the same 32-bit float.
     static func text(_ v: Double) -> String { formatNumber(double(Float(v))) }
+}
+
+extension PluginControlRange: ParameterKind {
+    public var typeDescription: String { description }
+
+    public func parse(_ text: String, of parameter: ParameterDescriptor, unit: String, index: Int) throws -> ParameterValue {
+        let (value, problem, outside) = parse(text)
+        if let value { return .number(value) }
+        throw outside ? parameter.outOfRange(text, unit: unit, problem ?? "is out of range")
+                      : parameter.malformed(text, unit: unit, problem ?? "is not a value of this port")
+    }
 }

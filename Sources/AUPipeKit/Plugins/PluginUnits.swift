@@ -57,7 +57,8 @@ public struct PluginUnits: UnitProvider {
             Every input port is live (--control: set \(unit).SYMBOL VALUE, at the next block); output ports (meters, gain reduction) are read with get \(unit).SYMBOL and printed by --stats.
             """
         let example = isLV2 ? "aupipe lv2 eg-amp gain=-6 < in.wav > out.wav" : "aupipe ladspa amp_mono gain=0.5 < in.wav > out.wav"
-        return UnitDescriptor(name: unit, summary: summary, details: details, synopsis: synopsis, example: example) { arguments in
+        return UnitDescriptor(name: unit, summary: summary, details: details, synopsis: synopsis, example: example,
+                              manual: isLV2 ? lv2Manual : ladspaManual) { arguments in
             guard let first = arguments.first, !first.contains("=") else {
                 throw AUPipeError.usage("\(unit) needs the plugin first: \(unit) \(synopsis); 'aupipe plugins \(unit)' lists them")
             }
@@ -78,7 +79,7 @@ extension PluginUnit {
             let def: String? = p.isDefaultSampleRateRelative ? nil : format(defaultValue(of: p))
             // A default that is a fraction of the sample rate is a value only once the rate is known.
             let note = p.isDefaultSampleRateRelative ? p.defaultValue.map { "\(format($0)) × the sample rate" } : nil
-            return ParameterDescriptor(p.symbol, .pluginControl(PluginControlRange(p)), default: def, help: help, live: true, defaultNote: note)
+            return ParameterDescriptor(p.symbol, .custom(PluginControlRange(p)), default: def, help: help, live: true, defaultNote: note)
         }
         if !plugin.presets.isEmpty {
             parameters.append(ParameterDescriptor("preset", .choice(plugin.presets.map { $0.name.lowercased() }), default: nil,
