@@ -90,15 +90,15 @@ final class ShadowCanceller {
     private let smooth: Double
     private let winRatio = pow(10, ShadowCanceller.winDB / 10), loseRatio = pow(10, ShadowCanceller.loseDB / 10)
     private let handBackRatio = pow(10, -ShadowCanceller.handBackDB / 10)
-    /// The shadow's speex state, and its output of the latest frame.
-    private(set) var state: OpaquePointer
+    /// The shadow's echo state, and its output of the latest frame.
+    private(set) var state: EchoState
     let output: UnsafeMutablePointer<Int16>
     /// Whether a shadow runs now, for how many frames it has, frames since the last one ended.
     private(set) var running = false
     private var ran = 0, idle = Int.max / 2
     /// The learner's state (idle between retrainings), and the frames since the shadow started
     /// (counted up to `replayFrames` plus the longest retraining, while retraining may go on).
-    private var learner: OpaquePointer
+    private var learner: EchoState
     private var learned = 0
     /// Whether the shadow's frames are still being retrained on (until `replayFrames` after
     /// the start). The retrained state replaces the shadow's, or, once the shadow has taken
@@ -118,10 +118,10 @@ final class ShadowCanceller {
     /// retrainings finished (swapped in), over the stream (for the tests).
     private(set) var replayCalls = 0, mostReplayCalls = 0, retrainsDone = 0
 
-    /// `state` and `learner` are speex echo states for these frames and channels, never used
-    /// by anyone else; `handsBack` when their tail is shorter than the canceller's (see
+    /// `state` and `learner` are echo states for these frames and channels, never used by
+    /// anyone else; `handsBack` when their tail is shorter than the canceller's (see
     /// `shortTailSeconds`).
-    init(state: OpaquePointer, learner: OpaquePointer, frameFrames: Int, mics: Int, rate: Int, handsBack: Bool = false) {
+    init(state: EchoState, learner: EchoState, frameFrames: Int, mics: Int, rate: Int, handsBack: Bool = false) {
         self.state = state
         self.handsBack = handsBack
         self.learner = learner
@@ -160,7 +160,7 @@ final class ShadowCanceller {
 
     /// Starts a shadow: the state is reset, to learn from this frame on.
     func start() {
-        speex_echo_state_reset(state)
+        state.reset()
         running = true
         ran = 0
         retraining = true
@@ -182,11 +182,11 @@ final class ShadowCanceller {
     /// has taken over meanwhile, `inUse`, which is then returned: the caller goes on with it,
     /// and the state it replaced becomes the next learner). Returns nil otherwise.
     func retrain(history: EchoHistory, delay: Int, play: UnsafeMutablePointer<Int16>, scratch: UnsafeMutablePointer<Int16>,
-                 inUse: OpaquePointer) -> OpaquePointer? {
+                 inUse: EchoState) -> EchoState? {
         replayCalls = 0
         // (`retraining` ends once `learned` passes `replayFrames`: see `run`.)
         if !epoch, retraining, learned > 0, learned % retrainFrames == 0 {
-            speex_echo_state_reset(learner)
+            learner.reset()
             epoch = true
             pass = 0
             replayEnd = learned
@@ -204,7 +204,7 @@ final class ShadowCanceller {
             }
             guard next < learned else { break }
             history.reference(back: learned - next, delay: delay, into: play)
-            speex_echo_cancellation(learner, history.mic(back: learned - next), play, scratch)
+            learner.cancel(history.mic(back: learned - next), play, into: scratch)
             next += 1
             replayCalls += 1
         }
@@ -256,7 +256,7 @@ final class ShadowCanceller {
             if learned > replayFrames { retraining = false }
         }
         if trailing > 0 {
-            speex_echo_cancellation(state, rec, play, output)
+            state.cancel(rec, play, into: output)
             trailing -= 1
             guard handsBack else { return .none }
             ran += 1
@@ -267,7 +267,7 @@ final class ShadowCanceller {
             idle += 1
             return .none
         }
-        speex_echo_cancellation(state, rec, play, output)
+        state.cancel(rec, play, into: output)
         ran += 1
         compare(inUseOutput, echo: echo)
         if ran >= leastFrames, shadow * winRatio < inUse { return .takeOver }
@@ -294,7 +294,7 @@ final class ShadowCanceller {
     /// of a path change is seldom that far yet; the replaced state's estimate still follows the
     /// far end. (Measured on the five path changes of `winDB`: reconvergence 1.32 → 0.92 s on
     /// pathchange, 1.86 → 1.06 and 2.98 → 1.28 s in two rooms, unchanged in the others.)
-    func takeOver(replacing old: OpaquePointer, at time: Double, trail: Bool) -> OpaquePointer {
+    func takeOver(replacing old: EchoState, at time: Double, trail: Bool) -> EchoState {
         let won = state
         state = old
         tookOver += 1
@@ -312,7 +312,7 @@ final class ShadowCanceller {
     /// short one has had its `handBackMostSeconds`): `inUse`, the short state, becomes the
     /// next shadow's, its retraining ends; returns the full-tail state, the one in use from
     /// now on (the caller leaves the preprocessor attached to it).
-    func handBack(inUse short: OpaquePointer) -> OpaquePointer {
+    func handBack(inUse short: EchoState) -> EchoState {
         let full = state
         state = short
         trailing = 0
