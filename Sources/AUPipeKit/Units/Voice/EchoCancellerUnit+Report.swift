@@ -1,7 +1,8 @@
 /// `aec`'s report, handed out from what its parts measured: the `--stats` note and figures
 /// (pulled by the chain, `StatsReporting`), the series over time (`--stats=json`), `plot=`'s
-/// document, the figures `get` reads (`LiveControllable`), and the warning for a reference that
-/// ended before the stream.
+/// document (written by the chain, `PlotReporting`), the figures `get` reads
+/// (`LiveControllable`), and the warning for a reference that ended before the stream (said by
+/// `process` the moment the stream passes the reference's end).
 extension EchoCancellerUnit {
     /// The delay in use, ms (0 before `prepare`).
     private var delayMS: Double { alignment?.delayMS ?? 0 }
@@ -63,8 +64,11 @@ extension EchoCancellerUnit {
     /// The figures over stream time (`AECSeries`) for `--stats=json`.
     public var statsSeries: [StatsSeries] { series.statsSeries }
 
+    /// `plot=`'s file and document, written by the chain once aec has drained.
+    var endOfStreamPlot: (file: PlotFile, svg: String)? { configuration.plotFile.map { ($0, plot) } }
+
     /// `plot=`'s document: the series over time, titled with the ERLE, delay and drift.
-    var plot: String {
+    private var plot: String {
         let erle = meter.erle.map { "ERLE \(formatFixed($0)) dB" } ?? "no echo measured"
         return series.svg(title: "aupipe aec: \(erle), delay \(formatFixed(delayMS)) ms, drift \(driftPPM.map { formatFixed($0) + " ppm" } ?? "n/a")")
     }

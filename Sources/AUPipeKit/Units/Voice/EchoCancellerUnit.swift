@@ -15,11 +15,12 @@
 ///   (residual echo `suppress=`, and optionally noise and level, `denoise=`, `agc=`) attached
 ///   to the echo state, and the residual echo suppressor (`residual=`);
 /// - the report (`EchoCancellerUnit+Report.swift`): the `--stats` note and figures, the series
-///   and `plot=`'s document, handed out from what the parts measured (`ERLEMeter`, `AECSeries`).
+///   and `plot=`'s document, handed out from what the parts measured (`ERLEMeter`, `AECSeries`):
+///   the chain pulls them (`StatsReporting`, `PlotReporting`); the unit writes nothing itself.
 ///
 /// Frames of `frame=` go through speex in 16-bit samples. The output has exactly the input's
 /// frame count; a part-filled last frame is padded, processed and trimmed (`FrameBlocker`).
-public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReporting, SideInputReader, SideOutputWriter, ReferencePlayer {
+public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReporting, PlotReporting, SideInputReader, SideOutputWriter, ReferencePlayer {
     let configuration: EchoCancellerConfiguration
     private(set) var layout = EchoLayout(rate: 16000, inChannels: 1, mics: 1, speakers: 1, frameFrames: 160, tailFrames: 6400, maxDelayFrames: 8000)
     /// The parts, made in `prepare`.
@@ -114,7 +115,6 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
         let written = try blocker!.finish(into: output) { try runFrame(into: blocker!.frameOut) }
         reader?.reportLate()
         series.finish()
-        if let plotFile = configuration.plotFile { try plotFile.write(plot) }
         return (written, true)
     }
 
