@@ -35,10 +35,9 @@ import Glibc
 ///   the noise bed stays, no pumping), at least `suppress=` (−80 dB by default) in frames of
 ///   echo alone and `suppress-active=` (−30) otherwise. No broadband gain is ever applied.
 ///   G is smoothed over time and over neighbouring bins.
-/// After the preprocessor rather than before it: applied before it, the gain measured 1-4 dB
-/// more ERLE in rooms and 2 dB more with a saturating loudspeaker on bench/aec's scenes, but
-/// took 0.75-1 dB off the near end's SI-SDR in double talk (`EchoSceneTests`), against
-/// 0.2-0.3 dB here.
+/// After the preprocessor rather than before it: applied before it, the gain cancels more but
+/// takes more of the near end in double talk than is allowed (`EchoSceneTests`; the figures
+/// are in bench/README.md).
 /// Everything is allocated in `init`; `capture` and `run` allocate nothing.
 final class ResidualEchoSuppressor {
     /// Samples per frame (N), the FFT size (a power of two ≥ 2N) and its bins (size/2 + 1).
