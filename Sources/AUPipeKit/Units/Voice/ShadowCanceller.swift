@@ -108,14 +108,24 @@ final class ShadowCanceller {
     /// (counted up to `replayFrames` plus the longest retraining, while retraining may go on).
     private var learner: EchoState
     private var learned = 0
-    /// Whether the shadow's frames are still being retrained on (until `replayFrames` after
-    /// the start). The retrained state replaces the shadow's, or, once the shadow has taken
-    /// over (it is no longer running), the canceller's in use.
-    private var retraining = false
-    /// The retraining under way: the frames it replays (counted from the shadow's start,
-    /// `replayFrom..<replayEnd`), the pass, and the next frame; after the last pass it goes on
-    /// from `replayEnd` up to the current frame, which it then processes live.
-    private var epoch = false, pass = 0, next = 0, replayFrom = 0, replayEnd = 0
+    /// A retraining under way: the frames it replays (counted from the shadow's start,
+    /// `from..<end`), the pass, and the next frame; after the last pass it goes on from `end`
+    /// up to the current frame, which it then processes live.
+    struct Replay {
+        var pass = 0, next: Int
+        let from: Int, end: Int
+    }
+    /// Where retraining is: off; due, while the shadow's frames are still retrained on (until
+    /// `replayFrames` after the start: a retraining starts every `retrainFrames`); or a replay
+    /// under way, `thenDue` when more are due after it. The retrained state replaces the
+    /// shadow's, or, once the shadow has taken over (it is no longer running), the canceller's
+    /// in use.
+    enum Retraining {
+        case off
+        case due
+        case replaying(Replay, thenDue: Bool)
+    }
+    private var retraining = Retraining.off
     /// Smoothed output energies over frames with echo: the canceller in use, the shadow.
     private var inUse = 0.0, shadow = 0.0
     /// Shadows started and shadows that took over, over the stream.
@@ -176,8 +186,7 @@ final class ShadowCanceller {
     func start() {
         state.reset()
         phase = .running(ran: 0)
-        retraining = true
-        epoch = false
+        retraining = .due
         learned = 0
         inUse = 0
         shadow = 0
@@ -197,38 +206,38 @@ final class ShadowCanceller {
     func retrain(history: EchoHistory, delay: Int, play: UnsafeMutablePointer<Int16>, scratch: UnsafeMutablePointer<Int16>,
                  inUse: EchoState) -> EchoState? {
         replayCalls = 0
-        // (`retraining` ends once `learned` passes `replayFrames`: see `run`.)
-        if !epoch, retraining, learned > 0, learned % retrainFrames == 0 {
+        // (Retraining is due until `learned` passes `replayFrames`: see `run`.)
+        if case .due = retraining, learned > 0, learned % retrainFrames == 0 {
             learner.reset()
-            epoch = true
-            pass = 0
-            replayEnd = learned
-            replayFrom = max(0, learned - history.framesHeld)
-            next = replayFrom
+            let from = max(0, learned - history.framesHeld)
+            retraining = .replaying(Replay(next: from, from: from, end: learned), thenDue: true)
         }
-        guard epoch else { return nil }
+        guard case .replaying(var r, let thenDue) = retraining else { return nil }
         while replayCalls < Self.replayCallsPerFrame {
             // Frames that have fallen out of the history (a long retraining) are skipped.
-            next = max(next, learned - history.framesHeld)
-            if pass < Self.passes, next >= replayEnd {
-                pass += 1
-                next = pass < Self.passes ? max(replayFrom, learned - history.framesHeld) : replayEnd
+            r.next = max(r.next, learned - history.framesHeld)
+            if r.pass < Self.passes, r.next >= r.end {
+                r.pass += 1
+                r.next = r.pass < Self.passes ? max(r.from, learned - history.framesHeld) : r.end
                 continue
             }
-            guard next < learned else { break }
-            history.reference(back: learned - next, delay: delay, into: play)
-            learner.cancel(history.mic(back: learned - next), play, into: scratch)
-            next += 1
+            guard r.next < learned else { break }
+            history.reference(back: learned - r.next, delay: delay, into: play)
+            learner.cancel(history.mic(back: learned - r.next), play, into: scratch)
+            r.next += 1
             replayCalls += 1
         }
         mostReplayCalls = max(mostReplayCalls, replayCalls)
-        guard pass == Self.passes, next == learned else { return nil }
+        guard r.pass == Self.passes, r.next == learned else {
+            retraining = .replaying(r, thenDue: thenDue)
+            return nil
+        }
         // Caught up: the learner takes this frame live, in place of the state it was trained for.
-        epoch = false
+        retraining = thenDue ? .due : .off
         retrainsDone += 1
         let trained = learner
-        // Not running with an epoch under way: the shadow has taken over meanwhile (`stop` and
-        // `handBack` end an epoch), so the learner replaces the state now in use.
+        // Not running with a replay under way: the shadow has taken over meanwhile (`stop` and
+        // `handBack` end a replay), so the learner replaces the state now in use.
         if !running {
             learner = inUse
             return trained
@@ -241,8 +250,7 @@ final class ShadowCanceller {
     /// Stops the shadow without a take-over (it lost, or ran for `mostSeconds`).
     func stop() {
         phase = .idle(frames: 0)
-        retraining = false
-        epoch = false
+        retraining = .off
     }
 
     /// What `run` asks of the caller.
@@ -263,9 +271,15 @@ final class ShadowCanceller {
     /// cancels as much as the short one in use (then `.handBack`, its output in `output`), at
     /// most `handBackMostSeconds`. Otherwise, not running: does nothing.
     func run(rec: UnsafePointer<Int16>, play: UnsafePointer<Int16>, inUseOutput: UnsafePointer<Int16>, echo: Bool) -> Verdict {
-        if retraining || epoch {
+        switch retraining {
+        case .off:
+            break
+        case .due:
             learned += 1
-            if learned > replayFrames { retraining = false }
+            if learned > replayFrames { retraining = .off }
+        case .replaying(let r, let thenDue):
+            learned += 1
+            if learned > replayFrames, thenDue { retraining = .replaying(r, thenDue: false) }
         }
         switch phase {
         case .idle(let frames):
@@ -328,8 +342,7 @@ final class ShadowCanceller {
         let full = state
         state = short
         phase = .idle(frames: 0)
-        retraining = false
-        epoch = false
+        retraining = .off
         handedBack += 1
         return full
     }
