@@ -21,7 +21,10 @@
 /// Frames of `frame=` go through speex in 16-bit samples. The output has exactly the input's
 /// frame count; a part-filled last frame is padded, processed and trimmed (`FrameBlocker`).
 public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReporting, PlotReporting, SideInputReader, SideOutputWriter, ReferencePlayer {
+    /// The parameters, checked when the chain is built.
     let configuration: EchoCancellerConfiguration
+    /// The stream's frames and channels, set by `prepare` (before it, a 16 kHz mono stream's,
+    /// so that the report reads 0 ms and no frames).
     private(set) var layout = EchoLayout(rate: 16000, inChannels: 1, mics: 1, speakers: 1, frameFrames: 160, tailFrames: 6400, maxDelayFrames: 8000)
     /// The parts, made in `prepare`.
     private(set) var alignment: EchoAlignment?
