@@ -646,13 +646,10 @@ extension EchoSceneTests {
 }
 
 extension EchoSceneTests {
-    /// A speex echo state for `frame`-frame frames with a `tail`-frame filter at `rate` Hz (the
-    /// caller destroys it).
-    static func speexState(frame: Int, tail: Int, rate: Int) -> OpaquePointer {
-        let st = speex_echo_state_init(Int32(frame), Int32(tail))!
-        var r = Int32(rate)
-        speex_echo_ctl(st, SPEEX_ECHO_SET_SAMPLING_RATE, &r)
-        return st
+    /// A speex echo state for `frame`-frame frames with a `tail`-frame filter at `rate` Hz, one
+    /// microphone and one loudspeaker (destroyed with the object).
+    static func speexState(frame: Int, tail: Int, rate: Int) throws -> EchoState {
+        try EchoState(frameFrames: frame, tailFrames: tail, rate: rate)
     }
 
     /// A short shadow that took over hands the canceller's place back (`ShadowCanceller`,
@@ -663,9 +660,8 @@ extension EchoSceneTests {
     /// state and keeps the short one for the next shadow.
     @Test func aShortShadowHandsBackToTheFullTail() throws {
         let rate = 16000, frame = 320
-        func state(_ tail: Int) -> OpaquePointer { Self.speexState(frame: frame, tail: tail, rate: rate) }
-        let short = [state(rate / 5), state(rate / 5)], full = [state(rate * 4 / 10), state(rate * 4 / 10)]
-        defer { for st in short + full { speex_echo_state_destroy(st) } }
+        func state(_ tail: Int) throws -> EchoState { try Self.speexState(frame: frame, tail: tail, rate: rate) }
+        let short = [try state(rate / 5), try state(rate / 5)], full = [try state(rate * 4 / 10), try state(rate * 4 / 10)]
         var random = SeededRandom(0x4A2D)
         let silent = [Int16](repeating: 0, count: frame)
         let loud = (0..<frame).map { _ in Int16(random.uniform(-3000...3000)) }
@@ -675,7 +671,7 @@ extension EchoSceneTests {
             let shadow = ShadowCanceller(state: short[i], learner: short[1 - i], frameFrames: frame, mics: 1, rate: rate, handsBack: true)
             shadow.start()
             let inUse = shadow.takeOver(replacing: full[i], at: 1, trail: false)
-            #expect(inUse == short[i] && shadow.state == full[i])
+            #expect(inUse === short[i] && shadow.state === full[i])
             var frames = 0, verdict = ShadowCanceller.Verdict.none
             while verdict == .none, frames < 500 {
                 verdict = shadow.run(rec: fullOut, play: silent, inUseOutput: inUseOut, echo: true)
@@ -684,7 +680,7 @@ extension EchoSceneTests {
             print("hand-back after \(frames) frames (expected \(expected))")
             #expect(verdict == .handBack && frames == expected, "\(verdict) after \(frames) frames")
             let back = shadow.handBack(inUse: inUse)
-            #expect(back == full[i] && shadow.state == short[i] && shadow.handedBack == 1 && shadow.trailing == 0)
+            #expect(back === full[i] && shadow.state === short[i] && shadow.handedBack == 1 && shadow.trailing == 0)
         }
     }
 }
@@ -700,9 +696,8 @@ extension EchoSceneTests {
     @Test func shadowRetrainingIsBoundedPerFrame() throws {
         let rate = 16000, frame = 320, frames = 80
         let bound = ShadowCanceller.replayCallsPerFrame
-        func state() -> OpaquePointer { Self.speexState(frame: frame, tail: rate * 4 / 10, rate: rate) }
-        let states = [state(), state(), state()]
-        defer { for st in states { speex_echo_state_destroy(st) } }
+        func state() throws -> EchoState { try Self.speexState(frame: frame, tail: rate * 4 / 10, rate: rate) }
+        let states = [try state(), try state(), try state()]
         let shadow = ShadowCanceller(state: states[0], learner: states[1], frameFrames: frame, mics: 1, rate: rate)
         let history = EchoHistory(frameFrames: frame, mics: 1, maxDelay: 0, capacity: shadow.historyFrames)
         var random = SeededRandom(0x5AD0)
@@ -748,9 +743,8 @@ extension EchoSceneTests {
     /// a new one may start only after `pauseSeconds`.
     @Test func aShadowLosingInDoubleTalkIsDroppedEarly() throws {
         let rate = 16000, frame = 320
-        func state() -> OpaquePointer { Self.speexState(frame: frame, tail: rate * 4 / 10, rate: rate) }
-        let states = [state(), state()]
-        defer { for st in states { speex_echo_state_destroy(st) } }
+        func state() throws -> EchoState { try Self.speexState(frame: frame, tail: rate * 4 / 10, rate: rate) }
+        let states = [try state(), try state()]
         let shadow = ShadowCanceller(state: states[0], learner: states[1], frameFrames: frame, mics: 1, rate: rate)
         var random = SeededRandom(0xD7A1)
         let play = (0..<frame).map { _ in Int16(random.uniform(-3000...3000)) }

@@ -190,7 +190,10 @@ public final class Chain {
         let (frames, done) = try stages[i].unit.drain(into: buffer.samples, capacity: buffer.capacity)
         // Counted before the block moves on, so that a sink that throws (a reader gone away)
         // never has a finished stage drained twice when the drain is resumed.
-        if done { drainingStage += 1 }
+        if done {
+            drainingStage += 1
+            if let reporter = stages[i].unit as? any PlotReporting, let plot = reporter.endOfStreamPlot { try plot.file.write(plot.svg) }
+        }
         if frames > 0 {
             record(i, framesIn: 0, framesOut: frames)
             let (pointer, count) = try run(from: i + 1, UnsafePointer(buffer.samples), frames: frames)

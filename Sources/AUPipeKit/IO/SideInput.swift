@@ -25,10 +25,10 @@ final class SideInput {
     private let realTime: RealTimePolicy
     /// Whether the late frames have been said on stderr.
     private var reportedLate = false
-    /// Whether short reads still become silence (false after `streamHasEnded`).
-    private var liveNow: Bool
     /// Set by `streamHasEnded`: a FIFO no writer has opened by now never will be read.
     private var streamEnded = false
+    /// Whether short reads still become silence (a real-time input, until `streamHasEnded`).
+    private var liveNow: Bool { live && !streamEnded }
     private let waitMilliseconds: Int32
     private let file: SideInputFile
     private var header: StreamHeader?
@@ -39,13 +39,24 @@ final class SideInput {
     private var pendingCount = 0
     /// Audio bytes the header declares that are not decoded yet (nil: to the end of the stream).
     private var remaining: UInt64?
-    private var sourceEnded = false
-    /// The input's bytes are all decoded and the converter's tail is being flushed.
-    private var flushing = false
-    private var drained = false
+    /// Where reading the input's bytes is.
+    enum Source: Equatable {
+        /// Bytes may still come.
+        case open
+        /// The input has ended (its writer closed it, end of file, or a stop signal).
+        case ended
+        /// The input ended as a FIFO that no writer ever opened (the stream ended first).
+        case neverOpened
+    }
+    private var source = Source.open
+    private var sourceEnded: Bool { source != .open }
+    /// Where decoding is: bytes are decoded through the converter, all are decoded and the
+    /// converter's tail is being flushed, or everything has been decoded and flushed (or the
+    /// input ended before a header, or was stopped before one).
+    enum Decoding: Equatable { case decoding, flushing, drained }
+    private var decoding = Decoding.decoding
+    private var drained: Bool { decoding == .drained }
     private var gotData = false
-    /// Whether the input ended as a FIFO that no writer ever opened.
-    private var neverOpened = false
     /// Whether "waiting for a writer" has been said.
     private var announcedWait = false
     /// Decoded and converted frames waiting to be mixed: a ring of `capacity` frames, allocated
@@ -94,7 +105,6 @@ final class SideInput {
         if spec.loop && !regular { throw AUPipeError.usage("\(label) (\(spec.path)): loop needs a regular file; a FIFO or pipe cannot start again") }
         self.realTime = RealTimePolicy(runIsRealTime: realTime)
         live = realTime && !regular
-        liveNow = live
         self.maxFrames = maxFrames
         decoded = .allocate(capacity: chunkFrames * 64)
         pending = [UInt8](repeating: 0, count: 65536)
@@ -185,14 +195,14 @@ final class SideInput {
         }
         // The end: all declared bytes decoded, or end of file with less than a frame left
         // (a torn last frame is dropped, and counted for --stats). Flush the converter once.
-        if !drained && !flushing && (remaining == 0 || (sourceEnded && pendingCount < frameBytes)) {
+        if decoding == .decoding && (remaining == 0 || (sourceEnded && pendingCount < frameBytes)) {
             tornBytes += remaining == 0 ? 0 : pendingCount
-            flushing = true
+            decoding = .flushing
         }
         // The converter's tail (a resampler's can be a thousand frames) goes in step by step,
         // while the ring has room for a step; the rest comes as the ring is read.
-        while flushing && !drained && ringCount + chain.maxOutputFrames <= capacity {
-            if try chain.drainStep({ samples, n in push(samples, n) }) { drained = true }
+        while decoding == .flushing && ringCount + chain.maxOutputFrames <= capacity {
+            if try chain.drainStep({ samples, n in push(samples, n) }) { decoding = .drained }
         }
     }
 
@@ -245,8 +255,8 @@ final class SideInput {
             }
             switch outcome {
             case .bytes(let n)?: pendingCount += n; gotData = true
-            case .end?: sourceEnded = true
-            case .noWriterYet? where streamEnded: sourceEnded = true; neverOpened = true // nobody will write now
+            case .end?: source = .ended
+            case .noWriterYet? where streamEnded: source = .neverOpened // nobody will write now
             default: break
             }
             if header == nil {
@@ -286,16 +296,16 @@ final class SideInput {
 
     /// SIGINT/SIGTERM: read nothing more; what was read is still delivered.
     private func stop() {
-        sourceEnded = true
-        if header == nil { drained = true }
+        if source == .open { source = .ended }
+        if header == nil { decoding = .drained }
     }
 
     /// The input ended before any byte came: it is silence, which is said once on stderr (not
     /// after a stop signal: then the user ended it).
     private func endWithoutAudio() {
-        drained = true
+        decoding = .drained
         guard !StopSignal.received else { return }
-        warn(neverOpened ? "aupipe: \(name): warning: no writer opened the FIFO; it was silence"
+        warn(source == .neverOpened ? "aupipe: \(name): warning: no writer opened the FIFO; it was silence"
                          : "aupipe: \(name): warning: it ended without any audio (its writer closed it before a header came); it is silence")
     }
 
@@ -306,9 +316,8 @@ final class SideInput {
         chain = nil
         remaining = nil
         pendingCount = 0
-        sourceEnded = false
-        flushing = false
-        drained = false
+        source = .open
+        decoding = .decoding
         framesThisPass = 0
         loops += 1
         try fill(headerOnly: true)
@@ -318,7 +327,6 @@ final class SideInput {
     /// reads wait for data, as there is no real time to keep any more, and a FIFO that no writer
     /// has opened by now ends.
     func streamHasEnded() {
-        liveNow = false
         streamEnded = true
     }
 

@@ -24,16 +24,28 @@ struct DoubleTalkDetector {
     /// Whether the latest frame is double talk.
     private(set) var active = false
 
+    /// The time constant (s) of the smoothed cancellation: about five 20 ms frames, short
+    /// enough for a near end's first syllable to show, long enough that one loud frame does not.
+    static let smoothingSeconds = 0.1
+    /// The envelope's time constants (s): it rises with the cancellation within about 200 ms
+    /// (a converging filter is followed) and falls over about a second, so that a sudden fall
+    /// of the cancellation stands below it while a slow one (uncompensated drift) is followed.
+    static let riseSeconds = 0.2, fallSeconds = 1.0
+    /// How long (s) a verdict of double talk holds after the last frame that made it: the gaps
+    /// between a near talker's words stay double talk.
+    static let hangSeconds = 0.2
+
     /// For frames of `frameFrames` at `rate` Hz.
     init(frameFrames: Int, rate: Int) {
         let seconds = Double(frameFrames) / Double(rate)
-        smooth = 1 - exp(-seconds / 0.1)
-        rise = 1 - exp(-seconds / 0.2)
-        fall = 1 - exp(-seconds / 1.0)
-        hangFrames = max(1, Int((0.2 / seconds).rounded()))
+        smooth = 1 - exp(-seconds / Self.smoothingSeconds)
+        rise = 1 - exp(-seconds / Self.riseSeconds)
+        fall = 1 - exp(-seconds / Self.fallSeconds)
+        hangFrames = max(1, Int((Self.hangSeconds / seconds).rounded()))
     }
 
-    /// The gap (dB) below the envelope that is double talk, and the least envelope.
+    /// The gap (dB) below the envelope that is double talk, and the least envelope (dB): a
+    /// canceller that has not yet cancelled 10 dB has no cancellation to lose.
     static let dropDB = 10.0, minimumDB = 10.0
 
     /// An echo-path change is confirmed (a shadow canceller took over: a linear filter cannot
@@ -48,7 +60,9 @@ struct DoubleTalkDetector {
     }
 
     /// The smoothed cancellation (dB): the microphone over the filter's output.
-    private var cancellation: Double { 10 * log10(max(mic, 1e-20) / max(out, 1e-20)) }
+    private var cancellation: Double { 10 * log10(max(mic, Self.leastPower) / max(out, Self.leastPower)) }
+    /// The least mean square the cancellation is read from (−200 dB: keeps the logarithm finite).
+    static let leastPower = 1e-20
 
     /// One frame: the mean squares (full scale 1.0) of the microphone, of the filter's output
     /// and of the reference. Returns `active`.

@@ -60,16 +60,43 @@ final class DriftTracker {
     /// plus a quarter of what the drift moves the echo within one analysis window
     /// (`windowSeconds`: the peak of a moving echo is smeared over that), and at least three
     /// quarters of the slopes between them lie on the drift's side, beyond half of it.
-    /// Measured: 0.04-0.3 frames on the bench's rooms from 100 to 1000 ppm and 1.1-1.4 on the
-    /// tests' 1000 ppm scene (limit 2), against 3-7 frames in a diffuse room without a direct
-    /// path, whose peak wanders between taps and reads as a drift (and whose pairs disagree).
     var followsOnePath: Bool {
         guard let drift else { return false }
         let smear = abs(drift) * windowSeconds * Double(sampleRate)
         let agree = drift > 0 ? slopeQuartiles.0 >= drift / 2 : slopeQuartiles.1 <= drift / 2
         return agree && spread <= Self.onePathSpread * Double(sampleRate) / 16000 + smear / 4
     }
+    /// The spread (frames at 16 kHz) within which measurements follow one path: a path's peak
+    /// followed to a fraction of a sample stays well within a frame of its line, while in a
+    /// diffuse room without a direct path the peak wanders between taps several frames apart
+    /// (and reads as a drift). The spreads measured are in bench/README.md.
     static let onePathSpread = 1.0
+    /// The search radius around where the followed path should be (frames): at least
+    /// `searchFrames` (a sub-sample peak's own jitter and the parabola's), at most
+    /// `mostSearchFrames` (beyond that another tap of the room is as likely as the path).
+    static let searchFrames = 3.0, mostSearchFrames = 24.0
+    /// How far (fraction per frame) the compensated lag may still move once the motion is known:
+    /// 100 ppm, what is left of a drift when the compensation follows it.
+    static let knownMotion = 1e-4
+    /// Analyses in a row without the path's peak that drop the lock: eight quarter-second
+    /// analyses, 2 s, longer than double talk's usual freeze, short enough for an echo-path change.
+    static let missesToUnlock = 8
+    /// A gap (s) between measurements after which the peak found may be another path (double
+    /// talk, silence or misses in between): it is joined like a re-lock, not read as drift.
+    static let relockGapSeconds = 1.0
+    /// The recent lags (count) whose median is the control's compensated lag: robust to a stray
+    /// peak, and a little more than a second of analyses.
+    static let controlLags = 5
+    /// A drift (fraction) acted on at once: beyond 300 ppm the echo moves a frame at 16 kHz in
+    /// 0.2 s, and no span of 3 s of measurements leaves it uncertain.
+    static let immediateDrift = 3e-4
+    /// The echo's move (frames) a drift must have made over its measurements to be acted on:
+    /// two frames, beyond the measurements' own scatter.
+    static let leastMoveFrames = 2.0
+    /// The control's pull back to the set point: the lag's error is taken out over `pullSeconds`,
+    /// at most `mostPull` (fraction, 500 ppm) on top of the drift, so that a stray measurement
+    /// cannot swing the resampler.
+    static let pullSeconds = 2.0, mostPull = 5e-4
     /// Whether the latest drift was large enough to act on but its measurements did not follow
     /// one path (what held the compensation back, for `--stats`).
     private(set) var heldBackByPath = false
@@ -86,7 +113,7 @@ final class DriftTracker {
     private var head = 0, count = 0
     /// The last five adjusted raw lags and their times (frames), for the control's
     /// proportional term.
-    private var recent = [Double](repeating: 0, count: 5), recentTimes = [Double](repeating: 0, count: 5)
+    private var recent = [Double](repeating: 0, count: DriftTracker.controlLags), recentTimes = [Double](repeating: 0, count: DriftTracker.controlLags)
     private var recentCount = 0, recentNext = 0
     private var setpoint = 0.0
     /// When (stream frames) the path followed now was locked.
@@ -130,12 +157,12 @@ final class DriftTracker {
             // Where the path should be: its raw lag moved by the drift, less the compensation.
             let dt = time - lastT
             let predicted = lastU + (drift ?? compensating) * dt - offset
-            // The search radius: 3 frames plus what an unknown drift (within `limit`) could have
-            // moved it; 1e-4 per frame once the motion is known (this tracker's drift, or a
-            // compensation another tracker set going: then the compensated lag holds still, and
-            // a wide radius would let the tracker hop to another tap of the room).
+            // The search radius: `searchFrames` plus what an unknown drift (within `limit`)
+            // could have moved it; `knownMotion` per frame once the motion is known (this
+            // tracker's drift, or a compensation another tracker set going: then the compensated
+            // lag holds still, and a wide radius would let the tracker hop to another tap of the room).
             let known = drift != nil || compensating != 0
-            let radius = Int(min(24, 3 + dt * (known ? 1e-4 : limit)).rounded(.up))
+            let radius = Int(min(Self.mostSearchFrames, Self.searchFrames + dt * (known ? Self.knownMotion : limit)).rounded(.up))
             // The path's peak, if it is still a main one: at least half the threshold, and
             // half the strongest (after an echo-path change a stray peak near the old lag is
             // no measurement of it).
@@ -145,14 +172,14 @@ final class DriftTracker {
                 // After a gap of over a second (double talk, silence, misses) the peak found
                 // may be another path (an echo-path change), not evidence of drift: joined
                 // like a re-lock.
-                if dt > Double(sampleRate) {
+                if dt > Self.relockGapSeconds * Double(sampleRate) {
                     let deviation = p.lag - predicted
                     jumps += deviation
                     segmentStart = time
                 }
             } else {
                 misses += 1
-                if misses >= 8 { locked = false; misses = 0 }
+                if misses >= Self.missesToUnlock { locked = false; misses = 0 }
             }
         } else if let s = strongest, s.height >= lockStrength {
             if count > 0 {
@@ -230,21 +257,21 @@ final class DriftTracker {
         for i in 0..<recentCount { scratch[i] = recent[i] + drift * (lastT - recentTimes[i]) }
         let lag = Self.median(&scratch, count: recentCount) - offset
         if !engaged {
-            // Not before the drift found has moved the echo by two frames over the measurements
-            // behind it, spanning `leastSpan` or more (a shorter span's slope is too uncertain to act on), or at once for a
-            // drift beyond 300 ppm, which no span of 3 s makes up.
+            // Not before the drift found has moved the echo by `leastMoveFrames` over the
+            // measurements behind it, spanning `leastSpan` or more (a shorter span's slope is too
+            // uncertain to act on), or at once for a drift beyond `immediateDrift`.
             // The span of the measurements behind it on the path followed now (a re-lock's
             // first point lies on the line by construction: it adds no evidence).
             let newest = times[(head + count - 1) % capacity]
             let span = (newest - max(times[head], segmentStart)) / Double(sampleRate)
-            let large = abs(drift) >= 3e-4 || (span >= Self.leastSpan && abs(drift) * span * Double(sampleRate) >= 2)
+            let large = abs(drift) >= Self.immediateDrift || (span >= Self.leastSpan && abs(drift) * span * Double(sampleRate) >= Self.leastMoveFrames)
             let onePath = followsOnePath
             heldBackByPath = large && !onePath
             guard large, onePath else { return }
             engaged = true
             setpoint = lag
         }
-        let pull = max(-5e-4, min(5e-4, (lag - setpoint) / (2 * Double(sampleRate))))
+        let pull = max(-Self.mostPull, min(Self.mostPull, (lag - setpoint) / (Self.pullSeconds * Double(sampleRate))))
         factor = 1 + max(-limit, min(limit, drift + pull))
     }
 

@@ -2,8 +2,8 @@
 /// `denoise=` were chosen by measurement on the 23 echo scenes of `bench/aec/` (rooms of RT60
 /// 0.2–1 s, delays 0–400 ms, noise and babble at 5–45 dB SNR, a saturating loudspeaker, an
 /// echo-path change, double talk): those that maximise the worst-case ERLE while the near end
-/// keeps ≥ −2 dB in double talk (`bench/aec/compare.py sweep`; the figures are in `details`
-/// and in bench/README.md).
+/// keeps ≥ −2 dB in double talk (`bench/aec/compare.py sweep`; the figures are in
+/// bench/README.md).
 extension EchoCancellerUnit {
     public enum Keys {
         /// The far end: `PATH[,format=SPEC]`; this or `refChannel`.
@@ -16,18 +16,17 @@ extension EchoCancellerUnit {
         public static let delay = Parameter("delay", .durationOrAuto(0...2, bareUnit: .milliseconds), default: .auto, help: "delay of the reference, or auto (found from the signals)")
         /// The largest delay auto looks for, 10...2000 ms.
         public static let maxDelay = Parameter("max-delay", .duration(0.01...2, bareUnit: .milliseconds), default: .milliseconds(500), help: "largest delay auto looks for")
-        /// The echo length the filter covers, 10...2000 ms.
-        /// Measured: 400 ms gives 26.2 dB of ERLE in the worst room (RT60 1 s) against 21.7 dB at
-        /// 300 ms and 14.3 at the former 200 ms; 500 ms gains 0.8 dB there and loses 1 dB on average.
+        /// The echo length the filter covers, 10...2000 ms: 400 ms covers rooms up to RT60 1 s;
+        /// longer adapts more slowly.
         public static let tail = Parameter("tail", .duration(0.01...2, bareUnit: .milliseconds), default: .milliseconds(400), help: "echo length the filter covers")
-        /// speexdsp's frame for `aec`, 2.5...100 ms (a bare number in ms); measured: 20 ms cancels
-        /// 0.9–4.7 dB more than 10 ms on average in every kind of scene, at 10 ms more latency.
+        /// speexdsp's frame for `aec`, 2.5...100 ms (a bare number in ms): 20 ms cancels more than
+        /// 10 ms in every kind of scene, at 10 ms more latency.
         public static let frame = Parameter("frame", .duration(VoiceParameters.frameRange, bareUnit: .milliseconds), default: .milliseconds(20),
                                             help: "speexdsp frame length")
         public static let preprocess = Parameter("preprocess", .boolean, default: true, help: "run speex's preprocessor (residual echo, noise, AGC)")
-        /// Residual echo suppression in dB while only the far end talks, −100...0. Measured: −80
-        /// (from −40) and −30 while both talk (from −15) add 0.5 dB in the worst case (the saturating
-        /// loudspeaker) at the same near-end level in double talk; stronger settings add at most 0.2 dB.
+        /// Residual echo suppression in dB while only the far end talks, −100...0: −80 (and −30
+        /// while both talk) helps the worst case (the saturating loudspeaker) at the same near-end
+        /// level in double talk.
         public static let suppress = Parameter("suppress", VoiceParameters.suppressionDB, default: -80, help: "residual echo suppression while only the far end talks")
         /// Residual echo suppression in dB while both talk, −100...0.
         public static let suppressActive = Parameter("suppress-active", VoiceParameters.suppressionDB, default: -30, help: "residual echo suppression while both talk")
@@ -36,12 +35,11 @@ extension EchoCancellerUnit {
         public static let residual = Parameter("residual", .boolean, default: true, help: "suppress the echo the linear filter leaves (nonlinear, tail), keeping the near end")
         /// The residual echo suppressor's nonlinear canceller (`NonlinearEchoCanceller`: a short
         /// second filter on the far end's x·|x|, for a saturating loudspeaker): on by default; only
-        /// with `residual=1`. Measured: 23.0 to 31.5 dB of ERLE with a saturating loudspeaker (the
-        /// worst of bench/aec's scenes), nothing lost elsewhere, the near end as it was.
+        /// with `residual=1`.
         public static let nonlinear = Parameter("nonlinear", .boolean, default: true, help: "cancel a saturating loudspeaker's distortion too (with residual=1)")
         /// Noise suppression in dB, −100...0; 0 leaves the noise as it is (the preprocessor runs
-        /// its noise estimate anyway, for the residual echo). Measured: −30 adds 2.7 dB of ERLE on
-        /// average, 8 in noise, at 0.4 dB less of the near end in double talk; −45 adds nothing more.
+        /// its noise estimate anyway, for the residual echo). −30 cancels more, most in noise, at
+        /// little cost to the near end in double talk.
         public static let denoise = Parameter("denoise", VoiceParameters.suppressionDB, default: -30, help: "noise suppression (0: none)")
         /// AGC target level in speex's 16-bit units, 1...32768; off unless given.
         public static let agc = OptionalParameter("agc", VoiceParameters.agcLevel, help: "automatic gain control to this level (speex's 16-bit units; off unless given)")

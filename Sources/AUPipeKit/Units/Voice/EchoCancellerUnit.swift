@@ -1,321 +1,115 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-import CSpeexDSP
-
 /// `aec`: speexdsp's acoustic echo canceller (MDF), VoiceProcessingIO in a pipe.
 ///
 /// The stream is the microphone; the far end (what the loudspeaker played) comes from `ref=`
 /// (any container, converted to mono at the stream's rate) or from input channel `ref-channel=`.
-/// The reference is delayed by `delay=` (or by the bulk delay `delay=auto` finds), the canceller
-/// adapts a `tail=`-long filter, and speex's preprocessor (attached to the echo state) removes
-/// residual echo (`suppress=`), and optionally noise and level (`denoise=`, `agc=`); then
-/// `ResidualEchoSuppressor` (`residual=`) takes out what the linear filter cannot model.
-/// When `delay=auto` changes the delay, the canceller is warm-started: run again over the
-/// recent past (`EchoHistory`) with the reference at the new delay.
+/// The unit composes named parts, each frame in this order:
+/// - configuration (`EchoCancellerConfiguration`): the parameters, checked once;
+/// - alignment (`EchoAlignment`): the reference delayed by `delay=` (or by the bulk delay
+///   `delay=auto` finds), and resampled for the clocks' drift (`drift=`);
+/// - the linear canceller (`LinearEchoCanceller`): speex's echo state in use (`EchoState`)
+///   adapting a `tail=`-long filter, warm-started over the recent past (`EchoHistory`) when the
+///   alignment changes;
+/// - path change (`EchoPathChange`): double talk, and a shadow canceller that takes over after
+///   an echo-path change;
+/// - the post-filter (`EchoPostFilter`): the nonlinear canceller, speex's preprocessor
+///   (residual echo `suppress=`, and optionally noise and level, `denoise=`, `agc=`) attached
+///   to the echo state, and the residual echo suppressor (`residual=`);
+/// - the report (`EchoCancellerUnit+Report.swift`): the `--stats` note and figures, the series
+///   and `plot=`'s document, handed out from what the parts measured (`ERLEMeter`, `AECSeries`):
+///   the chain pulls them (`StatsReporting`, `PlotReporting`); the unit writes nothing itself.
+///
 /// Frames of `frame=` go through speex in 16-bit samples. The output has exactly the input's
-/// frame count; a part-filled last frame is padded, processed and trimmed.
-public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReporting, SideInputReader, SideOutputWriter, ReferencePlayer {
-    public static let descriptor = UnitDescriptor(
-        name: "aec",
-        summary: "cancel the loudspeaker's echo (speexdsp echo canceller + preprocessor)",
-        details: helpDetails,
-        parameters: [Keys.ref, Keys.refChannel, Keys.speakers, Keys.delay, Keys.maxDelay, Keys.tail, Keys.frame, Keys.preprocess,
-                     Keys.suppress, Keys.suppressActive, Keys.residual, Keys.nonlinear, Keys.denoise, Keys.agc, Keys.vad, Keys.dereverb, Keys.drift, Keys.plot, Keys.live],
-        primary: Keys.ref.name,
-        example: "arecord -t raw -f S16_LE -r 16000 -c 1 | aupipe --live --in-format s16le:16000:1 aec ref=played.wav delay=auto -t wav > clean.wav",
-        manual: manualText,
-        make: { v in try EchoCancellerUnit(v) })
-
-    private let refSpec: BusSpec?
-    /// `live=`: whether a FIFO or pipe reference is read in real time (with the run's policy).
-    private let liveSetting: LiveSetting
-    private let refChannel: Int?
-    /// Loudspeakers: channels of the far end speex models separately (1...8).
-    private let speakers: Int
-    private let delay: Automatic<StreamDuration>
-    /// The fixed delay, or nil for `delay=auto`.
-    private var delaySetting: StreamDuration? { delay.fixedValue }
-    private let maxDelay: StreamDuration
-    private let tail: StreamDuration
-    private let frameLength: StreamDuration
-    private let settings: PreprocessSettings?
-    /// `drift=`, and what follows it: the reference's resampler (with `ref=` and drift ≠ off),
-    /// the tracker (`drift=auto`), the double-talk detector that freezes it, and how long ago
-    /// (stream frames) double talk was last seen.
-    private let drift: ClockDriftSetting
-    private var compensator: DriftCompensator?
-    private var tracker: DriftTracker?
-    /// A second tracker on short, low-band analyses (`coarseEstimator`): it finds a drift too
-    /// fast for `tracker`'s analyses (whose peak it smears), and its estimate is used, from
-    /// `bootstrapPPM` on, until `tracker` has one of its own.
-    private var bootstrap: DriftTracker?
-    private var coarseEstimator: DelayEstimator?
-    private var bootstrapped = false
-    /// The warp (factor − 1) of a retraining due when the compensation has just engaged, and
-    /// the frames (DSP) that retraining replayed (0: none).
-    private var driftRetrain: Double?
-    /// The least drift (fraction) whose engagement retrains the canceller: 30 ppm moves the echo
-    /// a frame in 2 s at 16 kHz; speex follows slower drifts on its own, and a filter that has
-    /// converged over a long stream is better kept than retrained on 1.5 s.
-    static let driftRetrainLeast = 30e-6
-    private var driftRetrainedFrames = 0
-    /// When (stream seconds) `drift=auto` started compensating (by either tracker).
-    private var compensationStartedAt: Double?
-    static let bootstrapPPM = 60.0
-    /// The span (s) and measurements behind `bootstrap`'s first estimate: a drift of 250 ppm
-    /// or more is plain within 1.5 s (6 frames at 16 kHz), and the sooner it is compensated,
-    /// the less of the stream the canceller spends on an echo that moves.
-    static let bootstrapSpan = 1.5, bootstrapCount = 8
-    private var doubleTalk = DoubleTalkDetector(frameFrames: 160, rate: 16000)
-    private var sinceDoubleTalk = Int.max / 2
-    private var analysesSeen = 0, coarseAnalysesSeen = 0
-    /// What the trackers' analyses stand for (`DriftLagTiming`), and the analyses counted in it.
-    private var fineTiming = DriftLagTiming(smoothing: 0), coarseTiming = DriftLagTiming(smoothing: 0)
-    /// `plot=`'s path, and the figures over time (plot and `--stats=json`).
-    private let plotPath: String?
-    private let plotFile: PlotFile?
-    private var series = AECSeries(frameFrames: 160, rate: 16000, capacity: 2)
-
-    /// speex's echo state in use; with `delay=auto` also a spare one, never used until a warm
-    /// start replaces the state in use with it (see `warmStart`); every state made, destroyed
-    /// in `deinit` (the replaced one stays idle until then: nothing is freed while running).
-    private var state: OpaquePointer?
-    private var freshState: OpaquePointer?
-    private var states: [OpaquePointer] = []
-    private var preprocessors: [Preprocessor] = []
-    /// A second canceller, run only after a sudden fall of the cancellation, that takes over
-    /// when it cancels clearly more (an echo-path change; see `ShadowCanceller`).
-    private var shadow: ShadowCanceller?
-    /// Whether the preprocessor is still attached to the state a shadow replaced.
-    /// The echo state speex's preprocessor reads the residual echo from (`followPreprocessor`).
-    private var preprocessorEcho: OpaquePointer?
-    /// `residual=1` (with the preprocessor, one microphone): the residual echo suppressor.
-    private let residualOn: Bool
-    /// `nonlinear=1` (with the residual echo suppressor): its nonlinear canceller.
-    private let nonlinearOn: Bool
-    private var residual: ResidualEchoSuppressor?
-    /// `nonlinear=1` (with the residual echo suppressor): it takes its estimate out of the
-    /// canceller's output before the preprocessor (`NonlinearEchoCanceller`).
-    private var nonlinear: NonlinearEchoCanceller?
-    private var reader: SideInput?
+/// frame count; a part-filled last frame is padded, processed and trimmed (`FrameBlocker`).
+public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReporting, PlotReporting, SideInputReader, SideOutputWriter, ReferencePlayer {
+    /// The parameters, checked when the chain is built.
+    let configuration: EchoCancellerConfiguration
+    /// The stream's frames and channels, set by `prepare` (before it, a 16 kHz mono stream's,
+    /// so that the report reads 0 ms and no frames).
+    private(set) var layout = EchoLayout(rate: 16000, inChannels: 1, mics: 1, speakers: 1, frameFrames: 160, tailFrames: 6400, maxDelayFrames: 8000)
+    /// The parts, made in `prepare`.
+    private(set) var alignment: EchoAlignment?
+    private(set) var linear: LinearEchoCanceller?
+    private(set) var pathChange: EchoPathChange?
+    private(set) var postFilter: EchoPostFilter?
+    /// `ref=`'s reader (nil with `ref-channel=`).
+    private(set) var reader: SideInput?
     /// `--play`: the far end goes to a device as it is read, and comes back as played.
-    private var played: PlayedReference?
+    private(set) var played: PlayedReference?
     private var blocker: FrameBlocker?
-    private var inChannels = 1, mics = 1, frameFrames = 160, rate = 16000
+    /// One frame: the microphones and the reference in float, then in 16-bit samples, and the
+    /// canceller's output.
     private var micFloat, refFloat: UnsafeMutablePointer<Float>?
-    private var rec16, play16, out16, channel16: UnsafeMutablePointer<Int16>?
-    /// The reference's delay line and, with `delay=auto`, the last `warmStartSeconds` plus
-    /// `max-delay=` of both inputs, for warm starts.
-    private var history: EchoHistory?
-    /// The delay in use, in frames.
-    private(set) var delayFrames = 0
-    private var meter = ERLEMeter(sampleRate: 16000)
-    /// `delay=auto`: the bulk-delay estimator, the first microphone channel for it, and what it did.
-    private var estimator: DelayEstimator?
-    private var estimatorMic: UnsafeMutablePointer<Float>?
-    /// The loudspeakers summed for the estimator (with speakers > 1).
-    private var estimatorRef: UnsafeMutablePointer<Float>?
-    /// `drift=auto` with a fixed delay: the tracker's estimator (with `delay=auto`, `estimator`).
-    private var driftEstimator: DelayEstimator?
-    /// `coarseEstimator`'s window (s) and band (Hz).
-    static let coarseWindow = 0.25, coarseBandHz = 3000.0
-    private var delayChanges = 0
-    private var delayFoundAt: Double?
-    /// The history the latest warm start replayed, in DSP frames (0: none yet).
-    private var warmFrames = 0
-    /// How much history a warm start replays at most, in seconds, beyond `max-delay=`: with it
-    /// the history reaches back to the stream's start when the first estimate comes up to two
-    /// analyses (0.5 s) after the earliest it can (1 s plus `max-delay=`).
-    static let warmStartSeconds = 1.5
-    /// That in DSP frames (the history may hold more, for a shadow's retraining).
-    private var warmStartFrames = 0
+    private var rec16, play16, out16: UnsafeMutablePointer<Int16>?
+    /// The ERLE and convergence (`--stats`), and the figures over time (plot and `--stats=json`).
+    private(set) var meter = ERLEMeter(sampleRate: 16000)
+    private(set) var series = AECSeries(frameFrames: 160, rate: 16000, capacity: 2)
     /// Where the reference ended, in stream frames, and the stream's own frames so far.
     private var referenceEndFrame: Int64?
-    private var framesProcessed: Int64 = 0
+    private(set) var framesProcessed: Int64 = 0
     /// Stream frames that came in so far (the blocker counts them).
     private var framesIn: Int64 { blocker?.framesIn ?? 0 }
     private var clipped = 0
     private var warnedShortReference = false
-    /// DSP frames run, and those speex's VAD called voice (with vad=1).
-    private var framesRun = 0, voiceFrames = 0
-    private var vad: Bool { settings?.vad ?? false }
+
     /// Set when the reference ended before the stream did.
-    private var referenceEndedAt: Double? {
-        referenceEndFrame.flatMap { $0 < framesIn ? Double($0) / Double(rate) : nil }
+    var referenceEndedAt: Double? {
+        referenceEndFrame.flatMap { $0 < framesIn ? Double($0) / Double(layout.rate) : nil }
     }
 
-    public var sideInputs: [(role: String, path: String)] { refSpec.map { [("aec's reference", $0.path)] } ?? [] }
-    public var sideOutputs: [(role: String, path: String)] { plotPath.map { [("aec plot=", $0)] } ?? [] }
+    public var sideInputs: [(role: String, path: String)] { configuration.reference.map { [("aec's reference", $0.path)] } ?? [] }
+    public var sideOutputs: [(role: String, path: String)] { configuration.plotFile.map { [("aec plot=", $0.path)] } ?? [] }
 
     init(_ v: ParameterValues) throws {
-        refSpec = v[Keys.ref]
-        refChannel = v[Keys.refChannel]
-        liveSetting = v[Keys.live]
-        guard (refSpec == nil) != (refChannel == nil) else {
-            throw AUPipeError.usage("aec: give the far end as ref=PATH or as ref-channel=N (one of them)")
-        }
-        speakers = v[Keys.speakers]
-        if refChannel != nil, speakers > 1 {
-            throw AUPipeError.usage("aec: speakers=\(speakers) needs ref=PATH; ref-channel= gives one loudspeaker's channel")
-        }
-        delay = v[Keys.delay]
-        maxDelay = v[Keys.maxDelay]
-        tail = v[Keys.tail]
-        frameLength = v[Keys.frame]
-        if v[Keys.preprocess] {
-            var p = PreprocessSettings()
-            p.echoSuppress = v[Keys.suppress]
-            p.echoSuppressActive = v[Keys.suppressActive]
-            p.denoise = v[Keys.denoise]
-            p.agcLevel = v[Keys.agc]
-            p.vad = v[Keys.vad]
-            p.dereverb = v[Keys.dereverb]
-            settings = p
-        } else {
-            settings = nil
-        }
-        residualOn = settings != nil && v[Keys.residual]
-        nonlinearOn = v[Keys.nonlinear]
-        drift = v[Keys.drift]
-        if refChannel != nil, case .ppm(let ppm) = drift {
-            throw AUPipeError.usage("aec: drift=\(formatNumber(ppm)) needs ref=PATH: a reference from an input channel shares the microphone's clock (drift=off or auto, which then does nothing)")
-        }
-        plotPath = v[Keys.plot]
-        plotFile = try plotPath.map { try PlotFile(path: $0, unit: "aec", example: "aec.svg") }
+        configuration = try EchoCancellerConfiguration(v)
     }
 
     deinit {
-        for st in states { speex_echo_state_destroy(st) }
-        for p in [micFloat, refFloat, estimatorMic, estimatorRef] { p?.deallocate() }
-        for p in [rec16, play16, out16, channel16] { p?.deallocate() }
+        for p in [micFloat, refFloat] { p?.deallocate() }
+        for p in [rec16, play16, out16] { p?.deallocate() }
     }
 
     public func prepare(_ context: PrepareContext) throws -> StreamFormat {
         let input = context.input
-        rate = input.sampleRate
-        inChannels = input.channels
-        guard rate >= 8000 else { throw AUPipeError.usage("aec: the stream is \(rate) Hz; echo cancellation needs at least 8000 Hz (resample before aec)") }
-        frameFrames = try VoiceParameters.frameFrames(frameLength, rate: rate, unit: "aec")
-        let tailFrames = tail.frames(atRate: rate)
-        guard (frameFrames...2 * rate).contains(tailFrames), maxDelay.frames(atRate: rate) <= 2 * rate else {
-            throw AUPipeError.usage("aec: tail= must be a frame to 2 s and max-delay= at most 2 s (\(2 * rate) frames at \(rate) Hz)")
-        }
-        if let n = refChannel {
-            guard inChannels >= 2, n < inChannels else {
-                throw AUPipeError.usage("aec: ref-channel=\(n) needs an input with more than \(counted(n, "channel")) and one more for the microphone; the stream has \(counted(inChannels, "channel"))")
-            }
-            mics = inChannels - 1
-        } else {
-            mics = inChannels
-            let path = refSpec!.path, speakers = speakers
-            reader = try SideInput(spec: refSpec!, index: 1, label: "aec: ref", target: StreamFormat(encoding: .f32le, sampleRate: rate, channels: speakers),
-                                   maxFrames: frameFrames, realTime: context.realTime.isRealTime(liveSetting), wait: .seconds(0.005)) { channels in
+        let layout = try configuration.layout(for: input)
+        self.layout = layout
+        let rate = layout.rate, frameFrames = layout.frameFrames, speakers = layout.speakers
+        if let spec = configuration.reference {
+            let path = spec.path
+            reader = try SideInput(spec: spec, index: 1, label: "aec: ref", target: StreamFormat(encoding: .f32le, sampleRate: rate, channels: speakers),
+                                   maxFrames: frameFrames, realTime: context.realTime.isRealTime(configuration.live), wait: .seconds(0.005)) { channels in
                 // Only speakers > 1 can refuse: any count mixes down to one loudspeaker.
                 "aec: ref \(path) has \(counted(channels, "channel")); speakers=\(speakers) needs a reference of 1 channel (played on every loudspeaker) or \(speakers), "
                     + "one per loudspeaker: convert it first, e.g. ref=<(aupipe -i \(path) convert map=\((0..<speakers).map(String.init).joined(separator: ",")))"
             }
         }
-        let maxDelayFrames = maxDelay.frames(atRate: rate)
-        if let d = delaySetting {
-            delayFrames = d.frames(atRate: rate)
-            guard delayFrames <= maxDelayFrames else {
-                throw AUPipeError.usage("aec: delay=\(d) is longer than max-delay=\(maxDelay); raise max-delay")
-            }
-        }
-        let st = try makeState(tailFrames: tailFrames)
-        state = st
-        if delaySetting == nil { freshState = try makeState(tailFrames: tailFrames) }
-        if let settings {
-            // Residual echo suppression needs the echo state, which speex attaches to a mono microphone.
-            preprocessors = try (0..<mics).map { _ in
-                try Preprocessor(frameFrames: frameFrames, sampleRate: rate, settings: settings, echo: mics == 1 ? st : nil)
-            }
-            if mics == 1 { preprocessorEcho = st }
-        }
-        if residualOn, mics == 1, let settings {
-            residual = ResidualEchoSuppressor(frameFrames: frameFrames, rate: rate, suppressDB: settings.echoSuppress, activeDB: settings.echoSuppressActive)
-            if nonlinearOn { nonlinear = try NonlinearEchoCanceller(frameFrames: frameFrames, rate: rate) }
-        }
-        // speex's preprocessor gives each frame out one frame later, the residual echo
-        // suppressor one more: that latency is removed.
-        blocker = FrameBlocker(frameFrames: frameFrames, channels: inChannels, outputChannels: mics,
-                               latency: (preprocessors.isEmpty ? 0 : frameFrames) + (residual == nil ? 0 : frameFrames))
-        micFloat = .allocate(capacity: frameFrames * mics)
+        let fixedDelay = try configuration.fixedDelayFrames(rate: rate)
+        let pathChange = try EchoPathChange(layout: layout)
+        let linear = try LinearEchoCanceller(layout: layout, automatic: fixedDelay == nil, historyFrames: pathChange.shadow.historyFrames)
+        let postFilter = try EchoPostFilter(layout: layout, settings: configuration.preprocess, residual: configuration.residual,
+                                            nonlinear: configuration.nonlinear, echo: linear.state)
+        (self.pathChange, self.linear, self.postFilter) = (pathChange, linear, postFilter)
+        blocker = FrameBlocker(frameFrames: frameFrames, channels: layout.inChannels, outputChannels: layout.mics, latency: postFilter.latencyFrames)
+        micFloat = .allocate(capacity: frameFrames * layout.mics)
         refFloat = .allocate(capacity: frameFrames * speakers)
-        rec16 = .allocate(capacity: frameFrames * mics)
+        rec16 = .allocate(capacity: frameFrames * layout.mics)
         play16 = .allocate(capacity: frameFrames * speakers)
-        out16 = .allocate(capacity: frameFrames * mics)
-        channel16 = .allocate(capacity: frameFrames)
-        // The shadow's tail is at most `ShadowCanceller.shortTailSeconds`: it learns a new echo path fast.
-        let shadowTail = min(tailFrames, max(frameFrames, Int((ShadowCanceller.shortTailSeconds * Double(rate)).rounded())))
-        let pathChanges = ShadowCanceller(state: try makeState(tailFrames: shadowTail), learner: try makeState(tailFrames: shadowTail),
-                                          frameFrames: frameFrames, mics: mics, rate: rate, handsBack: shadowTail < tailFrames)
-        shadow = pathChanges
-        // delay=auto warm-starts from the history; a shadow's retraining replays from it too.
-        warmStartFrames = delaySetting == nil ? (Int((Self.warmStartSeconds * Double(rate)).rounded()) + maxDelayFrames) / frameFrames : 0
-        let historyFrames = max(warmStartFrames, pathChanges.historyFrames)
-        history = EchoHistory(frameFrames: frameFrames, mics: mics, speakers: speakers, maxDelay: maxDelayFrames, capacity: historyFrames)
+        out16 = .allocate(capacity: frameFrames * layout.mics)
         meter = ERLEMeter(sampleRate: rate)
-        doubleTalk = DoubleTalkDetector(frameFrames: frameFrames, rate: rate)
         series = AECSeries(frameFrames: frameFrames, rate: rate)
         // Drift: only a reference of its own (ref=) can have a clock of its own.
-        if refSpec != nil, drift != .off {
-            let c = try DriftCompensator(channels: speakers, rate: rate, frameFrames: frameFrames)
-            if case .ppm(let ppm) = drift { try c.engage(factor: 1 + ppm * 1e-6) }
-            compensator = c
-        }
-        if refSpec != nil, drift == .auto {
-            let coarse = DelayEstimator(sampleRate: rate, maxDelay: maxDelayFrames, windowSeconds: Self.coarseWindow, highestHz: Self.coarseBandHz)
-            coarse.smoothing = 0
-            coarseEstimator = coarse
-            // With a fixed delay, the echo's lag is at most that delay and the tail.
-            if let d = delaySetting {
-                driftEstimator = DelayEstimator(sampleRate: rate, maxDelay: min(maxDelayFrames, d.frames(atRate: rate) + tailFrames))
-            }
-            tracker = DriftTracker(sampleRate: rate, limitPPM: ClockDriftSetting.limitPPM, lockStrength: coarse.threshold,
-                                   windowSeconds: DelayEstimator.defaultWindowSeconds)
-            coarseTiming = DriftLagTiming(smoothing: coarse.smoothing)
-            bootstrap = DriftTracker(sampleRate: rate, limitPPM: ClockDriftSetting.limitPPM, lockStrength: coarse.threshold,
-                                     windowSeconds: Self.coarseWindow, firstSpan: Self.bootstrapSpan, firstCount: Self.bootstrapCount)
-        }
-        if delaySetting == nil || tracker != nil {
-            estimatorMic = .allocate(capacity: frameFrames)
-            if speakers > 1 { estimatorRef = .allocate(capacity: frameFrames) }
-        }
-        if delaySetting == nil {
-            estimator = DelayEstimator(sampleRate: rate, maxDelay: maxDelayFrames)
-            // The first estimate may come from candidates up to 5 ms apart (a change must reach
-            // 5 ms to be applied anyway): a room's strongest paths can take turns a few ms
-            // apart, which within 1 ms would hold the first estimate back by analyses.
-            estimator?.firstEstimateTolerance = rate / 200
-        }
-        if tracker != nil, let f = driftEstimator ?? estimator { fineTiming = DriftLagTiming(smoothing: f.smoothing) }
+        alignment = try EchoAlignment(layout: layout, fixedDelay: fixedDelay, drift: configuration.drift, ownClock: configuration.reference != nil)
         var out = input
-        out.channels = mics
+        out.channels = layout.mics
         return out
-    }
-
-    /// A new speex echo state for this stream's frames, microphones and rate, `tailFrames` long.
-    private func makeState(tailFrames: Int) throws -> OpaquePointer {
-        guard let st = speex_echo_state_init_mc(Int32(frameFrames), Int32(tailFrames), Int32(mics), Int32(speakers)) else {
-            throw AUPipeError(.software, "aec: speexdsp could not set up its echo canceller (\(frameFrames)-frame frames, \(tailFrames)-frame tail)")
-        }
-        states.append(st)
-        var r = Int32(rate)
-        speex_echo_ctl(st, SPEEX_ECHO_SET_SAMPLING_RATE, &r)
-        return st
     }
 
     public func maxOutputFrames(forInput inputFrames: Int) -> Int { blocker?.maxOutput(forInput: inputFrames) ?? inputFrames }
 
     public func process(_ input: UnsafePointer<Float>, frames: Int, into output: UnsafeMutablePointer<Float>) throws -> Int {
         let written = try blocker!.push(input, frames: frames, into: output) { try runFrame(into: blocker!.frameOut) }
-        if !warnedShortReference, let end = referenceEndedAt, let reader, reader.framesDelivered > 0, !StopSignal.received {
-            // The stream has gone on past the reference's end: say so once. (A reference with
-            // no audio at all was announced by its reader; after a stop signal nothing goes on.)
+        if !warnedShortReference, let warning = shortReferenceWarning {
             warnedShortReference = true
-            warn("aupipe: aec: warning: the reference \(refSpec?.path ?? "") ended at \(String(format3: end)) s, before the stream; silence from there on")
+            warn(warning)
         }
         return written
     }
@@ -324,267 +118,88 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
         let written = try blocker!.finish(into: output) { try runFrame(into: blocker!.frameOut) }
         reader?.reportLate()
         series.finish()
-        try plotFile?.write(plotSVG)
         return (written, true)
     }
 
-    /// One frame: split microphone and reference, delay the reference, cancel, post-process.
+    /// One frame: split microphone and reference, align the reference, cancel, watch the echo
+    /// path, post-filter, measure.
     private func runFrame(into output: UnsafeMutablePointer<Float>) throws {
-        guard var st = state, let blocker, let micFloat, let refFloat, let rec16, let play16, let out16, let history else { return }
+        guard let blocker, let alignment, let linear, let pathChange, let postFilter,
+              let micFloat, let refFloat, let rec16, let play16, let out16 else { return }
+        let frameFrames = layout.frameFrames, mics = layout.mics, speakers = layout.speakers, rate = layout.rate
         let frame = blocker.frame
-        if let n = refChannel {
+        if let n = configuration.referenceChannel {
             for f in 0..<frameFrames {
                 var m = 0
-                for c in 0..<inChannels {
-                    let x = frame[f * inChannels + c]
+                for c in 0..<layout.inChannels {
+                    let x = frame[f * layout.inChannels + c]
                     if c == n { refFloat[f] = x } else { micFloat[f * mics + m] = x; m += 1 }
                 }
             }
         } else {
             micFloat.update(from: frame, count: frameFrames * mics)
-            if let compensator {
-                // Through the drift compensation: the end is placed where the canceller takes it.
-                let ahead = Int64(compensator.engaged ? compensator.latency : 0)
-                try compensator.take(into: refFloat) { buffer, frames in
-                    let (_, endedAt) = try reader!.read(into: buffer, frames: frames)
-                    try played?.play(buffer, frames: frames)
-                    if let end = endedAt, referenceEndFrame == nil { referenceEndFrame = max(0, framesProcessed + Int64(end) - ahead) }
-                }
-            } else {
-                let (_, endedAt) = try reader!.read(into: refFloat, frames: frameFrames)
-                try played?.play(refFloat, frames: frameFrames)
-                if let end = endedAt, referenceEndFrame == nil { referenceEndFrame = framesProcessed + Int64(end) }
-            }
+            try readReference(into: refFloat, compensator: alignment.compensator)
         }
+        let history = linear.history
         history.pushReference(refFloat)
-        if let estimatorMic {
-            // The estimators see the undelayed reference and the first microphone channel.
-            for f in 0..<frameFrames { estimatorMic[f] = micFloat[f * mics] }
-            var ref = UnsafePointer(refFloat)
-            if let estimatorRef {
-                // Several loudspeakers: their sum, for the bulk delay common to all of them.
-                for f in 0..<frameFrames {
-                    var x: Float = 0
-                    for c in 0..<speakers { x += refFloat[f * speakers + c] }
-                    estimatorRef[f] = x
-                }
-                ref = UnsafePointer(estimatorRef)
-            }
-            estimator?.push(mic: estimatorMic, ref: ref, frames: frameFrames)
-            driftEstimator?.push(mic: estimatorMic, ref: ref, frames: frameFrames)
-            // The coarse tracker is needed only until the fine one has a drift.
-            if tracker?.drift == nil { coarseEstimator?.push(mic: estimatorMic, ref: ref, frames: frameFrames) }
-            try track()
-        }
-        if let estimator {
-            // Applied 10 ms early, so the echo's first taps are inside the filter; moves of less
-            // than 5 ms are not worth re-adapting for.
-            if delaySetting == nil, let e = estimator.estimate.map({ max(0, $0 - rate / 100) }),
-               delayFoundAt == nil || abs(e - delayFrames) >= rate / 200 {
-                if delayFoundAt == nil { delayFoundAt = Double(framesProcessed + Int64(frameFrames)) / Double(rate) }
-                else { delayChanges += 1 }
-                // A first estimate equal to the delay in use (0) leaves the canceller as it is.
-                if e != delayFrames {
-                    delayFrames = e
-                    // A shadow running goes on: it is retrained at the new delay (a path change
-                    // can move the delay estimate too).
-                    (st, warmFrames) = warmStart(st, history: history, play: play16, scratch: out16)
-                }
-            }
+        try alignment.analyse(mic: micFloat, mics: mics, ref: refFloat, framesProcessed: framesProcessed, sinceDoubleTalk: pathChange.sinceDoubleTalk)
+        if alignment.delayMoved(framesProcessed: framesProcessed) {
+            // A shadow running goes on: it is retrained at the new delay (a path change can move
+            // the delay estimate too).
+            linear.delayMoved(to: alignment.delayFrames, play: play16, scratch: out16)
         }
         // Drift compensation has just engaged: the canceller learnt a moving echo until now; it
         // starts again from the past warped to the alignment it holds from now on.
-        if let warp = driftRetrain {
-            driftRetrain = nil
-            history.warpPast(by: warp)
-            (st, driftRetrainedFrames) = warmStart(st, history: history, play: play16, scratch: out16, most: .max)
+        if let warp = alignment.takeRetrain() {
+            linear.driftEngaged(warp: warp, delay: alignment.delayFrames, play: play16, scratch: out16)
         }
-        // A sudden fall of the cancellation (double talk or an echo-path change): a shadow
-        // canceller, trained on the recent past, runs beside this one from now on.
-        if let shadow {
-            if doubleTalk.active, shadow.mayStart { shadow.start() }
-            if let retrained = shadow.retrain(history: history, delay: delayFrames, play: play16, scratch: out16, inUse: st) {
-                // The shadow took over and has been retrained since: the retrained state is in use.
-                st = retrained
-                state = st
-            }
-        }
+        pathChange.beforeCancel(linear, delay: alignment.delayFrames, play: play16, scratch: out16)
         // The delay line: this frame's reference, `delayFrames` earlier.
-        history.reference(back: 0, delay: delayFrames, into: play16)
+        history.reference(back: 0, delay: alignment.delayFrames, into: play16)
         clipped += Speex16.fromFloat(micFloat, into: rec16, count: frameFrames * mics)
-        speex_echo_cancellation(st, rec16, play16, out16)
+        linear.cancel(rec16, play16, into: out16)
         let refLevel = ERLEMeter.energy(play16, count: frameFrames * speakers) / Double(frameFrames * speakers)
-        let verdict = shadow?.run(rec: rec16, play: play16, inUseOutput: out16, echo: refLevel > ERLEMeter.activeThreshold) ?? .none
-        if let shadow, verdict == .takeOver {
-            // The shadow cancels clearly more: an echo-path change. It is the canceller from now on.
-            out16.update(from: shadow.output, count: frameFrames * mics)
-            // The preprocessor stays with the replaced state while it runs on (`takeOver`).
-            st = shadow.takeOver(replacing: st, at: Double(framesProcessed) / Double(rate), trail: preprocessorEcho != nil)
-            state = st
-            doubleTalk.pathChanged()
-        } else if let shadow, verdict == .handBack {
-            // The replaced full-tail canceller, still attached to the preprocessor, cancels as
-            // much as the short shadow: it is the canceller again.
-            out16.update(from: shadow.output, count: frameFrames * mics)
-            st = shadow.handBack(inUse: st)
-            state = st
-        }
+        let now = Double(framesProcessed) / Double(rate)
+        pathChange.afterCancel(linear, rec: rec16, play: play16, out: out16, echo: refLevel > ERLEMeter.activeThreshold, time: now,
+                               trail: postFilter.readsEcho)
         history.record(mic: rec16)
-        // The filter's own output, before the preprocessor: convergence is the filter's doing.
+        // The filter's own output, before the post-filter: convergence is the filter's doing
+        // (the meter, the double-talk detector).
         let filtered = ERLEMeter.energy(out16, count: frameFrames * mics)
-        if !preprocessors.isEmpty {
-            if mics == 1 {
-                // `filtered` (the meter, the double-talk detector) is the linear filter's output;
-                // the nonlinear canceller's comes after it, and the preprocessor gets that.
-                followPreprocessor(inUse: st)
-                nonlinear?.run(cancelled: out16, reference: play16, speakers: speakers)
-                residual?.capture(mic: rec16, cancelled: out16)
-                if preprocessors[0].run(out16) { voiceFrames += 1 }
-                residual?.run(out16, doubleTalk: doubleTalk.active, pathChanged: justChangedPath)
-            } else if let ch = channel16 {
-                for c in 0..<mics {
-                    for f in 0..<frameFrames { ch[f] = out16[f * mics + c] }
-                    preprocessors[c].run(ch)
-                    for f in 0..<frameFrames { out16[f * mics + c] = ch[f] }
-                }
-            }
-        }
+        postFilter.run(out16, rec: rec16, play: play16, echo: pathChange.preprocessorEcho(inUse: linear.state),
+                       doubleTalk: pathChange.doubleTalk.active, pathChanged: pathChange.justChanged(now: now))
         meter.add(mic: rec16, out: out16, filtered: filtered, ref: play16, n: frameFrames * mics, refCount: frameFrames * speakers, frames: frameFrames)
         let micEnergy = ERLEMeter.energy(rec16, count: frameFrames * mics), n = Double(frameFrames * mics)
-        let talking = doubleTalk.add(mic: micEnergy / n, filtered: filtered / n, reference: refLevel)
-        sinceDoubleTalk = talking ? 0 : sinceDoubleTalk + frameFrames
+        let talking = pathChange.add(mic: micEnergy / n, filtered: filtered / n, reference: refLevel)
         let echo = refLevel > ERLEMeter.activeThreshold && micEnergy / n > ERLEMeter.micFloor
         series.add(echo: echo ? (micEnergy, ERLEMeter.energy(out16, count: frameFrames * mics)) : nil,
-                   delayMS: delayInUseMS, driftPPM: driftPPM, doubleTalk: talking)
+                   delayMS: alignment.delayInUseMS, driftPPM: alignment.driftPPM, doubleTalk: talking)
         Speex16.toFloat(out16, into: output, count: frameFrames * mics)
         framesProcessed += Int64(frameFrames)
-        framesRun += 1
     }
 
-    /// The filter adapted to the old alignment is wrong for the new one: the canceller starts
-    /// afresh and is run again over the history (oldest frame first, the frames and microphone
-    /// samples it saw, the reference at the new `delayFrames`), its output discarded into
-    /// `scratch` (`frameFrames × mics`; `play`, `frameFrames`, takes the reference), so that
-    /// it is now as converged as if it had had this delay all along, or over the history's
-    /// length. Returns the state to go on with (`current`, or the spare that replaced it) and the
-    /// DSP frames replayed (for `--stats`: the delay's warm start and the drift retraining each
-    /// keep their own figure).
-    ///
-    /// When the history holds the whole stream so far (a first estimate within the history's
-    /// length), the spare state made in `prepare`, never used, replaces `current` (the
-    /// preprocessor is moved over to it): the canceller is then exactly the one a fixed
-    /// `delay=` would have given. Otherwise `current` is reset: speex's reset leaves the
-    /// filter's per-block step sizes and the echo estimate its preprocessor reads as they were
-    /// until the filter counts as adapted again (a fresh state, replayed from the middle of the
-    /// stream, can converge before speex counts it as adapted, and its preprocessor then sees no
-    /// residual echo to suppress until the echo path changes).
-    ///
-    /// `most`: the DSP frames replayed at most (default a warm start's `warmStartFrames`; `.max`:
-    /// all the history holds, as the retraining at the start of drift compensation replays, its
-    /// past warped by `EchoHistory.warpPast`).
-    private func warmStart(_ current: OpaquePointer, history: EchoHistory, play: UnsafeMutablePointer<Int16>,
-                           scratch: UnsafeMutablePointer<Int16>, most: Int? = nil) -> (state: OpaquePointer, replayed: Int) {
-        let st: OpaquePointer
-        let replayed = min(history.framesHeld, most ?? warmStartFrames)
-        if let fresh = freshState, replayed == framesRun {
-            freshState = nil
-            st = fresh
-        } else {
-            speex_echo_state_reset(current)
-            st = current
-        }
-        state = st
-        for back in stride(from: replayed, through: 1, by: -1) {
-            history.reference(back: back, delay: delayFrames, into: play)
-            speex_echo_cancellation(st, history.mic(back: back), play, scratch)
-        }
-        return (st, replayed)
-    }
-
-    /// Whether a shadow took over (a confirmed echo-path change) within `pathChangeSeconds`
-    /// and the replaced canceller still runs beside it: the residual echo suppressor then takes
-    /// the frames as echo unless the double-talk detector says otherwise.
-    /// Attaches speex's preprocessor (one microphone) to the state it should read: the replaced
-    /// full-tail state while it trails a take-over (`ShadowCanceller.takeOver`: speex estimates
-    /// no residual echo for a state it does not yet count as adapted), else `st`, the one in use.
-    private func followPreprocessor(inUse st: OpaquePointer) {
-        guard let attached = preprocessorEcho else { return }
-        let target = shadow.map { $0.trailing > 0 ? $0.state : st } ?? st
-        if target != attached {
-            for p in preprocessors { p.attach(echo: target) }
-            preprocessorEcho = target
-        }
-    }
-
-    private var justChangedPath: Bool {
-        guard let shadow, shadow.trailing > 0, let at = shadow.lastTakeOver else { return false }
-        return Double(framesProcessed) / Double(rate) - at < Self.pathChangeSeconds
-    }
-    static let pathChangeSeconds = 1.0
-
-    /// `drift=auto`: the analyses just made, for the trackers (`tracker` on the fine one,
-    /// `bootstrap` on the coarse one), and the compensation follows: `tracker`'s factor once it
-    /// has a drift, until then `bootstrap`'s drift once that is beyond `bootstrapPPM`.
-    private func track() throws {
-        guard let compensator, let fine = tracker, let coarse = bootstrap, let c = coarseEstimator,
-              let f = driftEstimator ?? estimator else { return }
-        if f.estimatesMade + f.windowsSkipped != analysesSeen {
-            analysesSeen = f.estimatesMade + f.windowsSkipped
-            feed(fine, from: f, timing: &fineTiming, compensator: compensator)
-            // Its own estimator (a fixed delay) analyses once a second once a drift is known:
-            // a quarter of the cost, and drift changes slowly.
-            if fine.drift != nil, f === driftEstimator { f.hopsPerAnalysis = 4 }
-        }
-        if fine.drift == nil, c.estimatesMade + c.windowsSkipped != coarseAnalysesSeen {
-            coarseAnalysesSeen = c.estimatesMade + c.windowsSkipped
-            feed(coarse, from: c, timing: &coarseTiming, compensator: compensator)
-        }
-        var factor: Double?
-        if let d = fine.drift {
-            // Once compensating (the coarse tracker's start), the fine drift takes over when its
-            // own measurements follow one path; otherwise the compensation stays as it is.
-            factor = fine.engaged ? fine.factor : (compensator.engaged && fine.followsOnePath ? 1 + d : nil)
-        } else if let d = coarse.drift, abs(d) * 1e6 >= Self.bootstrapPPM, coarse.followsOnePath {
-            factor = 1 + d
-            bootstrapped = true
-        }
-        if let factor, factor != compensator.factor || !compensator.engaged {
-            // The compensation's start: the canceller, adapted so far to an echo that moved, is
-            // retrained on the past as the compensation would have made it (`driftRetrain`).
-            if !compensator.engaged {
-                compensationStartedAt = Double(framesProcessed + Int64(frameFrames)) / Double(rate)
-                if abs(factor - 1) >= Self.driftRetrainLeast { driftRetrain = factor - 1 }
+    /// One frame of `ref=` into `refFloat`, through the drift compensation when there is one
+    /// (the end is then placed where the canceller takes it), played on `--play`'s device.
+    private func readReference(into refFloat: UnsafeMutablePointer<Float>, compensator: DriftCompensator?) throws {
+        guard let reader else { return }
+        if let compensator {
+            let ahead = Int64(compensator.engaged ? compensator.latency : 0)
+            try compensator.take(into: refFloat) { buffer, frames in
+                let (_, endedAt) = try reader.read(into: buffer, frames: frames)
+                try played?.play(buffer, frames: frames)
+                if let end = endedAt, referenceEndFrame == nil { referenceEndFrame = max(0, framesProcessed + Int64(end) - ahead) }
             }
-            try compensator.engage(factor: factor)
-        }
-    }
-
-    /// One analysis of `estimator` for `tracker` (`timing`: the blend of windows its lag stands
-    /// for, `DriftLagTiming`); frozen while double talk is recent enough to be in it.
-    private func feed(_ tracker: DriftTracker, from estimator: DelayEstimator, timing: inout DriftLagTiming, compensator: DriftCompensator) {
-        timing.follow(estimator, compensator: compensator)
-        let trusted = sinceDoubleTalk >= estimator.windowFrames + estimator.hopFrames
-        tracker.analysis(time: timing.time, offset: timing.offset, compensating: compensator.engaged ? compensator.factor - 1 : 0, trusted: trusted,
-                         strongest: estimator.strongestPeak, near: { estimator.peak(near: $0, radius: $1) })
-    }
-
-    /// The delay the reference has in the canceller, ms: `delay=` (or auto's) and what the drift
-    /// compensation has added.
-    private var delayInUseMS: Double { (Double(delayFrames) + (compensator?.offset ?? 0)) * 1000 / Double(rate) }
-
-    /// The drift in ppm: `drift=PPM`'s, auto's estimate, or nil (none yet, or off).
-    var driftPPM: Double? {
-        switch drift {
-        case .ppm(let ppm): return refSpec != nil ? ppm : nil
-        case .auto: return tracker?.driftPPM ?? (bootstrapped ? bootstrap?.driftPPM : nil)
-        case .off: return nil
+        } else {
+            let (_, endedAt) = try reader.read(into: refFloat, frames: layout.frameFrames)
+            try played?.play(refFloat, frames: layout.frameFrames)
+            if let end = endedAt, referenceEndFrame == nil { referenceEndFrame = framesProcessed + Int64(end) }
         }
     }
 
     public var clippedSamples: Int { clipped }
 
     /// Whether the far end comes from `ref=` (which `--play` can play), not from an input channel.
-    var readsReference: Bool { refSpec != nil }
+    var readsReference: Bool { configuration.reference != nil }
 
     /// `--play`: from now on every frame of the far end is played on `device` as it is read,
     /// and the canceller gets it as played (see `PlayedReference`). Call after `prepare`.
@@ -592,96 +207,8 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
     ///   channel per loudspeaker)
     ///   through `attach`, and the most frames one call plays.
     var playbackFormat: (format: StreamFormat, maxFrames: Int) {
-        (StreamFormat(encoding: .s16le, sampleRate: rate, channels: speakers), frameFrames)
+        (StreamFormat(encoding: .s16le, sampleRate: layout.rate, channels: configuration.speakers), layout.frameFrames)
     }
 
     func attach(_ playback: PlayedReference) { played = playback }
-
-    public var statsNote: String? {
-        var parts: [String] = []
-        if let erle = meter.erle {
-            parts.append("ERLE \(formatFixed(erle)) dB (median \(formatFixed(meter.medianERLE ?? erle)) dB)" + (meter.convergedAt.map { " after convergence at \(String(format3: $0)) s" }
-                ?? " (not converged: the filter never cancelled \(formatNumber(ERLEMeter.convergedDB)) dB for 1 s)"))
-        } else if meter.referencePlayed {
-            parts.append("ERLE: no echo measured (less than 0.5 s with the far end playing and the microphone above \(formatNumber(ERLEMeter.micFloorDBFS)) dBFS)")
-        } else {
-            parts.append("ERLE: no echo measured (the far end never played)")
-        }
-        let ms = formatFixed(Double(delayFrames) * 1000 / Double(rate))
-        if delaySetting == nil, let estimator {
-            if let found = delayFoundAt {
-                let warm = warmFrames > 0 ? ", canceller warm-started from \(String(format3: Double(warmFrames * frameFrames) / Double(rate))) s of history" : ""
-                parts.append("delay \(ms) ms (auto: found at \(String(format3: found)) s, changed \(counted(delayChanges, "time")) since\(warm), correlation peak \(formatFixed(estimator.confidence))× its noise floor)")
-            } else {
-                parts.append("delay not found (auto: no confident estimate in \(counted(estimator.estimatesMade, "window")); the reference may not match the echo, or be silent): 0 ms used")
-            }
-        } else {
-            parts.append("delay \(ms) ms")
-        }
-        if let shadow, shadow.started > 0 {
-            let back = shadow.handedBack > 0 ? ", the full-tail canceller back in place \(counted(shadow.handedBack, "time"))" : ""
-            let took = shadow.lastTakeOver.map { ", taking over \(counted(shadow.tookOver, "time")) (an echo-path change; the last at \(String(format3: $0)) s)\(back)" } ?? ", never taking over"
-            parts.append("a shadow canceller ran after \(counted(shadow.started, "sudden fall")) of the cancellation\(took)")
-        }
-        if let drift = driftNote { parts.append(drift) }
-        if played != nil { parts.append("the far end as played on --play's device") }
-        if let end = referenceEndedAt { parts.append("the reference ended at \(String(format3: end)) s; silence after it") }
-        if let late = reader?.underrunFrames, late > 0 { parts.append("\(counted(Int(late), "reference frame")) came late (silence)") }
-        if vad, framesRun > 0 { parts.append("voice in \(voiceFrames * 100 / framesRun)% of frames (speex VAD)") }
-        if let residual, residual.framesRun > 0 {
-            parts.append("residual echo suppressor: its echo model adapted in \(residual.framesAdapted * 100 / residual.framesRun)% of frames")
-            if let nl = nonlinear, nl.framesSeen > 0 {
-                parts.append("its nonlinear canceller ran in \(nl.framesRun * 100 / nl.framesSeen)% of frames and took its estimate out in \(nl.framesOpen * 100 / nl.framesSeen)%")
-            }
-        }
-        return parts.joined(separator: ", ")
-    }
-
-    /// ERLE and its median (dB), convergence (s), each null when not measured or reached, the
-    /// delay in use (ms), the drift (ppm, 0.1; null with `drift=off` or before an estimate), and
-    /// the reference's frames that came late in real time (silence).
-    public var statsFigures: [StatsFigure] {
-        [StatsFigure("erleDB", meter.erle), StatsFigure("erleMedianDB", meter.medianERLE),
-         StatsFigure("convergedAtSeconds", meter.convergedAt), StatsFigure("delayMS", Double(delayFrames) * 1000 / Double(rate)),
-         StatsFigure("driftPPM", driftPPM.map { ($0 * 10).rounded() / 10 }), StatsFigure("referenceLateFrames", Double(reader?.underrunFrames ?? 0))]
-    }
-
-    /// The figures over stream time (`AECSeries`) for `--stats=json`.
-    public var statsSeries: [StatsSeries] { series.statsSeries }
-
-    /// `plot=`'s document.
-    private var plotSVG: String {
-        let erle = meter.erle.map { "ERLE \(formatFixed($0)) dB" } ?? "no echo measured"
-        return series.svg(title: "aupipe aec: \(erle), delay \(formatFixed(Double(delayFrames) * 1000 / Double(rate))) ms, drift \(driftPPM.map { formatFixed($0) + " ppm" } ?? "n/a")")
-    }
-
-    /// The drift's part of the `--stats` note, nil when `drift=off` or the far end is an input channel.
-    private var driftNote: String? {
-        guard refSpec != nil else { return nil }
-        switch drift {
-        case .off: return nil
-        case .ppm(let ppm): return "drift \(formatFixed(ppm)) ppm (given), reference resampled by \(formatFixed(ppm)) ppm"
-        case .auto:
-            guard let t = tracker, let compensator else { return nil }
-            let resampled = compensator.engaged ? "reference resampled by \(formatFixed((compensator.factor - 1) * 1e6)) ppm at the end" : "reference used as read"
-            if let ppm = t.driftPPM, let found = t.foundAt {
-                let since = compensationStartedAt.map { "compensated from \(String(format3: $0)) s" + (driftRetrainedFrames > 0 ? " (the canceller retrained on \(String(format3: Double(driftRetrainedFrames * frameFrames) / Double(rate))) s of the past, warped)" : "") } ?? (t.heldBackByPath ? "not compensated: its measurements do not follow one path (a room without a direct path?)" : "not compensated yet (under two frames of drift over \(Int(DriftTracker.leastSpan)) s)")
-                return "drift \(formatFixed(ppm)) ppm (auto: found at \(String(format3: found)) s from \(counted(t.measurements, "measurement")) of the echo's lag, \(since), \(resampled))"
-            }
-            if bootstrapped, let ppm = bootstrap?.driftPPM {
-                return "drift \(formatFixed(ppm)) ppm (auto, coarse: the fine lag never settled; \(resampled))"
-            }
-            return "drift not found (auto: \(counted(t.measurements, "measurement")) of the echo's lag, too few or too short a span; \(resampled))"
-        }
-    }
-
-    public func parameterValue(_ name: String) -> String? {
-        switch name {
-        case "erle": return meter.erle.map(formatFixed) ?? "n/a"
-        case Keys.drift.name: return driftPPM.map { formatFixed($0) + "ppm" } ?? "n/a"
-        case Keys.delay.name: return formatFixed(Double(delayFrames) * 1000 / Double(rate)) + "ms"
-        default: return nil
-        }
-    }
 }
-

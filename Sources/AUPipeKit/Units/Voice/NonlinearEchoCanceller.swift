@@ -38,10 +38,9 @@ final class NonlinearEchoCanceller {
     /// Whether the estimate is taken out: while it is echo, that is, while the input holds it
     /// (⟨input, estimate⟩ ≥ `gateRatio`·‖estimate‖² over the last `gateSeconds` or so; 1 when
     /// the estimate is exactly the input's component, 0 when unrelated to it; taking it out
-    /// lowers the energy above 0.5). Measured on bench/aec's scenes: without it, a filter with
-    /// nothing to model (no saturation) in pink noise at 5 dB SNR cost 5 dB of ERLE there; the
-    /// near end, being unrelated to the estimate, does not close it, as a plain energy
-    /// comparison over double talk did (3 dB less with the saturating loudspeaker).
+    /// lowers the energy above 0.5). Without it a filter with nothing to model (no saturation)
+    /// adds its misadjustment to the output; the near end, being unrelated to the estimate, does
+    /// not close it, as a plain energy comparison over double talk would.
     var gateOpen: Bool { smoothedCross > Self.gateRatio * smoothedPower }
     static let gateRatio: Float = 0.75, gateSeconds = 10.0
     private let gateSmoothing: Float
@@ -49,12 +48,10 @@ final class NonlinearEchoCanceller {
     /// `farFloor`): after one in which its gate was open in less than `leastOpen` of them
     /// (nothing it models is there: a loudspeaker that does not saturate) it pauses for
     /// `pauseSeconds` (its input passes as it is, at no cost), then runs again from where it was,
-    /// to find out whether that has changed. Measured: a probe of 3 s and a quarter keep it
-    /// running through bench/aec's saturating scenes (its estimate out in 98% of their frames)
-    /// and pause it after 3-11 s in the others, where it would cost 0.6× the bare speexdsp loop.
-    /// Its limit: with `frame=10ms` the gate of `sat-d80` flickers (open in 76% of frames) and a
-    /// probe pauses it (24.2 dB of ERLE there, against 31.4 never pausing); pausing only after
-    /// two failed probes in a row keeps it (31.4) at 0.08× more CPU over all the scenes.
+    /// to find out whether that has changed: it runs through a saturating loudspeaker's echo
+    /// and costs little where there is none. Its limit: with short frames a saturating
+    /// loudspeaker's gate can flicker and a probe then pauses it. (The figures behind these
+    /// constants are in bench/README.md, "Figures behind aec's constants".)
     static let probeSeconds = 3.0, pauseSeconds = 60.0, farFloor: Float = 1e-6, leastOpen: Float = 0.25
     private let probeFrames: Int, pauseFrames: Int
     private var probed = 0, probedOpen = 0, paused = 0

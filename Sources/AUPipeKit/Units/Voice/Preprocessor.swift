@@ -22,8 +22,11 @@ public struct PreprocessSettings: Equatable, Sendable {
 /// One channel's speex preprocessor state, with `settings` applied; 16-bit frames, in place.
 final class Preprocessor {
     private let state: OpaquePointer
+    /// The echo state speex reads the residual echo from (nil: none attached). Held here, so
+    /// that the state speex reads lives as long as it is attached.
+    private(set) var echo: EchoState?
 
-    init(frameFrames: Int, sampleRate: Int, settings: PreprocessSettings, echo: OpaquePointer?) throws {
+    init(frameFrames: Int, sampleRate: Int, settings: PreprocessSettings, echo: EchoState?) throws {
         guard let st = speex_preprocess_state_init(Int32(frameFrames), Int32(sampleRate)) else {
             throw AUPipeError(.software, "speexdsp could not set up its preprocessor for \(frameFrames)-frame frames at \(sampleRate) Hz")
         }
@@ -42,7 +45,8 @@ final class Preprocessor {
         set(SPEEX_PREPROCESS_SET_DEREVERB, settings.dereverb ? 1 : 0)
         if let echo {
             // SET_ECHO_STATE takes the echo state itself as its argument, not a pointer to it.
-            speex_preprocess_ctl(st, SPEEX_PREPROCESS_SET_ECHO_STATE, UnsafeMutableRawPointer(echo))
+            speex_preprocess_ctl(st, SPEEX_PREPROCESS_SET_ECHO_STATE, UnsafeMutableRawPointer(echo.pointer))
+            self.echo = echo
             set(SPEEX_PREPROCESS_SET_ECHO_SUPPRESS, Int32(settings.echoSuppress.rounded()))
             set(SPEEX_PREPROCESS_SET_ECHO_SUPPRESS_ACTIVE, Int32(settings.echoSuppressActive.rounded()))
         }
@@ -51,7 +55,10 @@ final class Preprocessor {
     deinit { speex_preprocess_state_destroy(state) }
 
     /// Attaches the preprocessor to another echo state (its residual echo from now on).
-    func attach(echo: OpaquePointer) { speex_preprocess_ctl(state, SPEEX_PREPROCESS_SET_ECHO_STATE, UnsafeMutableRawPointer(echo)) }
+    func attach(echo: EchoState) {
+        speex_preprocess_ctl(state, SPEEX_PREPROCESS_SET_ECHO_STATE, UnsafeMutableRawPointer(echo.pointer))
+        self.echo = echo
+    }
 
     /// Processes one frame in place; returns speex's voice-activity decision (true with VAD off).
     @discardableResult

@@ -35,10 +35,9 @@ import Glibc
 ///   the noise bed stays, no pumping), at least `suppress=` (−80 dB by default) in frames of
 ///   echo alone and `suppress-active=` (−30) otherwise. No broadband gain is ever applied.
 ///   G is smoothed over time and over neighbouring bins.
-/// After the preprocessor rather than before it: applied before it, the gain measured 1-4 dB
-/// more ERLE in rooms and 2 dB more with a saturating loudspeaker on bench/aec's scenes, but
-/// took 0.75-1 dB off the near end's SI-SDR in double talk (`EchoSceneTests`), against
-/// 0.2-0.3 dB here.
+/// After the preprocessor rather than before it: applied before it, the gain cancels more but
+/// takes more of the near end in double talk than is allowed (`EchoSceneTests`; the figures
+/// are in bench/README.md).
 /// Everything is allocated in `init`; `capture` and `run` allocate nothing.
 final class ResidualEchoSuppressor {
     /// Samples per frame (N), the FFT size (a power of two ≥ 2N) and its bins (size/2 + 1).
@@ -73,9 +72,8 @@ final class ResidualEchoSuppressor {
     static let step: Float = 0.1, maxWeight: Float = 8
     /// The spread of S, and the tail's decay time constant.
     static let spreadHz = 500.0, tailSeconds = 0.15
-    /// The noise floor's window (s), and what its minimum is multiplied by. Measured: the
-    /// minimum itself over windows of 2 s keeps 1-3 dB more of the echo out (in rooms) than
-    /// twice it over 1 s, at the same near end.
+    /// Over-subtraction in frames where the near end may be present: gentle, so that a near
+    /// talker is not ducked with the residual.
     static let betaNear: Float = 0.3
     /// How far (power ratio) the microphone may be above Ŷ (smoothed) in a frame of echo only.
     static let micOverEcho: Float = 2
@@ -84,15 +82,26 @@ final class ResidualEchoSuppressor {
     /// The background's incoherence: a frame counts as echo alone for the gain while its
     /// incoherence is at most `backgroundMargin` times the running median (and at most
     /// `mostIncoherence`: a coherence of 0.88); the median moves by `backgroundRate` per second
-    /// (a near talker the double-talk detector misses moves it by 0.0125 a second). Measured on
-    /// bench/aec's scenes: babble at 15 dB SNR 25.5 to 30.8 dB of ERLE in the worst of three
-    /// rooms, the near end in double talk -1.6 dB or better in every scene; quiet rooms as
-    /// before. The trade: a near talker 10 dB under the echo, in babble or noise, lost 0.9-1.1 dB
-    /// more in double talk on some scenes (-3.4 to -4.9 dB against -2.5 to -3.8) and 0.4-0.5 dB
-    /// less on bench/aec's quietnear scenes (-2.7 to -2.9 against -3.2 to -3.3); a cap of 0.15
-    /// gave 31.8 dB in babble and lost 1.3-1.4 dB there, 0.10 gave 30.0 before erle_c's correction.
+    /// (a near talker the double-talk detector misses moves it by 0.0125 a second). In babble
+    /// the microphone is less coherent with the echo in most frames of echo alone, while a near
+    /// talker at the echo's level starts well above that median; the cap trades babble's ERLE
+    /// against a quiet near talker's level (figures in bench/README.md, "Figures behind aec's
+    /// constants").
     static let backgroundMargin: Float = 2, mostIncoherence: Float = 0.12, backgroundRate: Float = 0.0125
+    /// The noise floor's window (s), and what its minimum is multiplied by: the least smoothed
+    /// power over 2 s, itself, keeps more of the echo out than twice the least over 1 s, at the
+    /// same near end.
     static let noiseSeconds = 2.0, minimumBias: Float = 1
+    /// The far end counts as heard when the echo estimate's power is this many times the noise
+    /// floor's (10 dB): below that, the frame's coherence is the noise's, not the echo's.
+    static let farOverNoise: Float = 10
+    /// A bin's error power this many times its predicted residual (6 dB), where the near end
+    /// may be present by coherence, is taken as the near end's: its gain goes no lower than
+    /// `activeGain` and its over-subtraction no higher than 1.
+    static let nearOverResidual: Float = 4
+    /// The first weight of Ŷ's power, until the model has adapted: a residual 20 dB under the
+    /// echo estimate.
+    static let initialWeight: Float = 0.01
 
     private let window: UnsafeMutablePointer<Float>
     /// Time signals (N each): this frame's Ŷ, D and C as captured before the preprocessor, the
@@ -163,8 +172,8 @@ final class ResidualEchoSuppressor {
         keptW1 = buffer(k); keptW2 = buffer(k); keptW3 = buffer(k)
         noise = buffer(k); minNow = buffer(k); minBefore = buffer(k); gain = buffer(k); rawGain = buffer(k)
         buffers = made
-        // Until it has adapted: a residual 20 dB under the echo estimate.
-        w1.update(repeating: 0.01, count: k)
+        // Until it has adapted: a residual `initialWeight` of the echo estimate.
+        w1.update(repeating: Self.initialWeight, count: k)
         minNow.update(repeating: .greatestFiniteMagnitude, count: k)
         minBefore.update(repeating: .greatestFiniteMagnitude, count: k)
         gain.update(repeating: 1, count: k)
@@ -267,7 +276,7 @@ final class ResidualEchoSuppressor {
         let loud = dWeight > Self.micOverEcho * yWeight
         // The far end heard well above the noise, the near end not detected by level or by
         // `aec`'s double-talk detector.
-        let farHeard = !doubleTalk && !loud && pSum > 10 * noiseSum
+        let farHeard = !doubleTalk && !loud && pSum > Self.farOverNoise * noiseSum
         let echoOnly = farHeard && (pathChanged || cohWeighted >= Self.echoCoherence * yWeight)
         // For the gain, the coherence test allows for the background's incoherence (its running
         // median over such frames outside a path change).
@@ -304,7 +313,7 @@ final class ResidualEchoSuppressor {
         for k in 0..<bins {
             let r = w1[k] * p[k] + w2[k] * s[k] + w3[k] * b
             let e2 = max(eFast[k], 1e-20)
-            let near = rawGain[k] < Self.nearCoherence && e2 > 4 * r
+            let near = rawGain[k] < Self.nearCoherence && e2 > Self.nearOverResidual * r
             var gk = 1 - (near ? min(1, beta) : beta) * r / e2
             // Keep the noise bed: never below the gain that leaves C's noise floor.
             gk = max(gk, min(1, (noise[k] / e2).squareRoot()), near ? activeGain : floor)

@@ -27,52 +27,46 @@ import CSpeexDSP
 /// frames that follow: a third speex state, the learner, is reset and replayed in the
 /// background, caught up with the stream, then swapped in. **In any one frame a retraining
 /// makes at most `replayCallsPerFrame` (20) speex calls** on top of the canceller's and the
-/// shadow's (about 1.6 ms of CPU per 20 ms frame at 16 kHz and 3.4 ms at 48 kHz, release
-/// build, 20 calls at the 400 ms default tail; the 200 ms shadow's calls cost less; replayed in one frame, as before, the longest took 150 calls: 12 and
-/// 26 ms), so a live capture never falls behind. (Measured with the former 6 dB take-over: a
-/// bound of 6 delayed the take-over on bench/aec/'s pathchange scene by 0.4 s, reconvergence
-/// 1.6 s instead of 1.3 and ERLE 25.2 dB instead of 30.4; 20 gave the figures of the one-frame
-/// replay.) Otherwise it costs
-/// nothing, and it never changes a sample unless it takes over. The states, the output buffer
-/// and everything else are allocated in `init`.
+/// shadow's, so a live capture never falls behind (replayed in one frame, the longest
+/// retraining took 150 calls). Otherwise it costs nothing, and it never changes a sample unless
+/// it takes over. The states, the output buffer and everything else are allocated in `init`;
+/// the states are `EchoState`s, swapped between the shadow, the learner and the canceller in
+/// use as objects. Measured figures behind the constants: bench/README.md, "Figures behind
+/// aec's constants".
 final class ShadowCanceller {
     /// A shadow is retrained on what it has seen every `retrainSeconds` up to `replaySeconds`
-    /// after it started, `passes` times over. (0.1 s with the 200 ms shadow: on bench/aec/'s
-    /// five path changes, with the take-over and hand-back below, 0.2 s reconverged in 0.9,
-    /// 1.3, 1.2, 1.1 and 3.5 s, 0.1 s in 0.9, 0.9, 1.0, 0.8 and 3.5; 2 or 5 passes instead of
-    /// 3, or a replay of 2 s, were no better; results near the thresholds are chaotic.)
+    /// after it started, `passes` times over: a fresh filter learns a new echo path from a
+    /// fraction of a second several times faster so than from one pass; more often, more passes
+    /// or a longer replay were no better on bench/aec/'s path changes.
     static let replaySeconds = 1.0, retrainSeconds = 0.1, passes = 3
-    /// The most speex calls a retraining makes in one frame (the replay's and the catch-up's).
+    /// The most speex calls a retraining makes in one frame (the replay's and the catch-up's):
+    /// enough that the take-over comes as soon as with a replay in one frame, few enough that
+    /// the frame's CPU stays within a live frame's time.
     static let replayCallsPerFrame = 20
     /// How much quieter (dB) the shadow's output must be to take over, over how long (s), and
-    /// the least and most time (s) it runs beside the canceller. (2 dB: with a full-tail shadow
-    /// and no hand-back 4 dB was chosen, since 3 dB took over in a room where the replaced
-    /// filter was re-adapting faster than the shadow and lost 4.5 dB; with the hand-back such a
-    /// take-over is undone, and on bench/aec/'s five path changes 2 dB reconverged in 0.9, 0.9,
-    /// 1.0, 0.8 and 3.5 s where 3 dB took 0.9, 1.2, 1.0, 1.1 and 3.5 and 4 dB 0.9, 1.3, 1.3,
-    /// 1.1 and 3.5 (ERLE after convergence 0-8 dB lower in four of them); no other scene of
-    /// bench/aec/ changes with it, and double talk (the dt scene) never took over.)
+    /// the least and most time (s) it runs beside the canceller. A low margin takes over sooner
+    /// after a path change; a take-over that was premature (the replaced filter re-adapting
+    /// faster than the shadow) is undone by the hand-back. A linear filter cannot cancel a near
+    /// end, so double talk never wins by any margin.
     static let winDB = 2.0, window = 0.2, leastSeconds = 0.2, mostSeconds = 2.0
     /// The shadow's tail (s) when the canceller's is longer: a short filter has far fewer
     /// taps to learn and cancels a room's direct path and early echo within a fraction of a
     /// second, where a fresh filter of the whole tail learns a reverberant room slowly. Once
     /// such a short shadow has taken over, the replaced full-tail canceller goes on adapting to
     /// the new path beside it and is handed back its place once it cancels as much
-    /// (`handBackDB`), or after `handBackMostSeconds` in any case. (0.2 s: 0.12 s left rooms of
-    /// RT60 0.8 and 1 s without 10 dB for 9.5 s, 0.25 and 0.3 s took over later in the
-    /// small rooms, 1.1-1.7 s, though 2.1 s at RT60 1 s.)
+    /// (`handBackDB`), or after `handBackMostSeconds` in any case. Shorter left reverberant
+    /// rooms without cancellation for seconds; longer took over later in small rooms.
     static let shortTailSeconds = 0.2
     /// How much quieter (dB) the replaced full-tail canceller's output must be than the short
     /// shadow's, over `window` after `handBackLeastSeconds`, to be handed back its place, and
-    /// the most time (s) the short one keeps it. (0 dB after 0.2 s handed back within 0.2 s of
-    /// a take-over, both filters still poor, and left the RT60 0.8 s room 2.5 s without 10 dB.)
+    /// the most time (s) the short one keeps it. A margin and a wait, so that the place is not
+    /// handed back right after a take-over, while both filters are still poor.
     static let handBackDB = 1.0, handBackLeastSeconds = 0.5, handBackMostSeconds = 8.0
     /// How much louder (dB) the shadow's output must be, over `window` after `leastSeconds`, to
     /// be dropped at once: in double talk the canceller in use still cancels the echo and the
-    /// fresh shadow does not (it was 1-8 dB louder after 0.5 s in the double talk of bench/aec/'s
-    /// scenes, and 1 dB louder to 3 dB quieter after five path changes). Dropping those
-    /// shadows took the CPU of aec's defaults over bench/aec/'s 23 scenes from 8.85 to 7.6 s
-    /// (the bare speexdsp loop: 3.0 s), with no scene's output changed but path changes'.
+    /// fresh shadow does not, while after a path change a shadow is at worst a little louder
+    /// than the old filter. Dropping those shadows saves their CPU, and changes no output but
+    /// after path changes.
     static let loseDB = 4.0
     /// How long (s) the replaced state goes on running after a take-over, for the preprocessor,
     /// when the shadow has the canceller's own tail (no hand-back).
@@ -90,24 +84,48 @@ final class ShadowCanceller {
     private let smooth: Double
     private let winRatio = pow(10, ShadowCanceller.winDB / 10), loseRatio = pow(10, ShadowCanceller.loseDB / 10)
     private let handBackRatio = pow(10, -ShadowCanceller.handBackDB / 10)
-    /// The shadow's speex state, and its output of the latest frame.
-    private(set) var state: OpaquePointer
+    /// The shadow's echo state, and its output of the latest frame.
+    private(set) var state: EchoState
     let output: UnsafeMutablePointer<Int16>
-    /// Whether a shadow runs now, for how many frames it has, frames since the last one ended.
-    private(set) var running = false
-    private var ran = 0, idle = Int.max / 2
+    /// Where the shadow's cycle is: nothing runs beside the canceller, a shadow runs, or the
+    /// state a shadow replaced runs on after a take-over.
+    enum Phase: Equatable {
+        /// No shadow and no replaced state run; `frames` since the last one ended.
+        case idle(frames: Int)
+        /// A shadow runs beside the canceller in use, `ran` frames so far.
+        case running(ran: Int)
+        /// After a take-over the replaced state runs on for `left` more frames; `ran` frames
+        /// so far (counted with `handsBack`, for the hand-back's least time).
+        case trailing(left: Int, ran: Int)
+    }
+    private(set) var phase = Phase.idle(frames: Int.max / 2)
+    /// Whether a shadow runs now.
+    var running: Bool {
+        if case .running = phase { return true }
+        return false
+    }
     /// The learner's state (idle between retrainings), and the frames since the shadow started
     /// (counted up to `replayFrames` plus the longest retraining, while retraining may go on).
-    private var learner: OpaquePointer
+    private var learner: EchoState
     private var learned = 0
-    /// Whether the shadow's frames are still being retrained on (until `replayFrames` after
-    /// the start). The retrained state replaces the shadow's, or, once the shadow has taken
-    /// over (it is no longer running), the canceller's in use.
-    private var retraining = false
-    /// The retraining under way: the frames it replays (counted from the shadow's start,
-    /// `replayFrom..<replayEnd`), the pass, and the next frame; after the last pass it goes on
-    /// from `replayEnd` up to the current frame, which it then processes live.
-    private var epoch = false, pass = 0, next = 0, replayFrom = 0, replayEnd = 0
+    /// A retraining under way: the frames it replays (counted from the shadow's start,
+    /// `from..<end`), the pass, and the next frame; after the last pass it goes on from `end`
+    /// up to the current frame, which it then processes live.
+    struct Replay {
+        var pass = 0, next: Int
+        let from: Int, end: Int
+    }
+    /// Where retraining is: off; due, while the shadow's frames are still retrained on (until
+    /// `replayFrames` after the start: a retraining starts every `retrainFrames`); or a replay
+    /// under way, `thenDue` when more are due after it. The retrained state replaces the
+    /// shadow's, or, once the shadow has taken over (it is no longer running), the canceller's
+    /// in use.
+    enum Retraining {
+        case off
+        case due
+        case replaying(Replay, thenDue: Bool)
+    }
+    private var retraining = Retraining.off
     /// Smoothed output energies over frames with echo: the canceller in use, the shadow.
     private var inUse = 0.0, shadow = 0.0
     /// Shadows started and shadows that took over, over the stream.
@@ -118,10 +136,10 @@ final class ShadowCanceller {
     /// retrainings finished (swapped in), over the stream (for the tests).
     private(set) var replayCalls = 0, mostReplayCalls = 0, retrainsDone = 0
 
-    /// `state` and `learner` are speex echo states for these frames and channels, never used
-    /// by anyone else; `handsBack` when their tail is shorter than the canceller's (see
+    /// `state` and `learner` are echo states for these frames and channels, never used by
+    /// anyone else; `handsBack` when their tail is shorter than the canceller's (see
     /// `shortTailSeconds`).
-    init(state: OpaquePointer, learner: OpaquePointer, frameFrames: Int, mics: Int, rate: Int, handsBack: Bool = false) {
+    init(state: EchoState, learner: EchoState, frameFrames: Int, mics: Int, rate: Int, handsBack: Bool = false) {
         self.state = state
         self.handsBack = handsBack
         self.learner = learner
@@ -151,20 +169,24 @@ final class ShadowCanceller {
         return replayFrames + (Self.passes * replayFrames + b - 2) / (b - 1) + 2
     }
 
-    /// Frames the replaced state still runs after a take-over (see `takeOver`).
-    private(set) var trailing = 0
+    /// Frames the replaced state still runs after a take-over (see `takeOver`), 0 otherwise.
+    var trailing: Int {
+        if case .trailing(let left, _) = phase { return left }
+        return 0
+    }
 
     /// Whether a shadow may start now: none runs, no replaced state runs, and the last one
     /// ended `pauseSeconds` ago.
-    var mayStart: Bool { !running && trailing == 0 && idle >= pauseFrames }
+    var mayStart: Bool {
+        if case .idle(let frames) = phase { return frames >= pauseFrames }
+        return false
+    }
 
     /// Starts a shadow: the state is reset, to learn from this frame on.
     func start() {
-        speex_echo_state_reset(state)
-        running = true
-        ran = 0
-        retraining = true
-        epoch = false
+        state.reset()
+        phase = .running(ran: 0)
+        retraining = .due
         learned = 0
         inUse = 0
         shadow = 0
@@ -182,40 +204,40 @@ final class ShadowCanceller {
     /// has taken over meanwhile, `inUse`, which is then returned: the caller goes on with it,
     /// and the state it replaced becomes the next learner). Returns nil otherwise.
     func retrain(history: EchoHistory, delay: Int, play: UnsafeMutablePointer<Int16>, scratch: UnsafeMutablePointer<Int16>,
-                 inUse: OpaquePointer) -> OpaquePointer? {
+                 inUse: EchoState) -> EchoState? {
         replayCalls = 0
-        // (`retraining` ends once `learned` passes `replayFrames`: see `run`.)
-        if !epoch, retraining, learned > 0, learned % retrainFrames == 0 {
-            speex_echo_state_reset(learner)
-            epoch = true
-            pass = 0
-            replayEnd = learned
-            replayFrom = max(0, learned - history.framesHeld)
-            next = replayFrom
+        // (Retraining is due until `learned` passes `replayFrames`: see `run`.)
+        if case .due = retraining, learned > 0, learned % retrainFrames == 0 {
+            learner.reset()
+            let from = max(0, learned - history.framesHeld)
+            retraining = .replaying(Replay(next: from, from: from, end: learned), thenDue: true)
         }
-        guard epoch else { return nil }
+        guard case .replaying(var r, let thenDue) = retraining else { return nil }
         while replayCalls < Self.replayCallsPerFrame {
             // Frames that have fallen out of the history (a long retraining) are skipped.
-            next = max(next, learned - history.framesHeld)
-            if pass < Self.passes, next >= replayEnd {
-                pass += 1
-                next = pass < Self.passes ? max(replayFrom, learned - history.framesHeld) : replayEnd
+            r.next = max(r.next, learned - history.framesHeld)
+            if r.pass < Self.passes, r.next >= r.end {
+                r.pass += 1
+                r.next = r.pass < Self.passes ? max(r.from, learned - history.framesHeld) : r.end
                 continue
             }
-            guard next < learned else { break }
-            history.reference(back: learned - next, delay: delay, into: play)
-            speex_echo_cancellation(learner, history.mic(back: learned - next), play, scratch)
-            next += 1
+            guard r.next < learned else { break }
+            history.reference(back: learned - r.next, delay: delay, into: play)
+            learner.cancel(history.mic(back: learned - r.next), play, into: scratch)
+            r.next += 1
             replayCalls += 1
         }
         mostReplayCalls = max(mostReplayCalls, replayCalls)
-        guard pass == Self.passes, next == learned else { return nil }
+        guard r.pass == Self.passes, r.next == learned else {
+            retraining = .replaying(r, thenDue: thenDue)
+            return nil
+        }
         // Caught up: the learner takes this frame live, in place of the state it was trained for.
-        epoch = false
+        retraining = thenDue ? .due : .off
         retrainsDone += 1
         let trained = learner
-        // Not running with an epoch under way: the shadow has taken over meanwhile (`stop` and
-        // `handBack` end an epoch), so the learner replaces the state now in use.
+        // Not running with a replay under way: the shadow has taken over meanwhile (`stop` and
+        // `handBack` end a replay), so the learner replaces the state now in use.
         if !running {
             learner = inUse
             return trained
@@ -227,10 +249,8 @@ final class ShadowCanceller {
 
     /// Stops the shadow without a take-over (it lost, or ran for `mostSeconds`).
     func stop() {
-        running = false
-        idle = 0
-        retraining = false
-        epoch = false
+        phase = .idle(frames: 0)
+        retraining = .off
     }
 
     /// What `run` asks of the caller.
@@ -251,28 +271,37 @@ final class ShadowCanceller {
     /// cancels as much as the short one in use (then `.handBack`, its output in `output`), at
     /// most `handBackMostSeconds`. Otherwise, not running: does nothing.
     func run(rec: UnsafePointer<Int16>, play: UnsafePointer<Int16>, inUseOutput: UnsafePointer<Int16>, echo: Bool) -> Verdict {
-        if retraining || epoch {
+        switch retraining {
+        case .off:
+            break
+        case .due:
             learned += 1
-            if learned > replayFrames { retraining = false }
+            if learned > replayFrames { retraining = .off }
+        case .replaying(let r, let thenDue):
+            learned += 1
+            if learned > replayFrames, thenDue { retraining = .replaying(r, thenDue: false) }
         }
-        if trailing > 0 {
-            speex_echo_cancellation(state, rec, play, output)
-            trailing -= 1
-            guard handsBack else { return .none }
-            ran += 1
+        switch phase {
+        case .idle(let frames):
+            phase = .idle(frames: frames + 1)
+            return .none
+        case .trailing(let left, let ran):
+            state.cancel(rec, play, into: output)
+            guard handsBack else {
+                phase = left > 1 ? .trailing(left: left - 1, ran: ran) : .idle(frames: 0)
+                return .none
+            }
+            phase = left > 1 ? .trailing(left: left - 1, ran: ran + 1) : .idle(frames: 0)
             compare(inUseOutput, echo: echo)
-            return (ran >= handBackLeastFrames && shadow <= handBackRatio * inUse) || trailing == 0 ? .handBack : .none
-        }
-        guard running else {
-            idle += 1
+            return (ran + 1 >= handBackLeastFrames && shadow <= handBackRatio * inUse) || left == 1 ? .handBack : .none
+        case .running(let ran):
+            state.cancel(rec, play, into: output)
+            phase = .running(ran: ran + 1)
+            compare(inUseOutput, echo: echo)
+            if ran + 1 >= leastFrames, shadow * winRatio < inUse { return .takeOver }
+            if ran + 1 >= mostFrames || (ran + 1 >= leastFrames && shadow > loseRatio * inUse) { stop() }
             return .none
         }
-        speex_echo_cancellation(state, rec, play, output)
-        ran += 1
-        compare(inUseOutput, echo: echo)
-        if ran >= leastFrames, shadow * winRatio < inUse { return .takeOver }
-        if ran >= mostFrames || (ran >= leastFrames && shadow > loseRatio * inUse) { stop() }
-        return .none
     }
 
     /// The smoothed energies of the output in use and of `output`, over frames with echo.
@@ -292,17 +321,14 @@ final class ShadowCanceller {
     /// zero in a state until speex counts its filter as adapted (after about four frames of far
     /// end per block of the tail, replays counted), and a state that takes over within a second
     /// of a path change is seldom that far yet; the replaced state's estimate still follows the
-    /// far end. (Measured on the five path changes of `winDB`: reconvergence 1.32 → 0.92 s on
-    /// pathchange, 1.86 → 1.06 and 2.98 → 1.28 s in two rooms, unchanged in the others.)
-    func takeOver(replacing old: OpaquePointer, at time: Double, trail: Bool) -> OpaquePointer {
+    /// far end, and reconvergence after a path change comes sooner.
+    func takeOver(replacing old: EchoState, at time: Double, trail: Bool) -> EchoState {
         let won = state
         state = old
         tookOver += 1
         lastTakeOver = time
-        running = false
-        idle = 0
-        trailing = handsBack ? handBackFrames : trail ? trailFrames : 0
-        ran = 0
+        let left = handsBack ? handBackFrames : trail ? trailFrames : 0
+        phase = left > 0 ? .trailing(left: left, ran: 0) : .idle(frames: 0)
         inUse = 0
         shadow = 0
         return won
@@ -312,13 +338,11 @@ final class ShadowCanceller {
     /// short one has had its `handBackMostSeconds`): `inUse`, the short state, becomes the
     /// next shadow's, its retraining ends; returns the full-tail state, the one in use from
     /// now on (the caller leaves the preprocessor attached to it).
-    func handBack(inUse short: OpaquePointer) -> OpaquePointer {
+    func handBack(inUse short: EchoState) -> EchoState {
         let full = state
         state = short
-        trailing = 0
-        retraining = false
-        epoch = false
-        idle = 0
+        phase = .idle(frames: 0)
+        retraining = .off
         handedBack += 1
         return full
     }
