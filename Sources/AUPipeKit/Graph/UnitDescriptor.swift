@@ -13,6 +13,9 @@ public struct UnitDescriptor: Sendable {
     public let primary: String?
     /// An example invocation for the help text.
     public let example: String
+    /// Arguments that make the unit do real work and the output length they give, for the test
+    /// that runs every registered unit through block sizes; nil fails that test.
+    public let exercise: UnitExercise?
     let make: @Sendable (ParameterValues) throws -> any AudioUnit
     /// For a unit whose parameters depend on its first argument (a plugin host: `ladspa amp_mono
     /// gain=0.5`): from the arguments, the descriptor of that one instance (its parameters, its
@@ -26,7 +29,7 @@ public struct UnitDescriptor: Sendable {
     ///   - parameters: the unit's typed keys (`[Keys.db]`), or `ParameterDescriptor`s built at run time.
     ///   - make: builds the unit from the parsed values; read them with the typed keys (`$0[Keys.db]`).
     public init(name: String, summary: String, details: String, parameters: [any AnyParameter], primary: String?,
-                example: String, make: @escaping @Sendable (ParameterValues) throws -> any AudioUnit) {
+                example: String, exercise: UnitExercise? = nil, make: @escaping @Sendable (ParameterValues) throws -> any AudioUnit) {
         self.name = name
         self.summary = summary
         self.details = details
@@ -34,6 +37,7 @@ public struct UnitDescriptor: Sendable {
         self.parameters = parameters.map(\.descriptor)
         self.primary = primary
         self.example = example
+        self.exercise = exercise
         self.make = make
         specializer = nil
         synopsis = nil
@@ -42,7 +46,7 @@ public struct UnitDescriptor: Sendable {
     /// A unit whose parameters are known only once its first arguments are read (`lv2`,
     /// `ladspa`): `specialize` turns the arguments into the descriptor of the instance they
     /// name and the arguments left for its parameters. `aupipe units` shows `synopsis`.
-    public init(name: String, summary: String, details: String, synopsis: String, example: String,
+    public init(name: String, summary: String, details: String, synopsis: String, example: String, exercise: UnitExercise? = nil,
                 specialize: @escaping @Sendable ([String]) throws -> (UnitDescriptor, [String])) {
         self.name = name
         self.summary = summary
@@ -51,6 +55,7 @@ public struct UnitDescriptor: Sendable {
         parameters = []
         primary = nil
         self.example = example
+        self.exercise = exercise
         make = { _ in throw AUPipeError.usage("\(name) needs its first argument; see 'aupipe help \(name)'") }
         specializer = specialize
         self.synopsis = synopsis

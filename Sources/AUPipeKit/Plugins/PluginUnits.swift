@@ -57,7 +57,8 @@ public struct PluginUnits: UnitProvider {
             Every input port is live (--control: set \(unit).SYMBOL VALUE, at the next block); output ports (meters, gain reduction) are read with get \(unit).SYMBOL and printed by --stats.
             """
         let example = isLV2 ? "aupipe lv2 eg-amp gain=-6 < in.wav > out.wav" : "aupipe ladspa amp_mono gain=0.5 < in.wav > out.wav"
-        return UnitDescriptor(name: unit, summary: summary, details: details, synopsis: synopsis, example: example) { arguments in
+        return UnitDescriptor(name: unit, summary: summary, details: details, synopsis: synopsis, example: example,
+                              exercise: UnitExercise([UnitExercise.plugin])) { arguments in
             guard let first = arguments.first, !first.contains("=") else {
                 throw AUPipeError.usage("\(unit) needs the plugin first: \(unit) \(synopsis); 'aupipe plugins \(unit)' lists them")
             }

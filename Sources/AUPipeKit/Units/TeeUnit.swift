@@ -16,6 +16,7 @@ public final class TeeUnit: AudioUnit, StatsReporting, SideOutputWriter {
         parameters: [Keys.path, Keys.type, Keys.format, Keys.block, Keys.queue, Keys.live],
         primary: Keys.path.name,
         example: "aupipe gain -6 : tee before.wav : resample 16000 < in.wav > out.wav",
+        exercise: UnitExercise([UnitExercise.sideOutput]),
         make: { v in
             guard let path = v[Keys.path] else {
                 throw AUPipeError.usage("tee: needs a path, e.g. 'tee copy.wav' or 'tee >(opusenc - copy.opus)'")

@@ -31,6 +31,7 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
                      Keys.suppress, Keys.suppressActive, Keys.residual, Keys.nonlinear, Keys.denoise, Keys.agc, Keys.vad, Keys.dereverb, Keys.drift, Keys.plot, Keys.live],
         primary: Keys.ref.name,
         example: "arecord -t raw -f S16_LE -r 16000 -c 1 | aupipe --live --in-format s16le:16000:1 aec ref=played.wav delay=auto -t wav > clean.wav",
+        exercise: UnitExercise(["ref=\(UnitExercise.sideInput)"]),
         make: { v in try EchoCancellerUnit(v) })
 
     private let refSpec: BusSpec?
