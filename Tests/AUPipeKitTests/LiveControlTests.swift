@@ -130,4 +130,27 @@ import AUPipeKit
             #expect(abs(v - value) < 0.1, "\(line)")
         }
     }
+
+    /// `set loudnorm.target -26` 10 s into a stream normalised to -16: seconds 2–7 come out
+    /// near -16 LUFS and the last 5 s near -26, as `meter` reads them.
+    @Test func aLoudnormTargetSetLiveTakesEffect() throws {
+        var seed: UInt32 = 7
+        // 20 s of white noise at -30 dBFS RMS (uniform in ±0.0548).
+        let noise = (0..<320_000).map { _ -> Float in
+            seed = seed &* 1_664_525 &+ 1_013_904_223
+            return (Float(seed >> 8) / Float(1 << 24) - 0.5) * 0.1096
+        }
+        let r = try ScheduledControl(commands: [(160_000, ["set loudnorm.target -26", "get loudnorm.target"])])
+            .run([["loudnorm", "-16"]], noise, format: Self.format, block: 160)
+        #expect(r.replies == ["ok loudnorm.target -26", "loudnorm.target -26"])
+        #expect(r.output.count == 320_000)
+        func integrated(_ range: Range<Int>) throws -> Double? {
+            let meter = try UnitHarness(["meter"], format: Self.format)
+            _ = try meter.run(Array(r.output[range]))
+            return meter.get("integrated").flatMap(Double.init)
+        }
+        let before = try #require(try integrated(32_000..<112_000)), after = try #require(try integrated(240_000..<320_000))
+        #expect(abs(before - -16) <= 1, "before the change: \(before) LUFS")
+        #expect(abs(after - -26) <= 1, "after the change: \(after) LUFS")
+    }
 }
