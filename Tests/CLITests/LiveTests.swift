@@ -64,7 +64,7 @@ import Testing
         let r = try CLI.shell("""
             (\(Self.pacedWriter(chunks: 150))) | "$AUPIPE" --in-format s16le:16000:1 -t raw --stats mute on=0 signal=usr1 ramp=10ms > out.raw 2> err.txt &
             pid=$!
-            sleep 0.5; kill -USR1 $pid
+            for i in $(seq 500); do [ "$(stat -c %s out.raw 2> /dev/null || echo 0)" -ge 3200 ] && break; sleep 0.01; done; kill -USR1 $pid
             wait $pid; echo "status=$?"; cat err.txt
             """, cwd: dir)
         let text = String(decoding: r.stdout, as: UTF8.self)
