@@ -33,7 +33,7 @@ import AUPipeKit
         try Data(TestSignals.wav(Array(sideSamples), Self.format)).write(to: side)
         let input = TestSignals.tones(frames: Self.frames, rate: Self.format.sampleRate, channels: Self.format.channels)
 
-        var reference: (block: Int, output: [UInt32])?
+        var reference: (block: Int, output: [UInt32], written: Data?)?
         for block in Self.blocks {
             var arguments: [String] = []
             for word in exercise.arguments {
@@ -44,18 +44,29 @@ import AUPipeKit
                         .replacingOccurrences(of: UnitExercise.sideOutput, with: dir.appendingPathComponent("side-output-\(block).wav").path))
                 }
             }
-            let harness = try UnitHarness(try descriptor.instantiate(arguments), format: Self.format, block: block)
-            let output = try harness.run(input).map(\.bitPattern)
+            let written = dir.appendingPathComponent("side-output-\(block).wav")
+            let output: [UInt32], framesOut: Int, outRate: Int
+            do {
+                let harness = try UnitHarness(try descriptor.instantiate(arguments), format: Self.format, block: block)
+                output = try harness.run(input).map(\.bitPattern)
+                (framesOut, outRate) = (harness.framesOut, harness.format.sampleRate)
+            }
+            // What the unit wrote beside the stream (tee's copy, meter's lines), once it is gone.
+            let side = try? Data(contentsOf: written)
             let expected = switch exercise.length {
             case .same: Self.frames
-            case .resampled: Int((Double(Self.frames) * Double(harness.format.sampleRate) / Double(Self.format.sampleRate)).rounded())
+            case .resampled: Int((Double(Self.frames) * Double(outRate) / Double(Self.format.sampleRate)).rounded())
             case .longestOfStreamAndSideInput: max(Self.frames, Self.sideFrames)
             }
-            #expect(harness.framesOut == expected, "\(unit) \(arguments.joined(separator: " ")) at block \(block): \(harness.framesOut) frames, its rule \(exercise.length) says \(expected)")
+            #expect(framesOut == expected, "\(unit) \(arguments.joined(separator: " ")) at block \(block): \(framesOut) frames, its rule \(exercise.length) says \(expected)")
             if let reference {
                 #expect(output == reference.output, "\(unit) \(arguments.joined(separator: " ")): block \(block) differs from block \(reference.block)")
+                #expect(side == reference.written, "\(unit) \(arguments.joined(separator: " ")): what it wrote beside the stream at block \(block) differs from block \(reference.block)")
             } else {
-                reference = (block, output)
+                reference = (block, output, side)
+            }
+            if exercise.arguments.contains(where: { $0.contains(UnitExercise.sideOutput) }) {
+                #expect(side?.isEmpty == false, "\(unit) wrote nothing to \(written.path)")
             }
         }
     }
