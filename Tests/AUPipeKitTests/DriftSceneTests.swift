@@ -9,7 +9,7 @@ import AUPipeKit
 /// ERLE here is 10·log10(Σ mic² / Σ out²) over the last 10 s (`DriftScene.converged`), where
 /// only the far end talks and the canceller has had 22 s; the drift is the unit's `driftPPM`
 /// figure at the end.
-@Suite final class DriftSceneTests {
+@Suite(.tags(.scenes)) final class DriftSceneTests {
     let dir: URL
 
     init() throws {

@@ -14,7 +14,7 @@ import CSpeexDSP
 /// microphone is echo + noise and the output residual echo + noise, so the noise floor
 /// (−55 dBFS) caps the figure; the cap is printed with it, and so is the ERLE 1 s after the
 /// echo-path change (5.5–6 s), which the targets do not cover.
-@Suite final class EchoSceneTests {
+@Suite(.tags(.scenes)) final class EchoSceneTests {
     let dir: URL
 
     init() throws {

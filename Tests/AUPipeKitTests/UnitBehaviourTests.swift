@@ -7,20 +7,20 @@ import Glibc
 @Suite struct UnitBehaviourTests {
     static let f32mono = StreamFormat(encoding: .f32le, sampleRate: 1000, channels: 1)
 
-    func samples(_ chain: [[String]], _ input: [Float], _ format: StreamFormat) throws -> [Float] {
-        let r = try TestSignals.run(chain, TestSignals.wav(input, format))
-        return TestSignals.decode(TestSignals.audio(r.bytes, r.report), r.report.output.format.encoding)
+    /// What one unit (`["gain", "-6"]`) makes of `input`, run alone in the harness.
+    func samples(_ unit: [String], _ input: [Float], _ format: StreamFormat) throws -> [Float] {
+        try UnitHarness(unit, format: format).run(input)
     }
 
     @Test func convertMapsMixesAndSpreadsChannels() throws {
         let stereo = StreamFormat(encoding: .f32le, sampleRate: 8000, channels: 2)
         let lr: [Float] = [0.1, 0.5, -0.2, 0.3]
-        #expect(try samples([["convert", "map=1,0"]], lr, stereo) == [0.5, 0.1, 0.3, -0.2])
-        #expect(try samples([["convert", "map=1"]], lr, stereo) == [0.5, 0.3])
-        #expect(try samples([["convert", "channels=1"]], lr, stereo) == [(0.1 + 0.5) / 2, (-0.2 + 0.3) / 2])
+        #expect(try samples(["convert", "map=1,0"], lr, stereo) == [0.5, 0.1, 0.3, -0.2])
+        #expect(try samples(["convert", "map=1"], lr, stereo) == [0.5, 0.3])
+        #expect(try samples(["convert", "channels=1"], lr, stereo) == [(0.1 + 0.5) / 2, (-0.2 + 0.3) / 2])
         let mono = StreamFormat(encoding: .f32le, sampleRate: 8000, channels: 1)
-        #expect(try samples([["convert", "channels=3"]], [0.25, -0.5], mono) == [0.25, 0.25, 0.25, -0.5, -0.5, -0.5])
-        #expect(try samples([["convert", "map=0,0"]], [0.25], mono) == [0.25, 0.25])
+        #expect(try samples(["convert", "channels=3"], [0.25, -0.5], mono) == [0.25, 0.25, 0.25, -0.5, -0.5, -0.5])
+        #expect(try samples(["convert", "map=0,0"], [0.25], mono) == [0.25, 0.25])
     }
 
     @Test func convertRefusesWhatItCannotDecide() throws {
@@ -43,7 +43,7 @@ import Glibc
     }
 
     @Test func gainIsTenToTheDbOverTwenty() throws {
-        let out = try samples([["gain", "-6"]], [0.5, -1], Self.f32mono)
+        let out = try samples(["gain", "-6"], [0.5, -1], Self.f32mono)
         let factor = Float(0.5011872336272722)
         #expect(out == [0.5 * factor, -1 * factor])
         let zero = try TestSignals.run([["gain", "0"]], TestSignals.wav([0.5], Self.f32mono))
@@ -51,22 +51,22 @@ import Glibc
     }
 
     @Test func muteWholeStreamAndOff() throws {
-        #expect(try samples([["mute"]], [0.5, 0.5, 0.5], Self.f32mono) == [0, 0, 0])
-        #expect(try samples([["mute", "on=0"]], [0.5, 0.5], Self.f32mono) == [0.5, 0.5])
+        #expect(try samples(["mute"], [0.5, 0.5, 0.5], Self.f32mono) == [0, 0, 0])
+        #expect(try samples(["mute", "on=0"], [0.5, 0.5], Self.f32mono) == [0.5, 0.5])
     }
 
     @Test func scheduledMuteIsSampleExactWithItsRamp() throws {
         // 1 kHz stream of ones; mute frames 10..<20 with a 4-frame ramp.
-        let out = try samples([["mute", "at=10f-20f", "ramp=4f"]], [Float](repeating: 1, count: 30), Self.f32mono)
+        let out = try samples(["mute", "at=10f-20f", "ramp=4f"], [Float](repeating: 1, count: 30), Self.f32mono)
         let expected: [Float] = [Float](repeating: 1, count: 10) + [0.75, 0.5, 0.25, 0, 0, 0, 0, 0, 0, 0] + [0.25, 0.5, 0.75, 1] + [Float](repeating: 1, count: 6)
         #expect(out == expected)
         // In seconds: 0.01-0.02 s at 1000 Hz is the same interval.
-        #expect(try samples([["mute", "at=0.01-0.02", "ramp=4ms"]], [Float](repeating: 1, count: 30), Self.f32mono) == expected)
+        #expect(try samples(["mute", "at=0.01-0.02", "ramp=4ms"], [Float](repeating: 1, count: 30), Self.f32mono) == expected)
     }
 
     @Test func muteTurnsAroundAShortInterval() throws {
         // Interval of 2 frames with a 4-frame ramp: fades to 0.5, then back up.
-        let out = try samples([["mute", "at=5f-7f", "ramp=4f"]], [Float](repeating: 1, count: 12), Self.f32mono)
+        let out = try samples(["mute", "at=5f-7f", "ramp=4f"], [Float](repeating: 1, count: 12), Self.f32mono)
         #expect(out == [1, 1, 1, 1, 1, 0.75, 0.5, 0.75, 1, 1, 1, 1])
     }
 

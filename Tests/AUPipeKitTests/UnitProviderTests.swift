@@ -86,9 +86,7 @@ struct TestUnits: UnitProvider {
         #expect(targets.execute("set invert.on 0") == "ok invert.on 0")
         #expect(targets.execute("get invert.on") == "invert.on 0")
         #expect(targets.execute("list").contains("1.on (invert) 0"))
-        _ = try unit.prepare(PrepareContext(input: StreamFormat(encoding: .f32le, sampleRate: 8000, channels: 2), maxFrames: 1))
-        var output: [Float] = [0, 0]
-        _ = try unit.process([0.5, -0.5], frames: 1, into: &output)
-        #expect(output == [0.5, -0.5], "set took effect")
+        let harness = try UnitHarness(unit, format: StreamFormat(encoding: .f32le, sampleRate: 8000, channels: 2), block: 1)
+        #expect(try harness.run([0.5, -0.5]) == [0.5, -0.5], "set took effect")
     }
 }

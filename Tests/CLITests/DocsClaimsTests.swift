@@ -38,7 +38,7 @@ import Testing
             "$AUPIPE" gen silence duration=3 --out-format s16le:16000:1 -o bed.wav
             (\(LiveTests.pacedWriter(chunks: 60))) | "$AUPIPE" --in-format s16le:16000:1 -t raw --control ctl gain -3 : mix input=bed.wav name=m : mute on=0 > /dev/null 2> err.txt &
             for i in $(seq 100); do [ -p ctl ] && break; sleep 0.01; done
-            sleep 0.2; echo "list" > ctl; echo "get mute.ramp" > ctl; echo "get mute.rmp" > ctl
+            echo "list" > ctl; echo "get mute.ramp" > ctl; echo "get mute.rmp" > ctl
             wait; cat err.txt
             """, cwd: dir)
         let text = String(decoding: r.stdout, as: UTF8.self)

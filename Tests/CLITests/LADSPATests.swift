@@ -168,29 +168,6 @@ import Testing
         #expect(a.count == input.count, "the length changed")
     }
 
-    @Test(.needsFile("\(LADSPATests.debian)/amp.so")) func aPortSetThroughControlChangesOnARunBoundary() throws {
-        let plugins = try #require(Self.quiet, "could not compile Support/ladspa_test_plugins.c")
-        let dir = try CLI.temporaryDirectory()
-        let r = try CLI.shell("""
-            (\(LiveTests.pacedWriter(chunks: 120))) | LADSPA_PATH=\(Self.debian):\(plugins) timeout -s KILL 30 "$AUPIPE" --in-format s16le:16000:1 -t raw --control ctl --control-reply replies.txt ladspa amp_mono : ladspa latency_delay name=late > out.raw &
-            for i in $(seq 200); do [ -p ctl ] && break; sleep 0.01; done
-            sleep 0.3; echo "set ladspa#1.gain 0.5" > ctl; echo "get ladspa#1.gain" > ctl; echo "get late.peak" > ctl; echo "get late.latency" > ctl
-            echo "set late.peak 1" > ctl
-            wait; cat replies.txt
-            """, cwd: dir)
-        let replies = String(decoding: r.stdout, as: UTF8.self)
-        #expect(replies.contains("ok ladspa#1.gain 0.5") && replies.contains("ladspa#1.gain 0.5"), "\(replies) \(r.stderr)")
-        #expect(replies.contains("late.peak 0.50195"), "the output port's value: \(replies)")
-        #expect(replies.contains("late.latency 37"), "\(replies)")
-        #expect(replies.contains("error: late.peak is read-only: a figure ladspa reports, not a parameter; read it with get late.peak"), "\(replies)")
-        let out = LiveTests.samples(try Data(contentsOf: dir.appendingPathComponent("out.raw")))
-        #expect(out.count == 120 * 160)
-        let change = try #require(out.firstIndex { $0 != 16448 }, "the gain never changed")
-        // Plugins run on 256-frame runs at 16 kHz (PluginRunLength), whatever the block.
-        #expect(change % 256 == 0, "the change began at frame \(change), not on a 256-frame run boundary")
-        #expect(out[change...].allSatisfy { $0 == 8224 }, "after the change every sample is half")
-    }
-
     @Test func listingAndHelpShowPluginsAndPorts() throws {
         let plugins = try #require(Self.quiet, "could not compile Support/ladspa_test_plugins.c")
         // No LV2 plugins: an empty LV2_PATH.

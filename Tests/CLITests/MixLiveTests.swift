@@ -45,19 +45,4 @@ import Testing
         let out = try Self.samples(dir.appendingPathComponent("out.raw"))
         #expect(out == [Int16](repeating: 16448, count: 50 * 160))
     }
-
-    @Test func busParametersAreLiveThroughTheControlFIFO() throws {
-        let dir = try CLI.temporaryDirectory()
-        let r = try CLI.shell("""
-            "$AUPIPE" gen silence duration=3 --out-format s16le:16000:1 -o bed.wav
-            (\(LiveTests.pacedWriter(chunks: 60))) | "$AUPIPE" --in-format s16le:16000:1 -t raw --control ctl mix input=bed.wav name=m > /dev/null 2> err.txt &
-            for i in $(seq 100); do [ -p ctl ] && break; sleep 0.01; done
-            sleep 0.2; echo "set m.bus1.gain -6" > ctl; echo "get mix.bus1.gain" > ctl; echo "set mix.bus2.gain 1" > ctl; echo "set mix.main-mute 1" > ctl
-            wait; cat err.txt
-            """, cwd: dir)
-        let text = String(decoding: r.stdout, as: UTF8.self)
-        #expect(text.contains("ok m.bus1.gain -6") && text.contains("mix.bus1.gain -6"), "\(text) \(r.stderr)")
-        #expect(text.contains("error: mix has no parameter 'bus2.gain'"))
-        #expect(text.contains("ok mix.main-mute 1"))
-    }
 }

@@ -18,6 +18,9 @@ public struct UnitDescriptor: Sendable {
     public let primary: String?
     /// An example invocation for the help text.
     public let example: String
+    /// Arguments that make the unit do real work and the output length they give, for the test
+    /// that runs every registered unit through block sizes; nil fails that test.
+    public let exercise: UnitExercise?
     let make: @Sendable (ParameterValues) throws -> any AudioUnit
     /// For a unit whose parameters depend on its first argument (a plugin host: `ladspa amp_mono
     /// gain=0.5`): from the arguments, the descriptor of that one instance (its parameters, its
@@ -32,7 +35,7 @@ public struct UnitDescriptor: Sendable {
     ///   - make: builds the unit from the parsed values; read them with the typed keys (`$0[Keys.db]`).
     ///   - manual: the unit's manual section in roff (see `manual`), nil to have it written from the rest.
     public init(name: String, summary: String, details: String, parameters: [any AnyParameter], primary: String?,
-                example: String, manual: String? = nil, make: @escaping @Sendable (ParameterValues) throws -> any AudioUnit) {
+                example: String, exercise: UnitExercise? = nil, manual: String? = nil, make: @escaping @Sendable (ParameterValues) throws -> any AudioUnit) {
         self.name = name
         self.summary = summary
         self.details = details
@@ -41,6 +44,7 @@ public struct UnitDescriptor: Sendable {
         self.parameters = parameters.map(\.descriptor)
         self.primary = primary
         self.example = example
+        self.exercise = exercise
         self.make = make
         specializer = nil
         synopsis = nil
@@ -49,7 +53,7 @@ public struct UnitDescriptor: Sendable {
     /// A unit whose parameters are known only once its first arguments are read (`lv2`,
     /// `ladspa`): `specialize` turns the arguments into the descriptor of the instance they
     /// name and the arguments left for its parameters. `aupipe units` shows `synopsis`.
-    public init(name: String, summary: String, details: String, synopsis: String, example: String, manual: String? = nil,
+    public init(name: String, summary: String, details: String, synopsis: String, example: String, exercise: UnitExercise? = nil, manual: String? = nil,
                 specialize: @escaping @Sendable ([String]) throws -> (UnitDescriptor, [String])) {
         self.name = name
         self.summary = summary
@@ -59,6 +63,7 @@ public struct UnitDescriptor: Sendable {
         parameters = []
         primary = nil
         self.example = example
+        self.exercise = exercise
         make = { _ in throw AUPipeError.usage("\(name) needs its first argument; see 'aupipe help \(name)'") }
         specializer = specialize
         self.synopsis = synopsis

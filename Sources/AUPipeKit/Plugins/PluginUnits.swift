@@ -53,11 +53,12 @@ public struct PluginUnits: UnitProvider {
             \(naming)
             \(ports) Values are range-checked against the port's bounds; 'aupipe help \(unit) PLUGIN' lists them with ranges, defaults and units.
             A plugin whose audio inputs and outputs match the stream's channels runs once; a mono plugin on N channels runs as N instances, one per channel; any other count is refused before audio.
-            Latency a plugin reports is compensated (the output keeps the input's length and timing; the tail is flushed at the end). Plugins that need fixed or power-of-two block lengths get them.
-            Every input port is live (--control: set \(unit).SYMBOL VALUE, at the next block); output ports (meters, gain reduction) are read with get \(unit).SYMBOL and printed by --stats.
+            Latency a plugin reports is compensated (the output keeps the input's length and timing; the tail is flushed at the end). Every plugin runs on one length for the whole stream, within the limits it states, whatever --block: the block size never changes the bytes.
+            Every input port is live (--control: set \(unit).SYMBOL VALUE, from the plugin's next run); output ports (meters, gain reduction) are read with get \(unit).SYMBOL and printed by --stats.
             """
         let example = isLV2 ? "aupipe lv2 eg-amp gain=-6 < in.wav > out.wav" : "aupipe ladspa amp_mono gain=0.5 < in.wav > out.wav"
         return UnitDescriptor(name: unit, summary: summary, details: details, synopsis: synopsis, example: example,
+                              exercise: UnitExercise([UnitExercise.plugin]),
                               manual: isLV2 ? lv2Manual : ladspaManual) { arguments in
             guard let first = arguments.first, !first.contains("=") else {
                 throw AUPipeError.usage("\(unit) needs the plugin first: \(unit) \(synopsis); 'aupipe plugins \(unit)' lists them")

@@ -37,6 +37,7 @@ public final class ConvertUnit: AudioUnit, StatsReporting, EncodingChooser {
         parameters: [Keys.format, Keys.channels, Keys.map],
         primary: Keys.format.name,
         example: "aupipe convert format=s16le channels=1 < stereo.wav > mono.wav",
+        exercise: UnitExercise(["format=s16le", "channels=1"]),
         manual: manualText,
         make: { try ConvertUnit(format: $0[Keys.format], channels: $0[Keys.channels], map: $0[Keys.map]) })
 

@@ -14,6 +14,7 @@ public final class GainUnit: AudioUnit, LiveControllable {
         parameters: [Keys.db],
         primary: Keys.db.name,
         example: "aupipe gain -6 < in.wav > out.wav",
+        exercise: UnitExercise(["-6"]),
         manual: manualText,
         make: { GainUnit(db: $0[Keys.db]) })
 

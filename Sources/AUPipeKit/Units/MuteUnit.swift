@@ -25,6 +25,7 @@ public final class MuteUnit: AudioUnit, LiveControllable, StatsReporting {
         parameters: [Keys.on, Keys.ramp, Keys.at, Keys.signal],
         primary: Keys.on.name,
         example: "aupipe mute at=1.5-3.0 ramp=10ms < in.wav > out.wav",
+        exercise: UnitExercise(["at=0.05-0.1,1234f-1300f", "ramp=3ms"]),
         manual: manualText,
         make: { v in
             if v[Keys.on] == true, v[Keys.at] != nil {

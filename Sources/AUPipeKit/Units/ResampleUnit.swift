@@ -16,6 +16,7 @@ public final class ResampleUnit: AudioUnit, StatsReporting {
         parameters: [Keys.rate, Keys.engine, Keys.quality],
         primary: Keys.rate.name,
         example: "aupipe resample 16000 quality=6 < in48k.wav > out16k.wav",
+        exercise: UnitExercise(["16000"], length: .resampled),
         manual: manualText,
         make: { v in
             guard let rate = v[Keys.rate] else {

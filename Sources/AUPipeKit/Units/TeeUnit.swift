@@ -16,6 +16,7 @@ public final class TeeUnit: AudioUnit, StatsReporting, SideOutputWriter {
         parameters: [Keys.path, Keys.type, Keys.format, Keys.block, Keys.queue, Keys.live],
         primary: Keys.path.name,
         example: "aupipe gain -6 : tee before.wav : resample 16000 < in.wav > out.wav",
+        exercise: UnitExercise(["\(UnitExercise.sideOutput).wav"]),
         manual: manualText,
         make: { v in
             guard let path = v[Keys.path] else {

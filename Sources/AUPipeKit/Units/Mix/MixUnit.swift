@@ -30,6 +30,7 @@ public final class MixUnit: AudioUnit, LiveControllable, StatsReporting, SideInp
         parameters: [Keys.input, Keys.duration, Keys.mainGain, Keys.mainMute, Keys.outGain, Keys.overload, Keys.wait, Keys.live],
         primary: Keys.input.name,
         example: "arecord -t raw -f S16_LE -r 48000 -c 2 | aupipe --live --in-format s16le:48000:2 mix input=backing.wav,gain=-12 -t wav | opusenc - out.opus",
+        exercise: UnitExercise(["input=\(UnitExercise.sideInput),gain=-6", "duration=longest"], length: .longestOfStreamAndSideInput),
         manual: manualText,
         make: { v in try MixUnit(v) })
 

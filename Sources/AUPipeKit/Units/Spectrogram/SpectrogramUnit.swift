@@ -28,6 +28,7 @@ public final class SpectrogramUnit: AudioUnit, SideOutputWriter {
         parameters: [Keys.plot, Keys.x, Keys.y, Keys.range, Keys.top, Keys.window, Keys.maxFreq],
         primary: nil,
         example: "aupipe -i talk.wav spectrogram plot=talk.png -o /dev/null",
+        exercise: UnitExercise(["plot=\(UnitExercise.sideOutput).png", "x=120", "y=65"]),
         manual: manualText,
         make: { v in
             guard let plot = v[Keys.plot] else {

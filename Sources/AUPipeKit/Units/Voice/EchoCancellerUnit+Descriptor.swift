@@ -9,6 +9,7 @@ extension EchoCancellerUnit {
                      Keys.suppress, Keys.suppressActive, Keys.residual, Keys.nonlinear, Keys.denoise, Keys.agc, Keys.vad, Keys.dereverb, Keys.drift, Keys.plot, Keys.live],
         primary: Keys.ref.name,
         example: "arecord -t raw -f S16_LE -r 16000 -c 1 | aupipe --live --in-format s16le:16000:1 aec ref=played.wav delay=auto -t wav > clean.wav",
+        exercise: UnitExercise(["ref=\(UnitExercise.sideInput)"]),
         manual: manualText,
         make: { v in try EchoCancellerUnit(v) })
 }

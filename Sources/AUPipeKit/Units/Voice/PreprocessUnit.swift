@@ -10,6 +10,7 @@ public final class PreprocessUnit: AudioUnit, StatsReporting {
         parameters: [Keys.db, VoiceParameters.frame],
         primary: Keys.db.name,
         example: "aupipe denoise -20 < noisy.wav > clean.wav",
+        exercise: UnitExercise(["-20"]),
         manual: denoiseManual,
         make: { v in
             var s = PreprocessSettings()
@@ -24,6 +25,7 @@ public final class PreprocessUnit: AudioUnit, StatsReporting {
         parameters: [Keys.level, VoiceParameters.frame],
         primary: Keys.level.name,
         example: "aupipe agc 12000 < quiet.wav > level.wav",
+        exercise: UnitExercise(["12000"]),
         manual: agcManual,
         make: { v in
             var s = PreprocessSettings()
