@@ -1,0 +1,112 @@
+/// Gathers a stream into whole frames of `frameFrames` for DSP that only works on fixed frames
+/// (speexdsp's preprocessor and echo canceller, a plugin's fixed runs), and puts the output
+/// back together with the input's exact length and the DSP's latency removed (`LatencyTrim`).
+/// Where the frames fall depends on the stream alone, never on the blocks `process` is given,
+/// so the output never depends on the block size.
+///
+/// A frame is processed as soon as it is complete: the caller's `process` reads `frame` (the
+/// input's interleaved layout) and writes `frameOut` (`outputChannels` interleaved). At the end,
+/// a part-filled frame is padded with zeros and zero frames are run until every input frame has
+/// its output (`finish`, or `drain` within a capacity). Everything is allocated in `init`.
+public final class FixedFrames {
+    /// Frames per DSP frame, and interleaved channels of the input and of the output.
+    public let frameFrames: Int
+    public let channels: Int
+    public let outputChannels: Int
+    /// The frame being filled, in the input's interleaved layout.
+    public let frame: UnsafeMutablePointer<Float>
+    /// Where the DSP writes one frame of output.
+    public let frameOut: UnsafeMutablePointer<Float>
+    /// Frames of `frame` filled so far.
+    public private(set) var filled = 0
+    /// Which output frames are kept.
+    public private(set) var trim: LatencyTrim
+
+    /// Frames of `frameFrames` (≥ 1), `channels` in and `outputChannels` out, with `latency`
+    /// output frames to drop (the DSP's delay; `setLatency` for one learned while running).
+    public init(frameFrames: Int, channels: Int, outputChannels: Int, latency: Int = 0) {
+        precondition(frameFrames >= 1 && channels >= 1 && outputChannels >= 1)
+        self.frameFrames = frameFrames
+        self.channels = channels
+        self.outputChannels = outputChannels
+        trim = LatencyTrim(latency: latency)
+        frame = .allocate(capacity: frameFrames * channels)
+        frame.initialize(repeating: 0, count: frameFrames * channels)
+        frameOut = .allocate(capacity: frameFrames * outputChannels)
+        frameOut.initialize(repeating: 0, count: frameFrames * outputChannels)
+    }
+
+    deinit {
+        frame.deallocate()
+        frameOut.deallocate()
+    }
+
+    /// The DSP's latency in frames (compensated).
+    public var latency: Int { trim.latency }
+    /// Input frames seen so far.
+    public var framesIn: Int64 { trim.length }
+
+    /// Sets the latency to compensate once the DSP reports it; call it from `process`, before
+    /// the first frame's output is kept.
+    public func setLatency(_ frames: Int) { trim.setLatency(frames) }
+
+    /// The most frames `push` writes for `frames` input frames, and `finish` writes at all.
+    public func maxOutput(forInput frames: Int) -> Int { (frames / frameFrames + 2 + latency / frameFrames) * frameFrames }
+
+    /// Copies what `frameOut` holds to `output` at `written`, after the latency is dropped.
+    private func emit(_ output: UnsafeMutablePointer<Float>, _ written: inout Int) {
+        let (from, n) = trim.keep(frameFrames)
+        guard n > 0 else { return }
+        (output + written * outputChannels).update(from: frameOut + from * outputChannels, count: n * outputChannels)
+        written += n
+    }
+
+    /// Feeds `frames` frames; `process` runs on every completed frame, reading `frame` and
+    /// writing `frameOut`. Returns the frames written to `output`.
+    public func push(_ input: UnsafePointer<Float>, frames: Int, into output: UnsafeMutablePointer<Float>,
+                     process: () throws -> Void) rethrows -> Int {
+        trim.received(frames)
+        var done = 0, written = 0
+        while done < frames {
+            let n = min(frameFrames - filled, frames - done)
+            (frame + filled * channels).update(from: input + done * channels, count: n * channels)
+            filled += n
+            done += n
+            if filled == frameFrames {
+                try process()
+                emit(output, &written)
+                filled = 0
+            }
+        }
+        return written
+    }
+
+    /// Pads a part-filled frame with zeros and runs it (or a frame of zeros).
+    private func runPadded(into output: UnsafeMutablePointer<Float>, _ written: inout Int, process: () throws -> Void) rethrows {
+        (frame + filled * channels).update(repeating: 0, count: (frameFrames - filled) * channels)
+        try process()
+        emit(output, &written)
+        filled = 0
+    }
+
+    /// After the end: pads a part-filled frame, then runs zero frames through `process` until
+    /// every input frame has its output, all in one call (`output` has room for
+    /// `maxOutput(forInput: 0)` frames). Returns the frames written.
+    public func finish(into output: UnsafeMutablePointer<Float>, process: () throws -> Void) rethrows -> Int {
+        var written = 0
+        while trim.owesOutput { try runPadded(into: output, &written, process: process) }
+        return written
+    }
+
+    /// After the end, for a tail longer than one call's room (a plugin's latency): as
+    /// `finish`, but one frame at least and then only while another frame's output fits in
+    /// `capacity` (≥ `frameFrames`); `done` once every input frame has its output.
+    public func drain(into output: UnsafeMutablePointer<Float>, capacity: Int,
+                      process: () throws -> Void) rethrows -> (frames: Int, done: Bool) {
+        var written = 0
+        while trim.owesOutput && (written == 0 || written + frameFrames <= capacity) {
+            try runPadded(into: output, &written, process: process)
+        }
+        return (written, !trim.owesOutput)
+    }
+}
