@@ -13,6 +13,9 @@ public struct UnitDescriptor: Sendable {
     public let primary: String?
     /// An example invocation for the help text.
     public let example: String
+    /// What the unit needs of the chain's frame services: fixed frames, an instance per
+    /// channel, a latency trimmed (`FrameNeeds`); `.none` for most units.
+    public let frameNeeds: FrameNeeds
     let make: @Sendable (ParameterValues) throws -> any AudioUnit
     /// For a unit whose parameters depend on its first argument (a plugin host: `ladspa amp_mono
     /// gain=0.5`): from the arguments, the descriptor of that one instance (its parameters, its
@@ -24,9 +27,10 @@ public struct UnitDescriptor: Sendable {
 
     /// - Parameters:
     ///   - parameters: the unit's typed keys (`[Keys.db]`), or `ParameterDescriptor`s built at run time.
+    ///   - frameNeeds: fixed frames, an instance per channel, a latency trimmed (`FrameNeeds`).
     ///   - make: builds the unit from the parsed values; read them with the typed keys (`$0[Keys.db]`).
     public init(name: String, summary: String, details: String, parameters: [any AnyParameter], primary: String?,
-                example: String, make: @escaping @Sendable (ParameterValues) throws -> any AudioUnit) {
+                example: String, frameNeeds: FrameNeeds = .none, make: @escaping @Sendable (ParameterValues) throws -> any AudioUnit) {
         self.name = name
         self.summary = summary
         self.details = details
@@ -34,6 +38,7 @@ public struct UnitDescriptor: Sendable {
         self.parameters = parameters.map(\.descriptor)
         self.primary = primary
         self.example = example
+        self.frameNeeds = frameNeeds
         self.make = make
         specializer = nil
         synopsis = nil
@@ -42,7 +47,8 @@ public struct UnitDescriptor: Sendable {
     /// A unit whose parameters are known only once its first arguments are read (`lv2`,
     /// `ladspa`): `specialize` turns the arguments into the descriptor of the instance they
     /// name and the arguments left for its parameters. `aupipe units` shows `synopsis`.
-    public init(name: String, summary: String, details: String, synopsis: String, example: String,
+    /// `frameNeeds` is what every instance may need (the instance's descriptor says it exactly).
+    public init(name: String, summary: String, details: String, synopsis: String, example: String, frameNeeds: FrameNeeds = .none,
                 specialize: @escaping @Sendable ([String]) throws -> (UnitDescriptor, [String])) {
         self.name = name
         self.summary = summary
@@ -51,6 +57,7 @@ public struct UnitDescriptor: Sendable {
         parameters = []
         primary = nil
         self.example = example
+        self.frameNeeds = frameNeeds
         make = { _ in throw AUPipeError.usage("\(name) needs its first argument; see 'aupipe help \(name)'") }
         specializer = specialize
         self.synopsis = synopsis

@@ -175,7 +175,7 @@ public final class PluginUnit: AudioUnit, LiveControllable, StatsReporting {
             for (c, port) in plugin.audioOutputs.enumerated() { instance.connect(port: port.index, to: outPlanes.plane(c)) }
             instances = [instance]
         }
-        runFrames = FixedFrames(frameFrames: blockLength, channels: channels, outputChannels: channels)
+        runFrames = Self.frameNeeds(perChannel: perChannel, latency: outputPorts.contains { $0.isLatency }).fixedFrames(blockLength, channels: channels)
         let controls = UnsafeMutablePointer<Float>.allocate(capacity: max(1, inputPorts.count))
         controls.initialize(repeating: 0, count: max(1, inputPorts.count))
         for k in 0..<inputPorts.count { controls[k] = values[k] }
@@ -251,6 +251,13 @@ public final class PluginUnit: AudioUnit, LiveControllable, StatsReporting {
             let l = reported.isFinite ? Int(max(0, min(reported.rounded(), Float(Int32.max)))) : -1
             if l != latency, laterLatency == nil { laterLatency = l }
         }
+    }
+
+    /// What a plugin needs of the chain: runs of one length (`PluginRunLength`, 1 to
+    /// `PluginRunLength.largest` frames, a power of two where the plugin's limits allow one);
+    /// one instance per channel for a mono plugin; its reported latency trimmed.
+    static func frameNeeds(perChannel: Bool, latency: Bool) -> FrameNeeds {
+        FrameNeeds(frames: .fixed(1...PluginRunLength.largest), perChannel: perChannel, latency: latency)
     }
 
     /// The largest latency compensated: 10 seconds of frames at `rate` (a look-ahead or a

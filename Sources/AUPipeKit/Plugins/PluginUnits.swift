@@ -57,7 +57,8 @@ public struct PluginUnits: UnitProvider {
             Every input port is live (--control: set \(unit).SYMBOL VALUE, at the next block); output ports (meters, gain reduction) are read with get \(unit).SYMBOL and printed by --stats.
             """
         let example = isLV2 ? "aupipe lv2 eg-amp gain=-6 < in.wav > out.wav" : "aupipe ladspa amp_mono gain=0.5 < in.wav > out.wav"
-        return UnitDescriptor(name: unit, summary: summary, details: details, synopsis: synopsis, example: example) { arguments in
+        return UnitDescriptor(name: unit, summary: summary, details: details, synopsis: synopsis, example: example,
+                              frameNeeds: PluginUnit.frameNeeds(perChannel: true, latency: true)) { arguments in
             guard let first = arguments.first, !first.contains("=") else {
                 throw AUPipeError.usage("\(unit) needs the plugin first: \(unit) \(synopsis); 'aupipe plugins \(unit)' lists them")
             }
@@ -114,7 +115,9 @@ extension PluginUnit {
         let exampleArgs = parameters.first { $0.defaultValue != nil }.map { " \($0.name)=\($0.defaultValue!)" } ?? ""
         let shortName = plugin.label ?? plugin.identifier
         return UnitDescriptor(name: unit, summary: plugin.name, details: lines.joined(separator: "\n"), parameters: parameters, primary: nil,
-                              example: "aupipe \(unit) \(shortName)\(exampleArgs) < in.wav > out.wav") { values in
+                              example: "aupipe \(unit) \(shortName)\(exampleArgs) < in.wav > out.wav",
+                              frameNeeds: PluginUnit.frameNeeds(perChannel: plugin.audioInputs.count == 1 && plugin.audioOutputs.count == 1,
+                                                                latency: plugin.controlOutputs.contains { $0.isLatency })) { values in
             try PluginUnit(plugin: plugin, backend: backend, values: values, unitName: unit)
         }
     }

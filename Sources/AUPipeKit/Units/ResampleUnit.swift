@@ -16,6 +16,7 @@ public final class ResampleUnit: AudioUnit, StatsReporting {
         parameters: [Keys.rate, Keys.engine, Keys.quality],
         primary: Keys.rate.name,
         example: "aupipe resample 16000 quality=6 < in48k.wav > out16k.wav",
+        frameNeeds: FrameNeeds(latency: true),
         make: { v in
             guard let rate = v[Keys.rate] else {
                 throw AUPipeError.usage("resample: needs an output rate, e.g. 'resample 16000' or 'resample rate=44.1k'")

@@ -25,6 +25,7 @@ public final class LoudnormUnit: AudioUnit, StatsReporting, LiveControllable {
         parameters: [Keys.target, Keys.truePeak, Keys.range],
         primary: Keys.target.name,
         example: "arecord -t raw -f S16_LE -r 48000 -c 2 | aupipe --in-format s16le:48000:2 loudnorm target=-16 -t wav | opusenc - stream.opus",
+        frameNeeds: FrameNeeds(latency: true),
         make: { LoudnormUnit(target: $0[Keys.target], truePeak: $0[Keys.truePeak], range: $0[Keys.range]) })
 
     /// dB below the ceiling the limiter aims at, for the difference between true-peak meters.

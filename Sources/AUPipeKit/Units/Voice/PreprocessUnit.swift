@@ -11,6 +11,7 @@ public final class PreprocessUnit: AudioUnit, StatsReporting {
         parameters: [Keys.db, VoiceParameters.frame],
         primary: Keys.db.name,
         example: "aupipe denoise -20 < noisy.wav > clean.wav",
+        frameNeeds: VoiceParameters.preprocessorFrameNeeds,
         make: { v in
             var s = PreprocessSettings()
             s.denoise = v[Keys.db]
@@ -24,6 +25,7 @@ public final class PreprocessUnit: AudioUnit, StatsReporting {
         parameters: [Keys.level, VoiceParameters.frame],
         primary: Keys.level.name,
         example: "aupipe agc 12000 < quiet.wav > level.wav",
+        frameNeeds: VoiceParameters.preprocessorFrameNeeds,
         make: { v in
             var s = PreprocessSettings()
             s.agcLevel = v[Keys.level]
@@ -52,7 +54,7 @@ public final class PreprocessUnit: AudioUnit, StatsReporting {
             try PreprocessChannel(frameFrames: frameFrames, sampleRate: input.sampleRate, settings: settings)
         }
         // speex's preprocessor gives each frame out one frame later: that latency is trimmed.
-        frames = FixedFrames(frameFrames: frameFrames, channels: input.channels, outputChannels: input.channels, latency: frameFrames)
+        frames = VoiceParameters.preprocessorFrameNeeds.fixedFrames(frameFrames, channels: input.channels, latency: frameFrames)
         return input
     }
 
