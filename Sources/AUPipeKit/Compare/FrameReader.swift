@@ -14,9 +14,10 @@ final class FrameReader {
     /// Frames read so far.
     private(set) var frames: Int64 = 0
 
-    init(header: StreamHeader, source: any ByteSource, capacity: Int) {
+    /// Reads the audio `decoder` declares from `source` (what `StreamDecoder.open` returned).
+    init(_ decoder: StreamDecoder, source: any ByteSource, capacity: Int) {
         self.source = source
-        decoder = StreamDecoder(header: header)
+        self.decoder = decoder
         frameBytes = decoder.frameBytes
         self.capacity = capacity
         bytes = .allocate(byteCount: capacity * frameBytes, alignment: 16)

@@ -1,7 +1,8 @@
-/// The audio that follows a stream's header, as one reader takes it: how many bytes the header
-/// still declares (never read past them), and whole frames decoded to float. The main input
-/// (`StreamLoop`), side inputs (`SideInput`: `mix` buses, `aec`'s reference) and `compare`
-/// (`FrameReader`) all read their streams through it, after `HeaderReader` has read the header.
+/// A stream's header and the audio that follows it, as one reader takes them: the header read
+/// (`open`, through `HeaderReader`), how many bytes it still declares (never read past them),
+/// and whole frames decoded to float. The main input (`Pipeline`, `StreamLoop`), side inputs
+/// (`SideInput`: `mix` buses, `aec`'s reference) and `compare` (`FrameReader`) all read their
+/// streams through it.
 ///
 /// The caller reads the bytes (its own way: a block loop, a non-blocking FIFO, lockstep reads),
 /// asks how many the header allows (`allowed`), counts what it took (`take`), and decodes
@@ -22,6 +23,16 @@ public struct StreamDecoder: Sendable {
         frameBytes = header.format.bytesPerFrame
         codec = SampleCodec(header.format.encoding)
         remaining = header.dataBytes
+    }
+
+    /// Reads the header at the start of `source` (`HeaderReader.read`: CAF, WAV, AU, or raw
+    /// audio in `rawFormat`; `formatOption` names the option that gives it, in messages) and
+    /// returns the reader of the audio after it, with the source to read that audio from.
+    public static func open(_ source: any ByteSource, rawFormat: StreamFormat?, rawFormatIsFallback: Bool = false,
+                            formatOption: String = "--in-format") throws -> (StreamDecoder, any ByteSource) {
+        let (header, audio) = try HeaderReader.read(source, rawFormat: rawFormat, rawFormatIsFallback: rawFormatIsFallback,
+                                                    formatOption: formatOption)
+        return (StreamDecoder(header: header), audio)
     }
 
     public var format: StreamFormat { header.format }

@@ -117,16 +117,16 @@ final class SideInput {
     /// by the bytes so far means "wait for more"; anything else wrong with it is final.
     private func parseHeader() throws -> Bool {
         let memory = MemorySource(Array(pending[0..<pendingCount]), name: spec.path)
-        let parsed: StreamHeader
+        let parsed: StreamDecoder
         do {
-            parsed = try HeaderReader.read(memory, rawFormat: spec.format, formatOption: "format=").0
+            parsed = try StreamDecoder.open(memory, rawFormat: spec.format, formatOption: "format=").0
         } catch let e as AUPipeError {
             if memory.isExhausted && !sourceEnded { return false }
             throw e.prefixed(label)
         }
         let format = try parsed.format.validated(source: name)
-        dropPending(Int(parsed.headerBytes))
-        decoder = StreamDecoder(header: parsed)
+        dropPending(Int(parsed.header.headerBytes))
+        decoder = parsed
         let converter = try makeConverter(from: format)
         chain = converter
         if capacity == 0 {
