@@ -104,6 +104,44 @@ import Testing
         #expect(Array(out[0..<6]) == x)
     }
 
+    /// Planar frames: channel c's samples in plane c, in place; the output interleaved back.
+    @Test(arguments: [1, 5, 16])
+    func planarFramesGatherAndEmitByChannel(block: Int) {
+        let frames = FixedFrames(frameFrames: 4, channels: 2, outputChannels: 2, latency: 1, layout: .planar, inPlace: true)
+        let x: [Float] = (0..<10).flatMap { [Float($0), Float(-$0)] }
+        var planesSeen: [[Float]] = []
+        var history: [Float] = [0, 0]
+        func run() {
+            planesSeen.append(Array(UnsafeBufferPointer(start: frames.plane(0), count: 4)))
+            // Delays both channels by one frame, in place.
+            for c in 0..<2 {
+                let p = frames.plane(c)
+                let last = p[3]
+                for f in stride(from: 3, to: 0, by: -1) { p[f] = p[f - 1] }
+                p[0] = history[c]
+                history[c] = last
+            }
+        }
+        var out: [Float] = []
+        var buffer = [Float](repeating: 0, count: 64)
+        var i = 0
+        while i < 10 {
+            let n = min(block, 10 - i)
+            let w = x[(2 * i)..<(2 * (i + n))].withUnsafeBufferPointer { input in
+                buffer.withUnsafeMutableBufferPointer { frames.push(input.baseAddress!, frames: n, into: $0.baseAddress!) { run() } }
+            }
+            out += buffer[0..<(2 * w)]
+            i += n
+        }
+        let r = buffer.withUnsafeMutableBufferPointer { frames.drain(into: $0.baseAddress!, capacity: 8) { run() } }
+        out += buffer[0..<(2 * r.frames)]
+        #expect(r.done)
+        #expect(out == x)
+        #expect(planesSeen.first == [0, 1, 2, 3])
+        #expect(planesSeen.last == [8, 9, 0, 0])
+        #expect(frames.frameOut == frames.frame)
+    }
+
     @Test func aTrimOwedALengthByRuleKeepsNothingBeyondIt() {
         var trim = LatencyTrim()
         trim.wrote(10)

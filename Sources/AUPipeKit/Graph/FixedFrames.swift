@@ -4,42 +4,68 @@
 /// Where the frames fall depends on the stream alone, never on the blocks `process` is given,
 /// so the output never depends on the block size.
 ///
-/// A frame is processed as soon as it is complete: the caller's `process` reads `frame` (the
-/// input's interleaved layout) and writes `frameOut` (`outputChannels` interleaved). At the end,
-/// a part-filled frame is padded with zeros and zero frames are run until every input frame has
-/// its output (`finish`, or `drain` within a capacity). Everything is allocated in `init`.
+/// A frame is processed as soon as it is complete: the caller's `process` reads `frame` and
+/// writes `frameOut` (`outputChannels`; the same buffer as `frame` when made `inPlace`), both
+/// interleaved, or one plane of `frameFrames` samples per channel (`.planar`: a plugin's ports,
+/// connected once to `plane(_:)` and `outputPlane(_:)`). At the end, a part-filled frame is
+/// padded with zeros and zero frames are run until every input frame has its output (`finish`,
+/// or `drain` within a capacity). Everything is allocated in `init`.
 public final class FixedFrames {
-    /// Frames per DSP frame, and interleaved channels of the input and of the output.
+    /// How a frame's samples lie in `frame` and `frameOut`.
+    public enum Layout: Sendable {
+        /// Frame by frame, channels interleaved, as the stream.
+        case interleaved
+        /// Channel by channel: channel c's `frameFrames` samples at c × frameFrames.
+        case planar
+    }
+
+    /// Frames per DSP frame, and channels of the input and of the output.
     public let frameFrames: Int
     public let channels: Int
     public let outputChannels: Int
-    /// The frame being filled, in the input's interleaved layout.
+    public let layout: Layout
+    /// The frame being filled.
     public let frame: UnsafeMutablePointer<Float>
-    /// Where the DSP writes one frame of output.
+    /// Where the DSP writes one frame of output (`frame` itself when made `inPlace`).
     public let frameOut: UnsafeMutablePointer<Float>
+    private let inPlace: Bool
     /// Frames of `frame` filled so far.
     public private(set) var filled = 0
     /// Which output frames are kept.
     public private(set) var trim: LatencyTrim
 
-    /// Frames of `frameFrames` (≥ 1), `channels` in and `outputChannels` out, with `latency`
-    /// output frames to drop (the DSP's delay; `setLatency` for one learned while running).
-    public init(frameFrames: Int, channels: Int, outputChannels: Int, latency: Int = 0) {
-        precondition(frameFrames >= 1 && channels >= 1 && outputChannels >= 1)
+    /// Frames of `frameFrames` (≥ 1), `channels` in and `outputChannels` out, laid out as
+    /// `layout`, with `latency` output frames to drop (the DSP's delay; `setLatency` for one
+    /// learned while running). `inPlace` (as many channels out as in): the DSP writes its
+    /// output over `frame`.
+    public init(frameFrames: Int, channels: Int, outputChannels: Int, latency: Int = 0, layout: Layout = .interleaved,
+                inPlace: Bool = false) {
+        precondition(frameFrames >= 1 && channels >= 1 && outputChannels >= 1 && (!inPlace || outputChannels == channels))
         self.frameFrames = frameFrames
         self.channels = channels
         self.outputChannels = outputChannels
+        self.layout = layout
+        self.inPlace = inPlace
         trim = LatencyTrim(latency: latency)
         frame = .allocate(capacity: frameFrames * channels)
         frame.initialize(repeating: 0, count: frameFrames * channels)
-        frameOut = .allocate(capacity: frameFrames * outputChannels)
-        frameOut.initialize(repeating: 0, count: frameFrames * outputChannels)
+        if inPlace {
+            frameOut = frame
+        } else {
+            frameOut = .allocate(capacity: frameFrames * outputChannels)
+            frameOut.initialize(repeating: 0, count: frameFrames * outputChannels)
+        }
     }
 
     deinit {
         frame.deallocate()
-        frameOut.deallocate()
+        if !inPlace { frameOut.deallocate() }
     }
+
+    /// `.planar`: channel c's plane of `frame` (c in 0..<channels); its address never changes.
+    public func plane(_ c: Int) -> UnsafeMutablePointer<Float> { frame + c * frameFrames }
+    /// `.planar`: channel c's plane of `frameOut` (c in 0..<outputChannels).
+    public func outputPlane(_ c: Int) -> UnsafeMutablePointer<Float> { frameOut + c * frameFrames }
 
     /// The DSP's latency in frames (compensated).
     public var latency: Int { trim.latency }
@@ -57,7 +83,17 @@ public final class FixedFrames {
     private func emit(_ output: UnsafeMutablePointer<Float>, _ written: inout Int) {
         let (from, n) = trim.keep(frameFrames)
         guard n > 0 else { return }
-        (output + written * outputChannels).update(from: frameOut + from * outputChannels, count: n * outputChannels)
+        let och = outputChannels
+        switch layout {
+        case .interleaved:
+            (output + written * och).update(from: frameOut + from * och, count: n * och)
+        case .planar:
+            for c in 0..<och {
+                let plane = frameOut + c * frameFrames + from
+                let to = output + written * och + c
+                for f in 0..<n { to[f &* och] = plane[f] }
+            }
+        }
         written += n
     }
 
@@ -69,7 +105,7 @@ public final class FixedFrames {
         var done = 0, written = 0
         while done < frames {
             let n = min(frameFrames - filled, frames - done)
-            (frame + filled * channels).update(from: input + done * channels, count: n * channels)
+            gather(input + done * channels, frames: n)
             filled += n
             done += n
             if filled == frameFrames {
@@ -81,9 +117,30 @@ public final class FixedFrames {
         return written
     }
 
+    /// Copies `n` interleaved frames from `input` into `frame` after the `filled` ones.
+    @inline(__always)
+    private func gather(_ input: UnsafePointer<Float>, frames n: Int) {
+        let ch = channels
+        switch layout {
+        case .interleaved:
+            (frame + filled * ch).update(from: input, count: n * ch)
+        case .planar:
+            for c in 0..<ch {
+                let plane = frame + c * frameFrames + filled
+                let from = input + c
+                for f in 0..<n { plane[f] = from[f &* ch] }
+            }
+        }
+    }
+
     /// Pads a part-filled frame with zeros and runs it (or a frame of zeros).
     private func runPadded(into output: UnsafeMutablePointer<Float>, _ written: inout Int, process: () throws -> Void) rethrows {
-        (frame + filled * channels).update(repeating: 0, count: (frameFrames - filled) * channels)
+        switch layout {
+        case .interleaved:
+            (frame + filled * channels).update(repeating: 0, count: (frameFrames - filled) * channels)
+        case .planar:
+            for c in 0..<channels { (frame + c * frameFrames + filled).update(repeating: 0, count: frameFrames - filled) }
+        }
         try process()
         emit(output, &written)
         filled = 0

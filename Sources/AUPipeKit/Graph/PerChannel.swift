@@ -37,6 +37,14 @@ public final class PerChannel<Processor: ChannelProcessor> {
         for c in 0..<instances.count { try instances[c].process(planes.plane(c), frames: frames) }
         planes.join(frames: frames, into: output)
     }
+
+    /// Runs instance c on plane c of `planes` in place, `frames` samples each, the planes
+    /// `stride` samples apart: for frames that are already planar (`FixedFrames(layout:
+    /// .planar)`), with no split or join.
+    public func runPlanar(_ planes: UnsafeMutablePointer<Float>, stride: Int, frames: Int) throws {
+        precondition(frames <= stride)
+        for c in 0..<instances.count { try instances[c].process(planes + c * stride, frames: frames) }
+    }
 }
 
 /// One plane of samples per channel, for DSP that works on planar audio (a plugin's ports, a

@@ -18,9 +18,10 @@ final class PluginChannel: ChannelProcessor {
         instance.connect(port: audioOutput, to: output)
     }
 
-    /// Runs the instance on one run of `frames` samples, in place.
+    /// Runs the instance on one run of `frames` samples, in place (no copy in when `samples` is
+    /// the plane its input is connected to).
     func process(_ samples: UnsafeMutablePointer<Float>, frames: Int) {
-        input.update(from: samples, count: frames)
+        if samples != input { input.update(from: samples, count: frames) }
         instance.run(frames: frames)
         samples.update(from: output, count: frames)
     }

@@ -4,14 +4,15 @@ import CAUPipeSupport
 /// standard; this unit knows the stream.
 ///
 /// - Channels: a plugin whose audio inputs and outputs both number the stream's channels runs
-///   as one instance on the stream's planes (`ChannelPlanes`); a mono plugin (one in, one out)
-///   on N channels runs as N instances, one per channel, each seeing only its own
-///   (`PerChannel`); anything else is refused in `prepare`, naming the counts.
-/// - Blocks: the stream is gathered into runs of exactly `blockLength` frames (`FixedFrames`),
-///   one length for the whole run (`PluginRunLength`: from the rate and the plugin's limits,
-///   never from the `process` blocks), split into per-channel planes, run, and interleaved
-///   back; the last run is padded with zeros (the padding's output is dropped). So the block
-///   size and how the input's reads fall never change the output.
+///   as one instance; a mono plugin (one in, one out) on N channels runs as N instances, one
+///   per channel, each seeing only its own (`PerChannel` of `PluginChannel`s); anything else is
+///   refused in `prepare`, naming the counts.
+/// - Blocks: the stream is gathered into runs of exactly `blockLength` frames (`FixedFrames`,
+///   planar: the ports are connected once to its planes), one length for the whole run
+///   (`PluginRunLength`: from the rate and the plugin's limits, never from the `process`
+///   blocks), run, and interleaved back; the last run is padded with zeros (the padding's
+///   output is dropped). So the block size and how the input's reads fall never change the
+///   output.
 /// - Latency: a latency port is read after every run; its first value L is compensated
 ///   (`FixedFrames.setLatency`): the first L output frames are dropped and L frames of tail
 ///   flushed by running zeros at the end, so the output has the input's length and an impulse
@@ -55,12 +56,11 @@ public final class PluginUnit: AudioUnit, LiveControllable, StatsReporting {
     public private(set) var blockLength = 0
     /// The runs of `blockLength` frames, and the latency compensated.
     private var runFrames: FixedFrames?
-    /// The planes the instances' audio ports are connected to: instance i of N mono instances
-    /// reads plane i of `inPlanes` and writes plane i of `outPlanes`; one instance, them all.
-    private var inPlanes: ChannelPlanes?
-    private var outPlanes: ChannelPlanes?
-    /// The mono instances, one per channel; nil when one instance serves every channel.
+    /// The mono instances, one per channel, each reading its plane of `runFrames` and writing
+    /// its plane of `monoOutput` (copied back over the input); nil when one instance serves
+    /// every channel, reading `runFrames`' planes and writing its output planes.
     private var perChannel: PerChannel<PluginChannel>?
+    private var monoOutput: ChannelPlanes?
     /// The input control values the instances read (one float per port, shared).
     private var controls: UnsafeMutablePointer<Float>?
     /// The output control values, `outputPorts.count` per instance.
@@ -158,31 +158,33 @@ public final class PluginUnit: AudioUnit, LiveControllable, StatsReporting {
         let settings = PluginHostSettings(sampleRate: sampleRate, minBlockLength: blockLength,
                                           maxBlockLength: blockLength, nominalBlockLength: blockLength)
         let count = perChannel ? channels : 1
-        let inPlanes = ChannelPlanes(channels: channels, maxFrames: blockLength)
-        let outPlanes = ChannelPlanes(channels: channels, maxFrames: blockLength)
+        // A mono instance's output is copied back over its input plane (in place, for
+        // PerChannel); one instance for every channel writes the output planes.
+        let runFrames = Self.frameNeeds(perChannel: perChannel, latency: outputPorts.contains { $0.isLatency })
+            .fixedFrames(blockLength, channels: channels, layout: .planar, inPlace: perChannel)
+        self.runFrames = runFrames
         if perChannel {
             // Instance c of N mono instances serves channel c.
             let (input, output) = (plugin.audioInputs[0].index, plugin.audioOutputs[0].index)
+            let monoOutput = ChannelPlanes(channels: channels, maxFrames: blockLength)
             let mono = try PerChannel(channels: channels, maxFrames: blockLength) { [backend, plugin] c in
-                PluginChannel(try backend.instantiate(plugin, settings: settings), audioInput: input, to: inPlanes.plane(c),
-                              audioOutput: output, to: outPlanes.plane(c))
+                PluginChannel(try backend.instantiate(plugin, settings: settings), audioInput: input, to: runFrames.plane(c),
+                              audioOutput: output, to: monoOutput.plane(c))
             }
+            self.monoOutput = monoOutput
             self.perChannel = mono
             instances = mono.instances.map(\.instance)
         } else {
             let instance = try backend.instantiate(plugin, settings: settings)
-            for (c, port) in plugin.audioInputs.enumerated() { instance.connect(port: port.index, to: inPlanes.plane(c)) }
-            for (c, port) in plugin.audioOutputs.enumerated() { instance.connect(port: port.index, to: outPlanes.plane(c)) }
+            for (c, port) in plugin.audioInputs.enumerated() { instance.connect(port: port.index, to: runFrames.plane(c)) }
+            for (c, port) in plugin.audioOutputs.enumerated() { instance.connect(port: port.index, to: runFrames.outputPlane(c)) }
             instances = [instance]
         }
-        runFrames = Self.frameNeeds(perChannel: perChannel, latency: outputPorts.contains { $0.isLatency }).fixedFrames(blockLength, channels: channels)
         let controls = UnsafeMutablePointer<Float>.allocate(capacity: max(1, inputPorts.count))
         controls.initialize(repeating: 0, count: max(1, inputPorts.count))
         for k in 0..<inputPorts.count { controls[k] = values[k] }
         let outputs = UnsafeMutablePointer<Float>.allocate(capacity: max(1, count * outputPorts.count))
         outputs.initialize(repeating: 0, count: max(1, count * outputPorts.count))
-        self.inPlanes = inPlanes
-        self.outPlanes = outPlanes
         self.controls = controls
         self.outputs = outputs
         latencyIndex = outputPorts.firstIndex { $0.isLatency }
@@ -222,15 +224,13 @@ public final class PluginUnit: AudioUnit, LiveControllable, StatsReporting {
     /// can be compensated (not finite, negative, more than `maximumLatency`): a whole number
     /// is expected, a fraction is rounded.
     private func runBlock() throws {
-        guard let runFrames, let inPlanes, let outPlanes else { return }
+        guard let runFrames else { return }
         let b = blockLength
         if let perChannel {
-            try perChannel.run(runFrames.frame, frames: b, into: runFrames.frameOut)
+            try perChannel.runPlanar(runFrames.frame, stride: b, frames: b)
         } else {
-            inPlanes.split(runFrames.frame, frames: b)
             // An index loop: iterating an array of existentials allocates in unoptimized builds.
             for k in 0..<instances.count { instances[k].run(frames: b) }
-            outPlanes.join(frames: b, into: runFrames.frameOut)
         }
         // What a plugin printed on stdout goes to stderr, never into the audio.
         aupipe_divert_stray_stdout()
