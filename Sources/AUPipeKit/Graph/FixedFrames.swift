@@ -33,6 +33,12 @@ public final class FixedFrames {
     public private(set) var filled = 0
     /// Which output frames are kept.
     public private(set) var trim: LatencyTrim
+    /// Whether the output's NaN and infinities are replaced by 0 on their way out (a plugin's
+    /// output, which would poison every unit after it), counted for `takeReplaced`.
+    public var replacesNonFinite = false
+    /// Samples replaced since the last `takeReplaced`, and the output frame of the first.
+    private var replaced = 0
+    private var firstReplaced: Int64 = 0
 
     /// Frames of `frameFrames` (≥ 1), `channels` in and `outputChannels` out, laid out as
     /// `layout`, with `latency` output frames to drop (the DSP's delay; `setLatency` for one
@@ -87,6 +93,21 @@ public final class FixedFrames {
         switch layout {
         case .interleaved:
             (output + written * och).update(from: frameOut + from * och, count: n * och)
+        case .planar where replacesNonFinite:
+            // One pass: copied, and checked on the way.
+            var bad = 0, first = n
+            for c in 0..<och {
+                let plane = frameOut + c * frameFrames + from
+                let to = output + written * och + c
+                for f in 0..<n {
+                    let v = plane[f]
+                    if v.isFinite { to[f &* och] = v } else { to[f &* och] = 0; bad &+= 1; first = min(first, f) }
+                }
+            }
+            if bad > 0 {
+                if replaced == 0 { firstReplaced = trim.framesOut - Int64(n) + Int64(first) }
+                replaced += bad
+            }
         case .planar:
             for c in 0..<och {
                 let plane = frameOut + c * frameFrames + from
@@ -95,6 +116,14 @@ public final class FixedFrames {
             }
         }
         written += n
+    }
+
+    /// With `replacesNonFinite`: the samples replaced by 0 since the last call and the output
+    /// frame of the first of them, or nil when none were.
+    public func takeReplaced() -> (count: Int, firstFrame: Int64)? {
+        guard replaced > 0 else { return nil }
+        defer { replaced = 0 }
+        return (replaced, firstReplaced)
     }
 
     /// Feeds `frames` frames; `process` runs on every completed frame, reading `frame` and

@@ -5,14 +5,24 @@ public protocol ChannelProcessor: AnyObject {
     func process(_ samples: UnsafeMutablePointer<Float>, frames: Int) throws
 }
 
-/// Runs a mono processor on every channel of an interleaved stream: N instances on N channels,
-/// each seeing only its own channel (`denoise` and `agc` run speex's preprocessor this way, and
+/// A processor of one channel that reads one plane and writes another (a plugin's audio ports,
+/// never the same buffer): `PerChannel.runPlanar` runs one instance per channel on planar
+/// frames (`FixedFrames(layout: .planar)`).
+public protocol PlanarChannelProcessor: AnyObject {
+    /// Processes `frames` samples of one channel from `input` into `output` (separate planes).
+    func process(_ input: UnsafeMutablePointer<Float>, into output: UnsafeMutablePointer<Float>, frames: Int) throws
+}
+
+/// Runs a mono processor on every channel of a stream: N instances on N channels, each seeing
+/// only its own channel (`denoise` and `agc` run speex's preprocessor this way, and
 /// `lv2`/`ladspa` a mono plugin on a stream of several channels).
 ///
-/// Each block is split into one plane per channel (`ChannelPlanes`), each instance processes
-/// its plane, and the planes are interleaved back. The planes are allocated when it is made (in
-/// a unit's `prepare`); nothing is allocated per block.
-public final class PerChannel<Processor: ChannelProcessor> {
+/// A `ChannelProcessor` is given interleaved blocks (`run`): each block is split into one plane
+/// per channel (`ChannelPlanes`), each instance processes its plane, and the planes are
+/// interleaved back. A `PlanarChannelProcessor` is given planar frames as they are
+/// (`runPlanar`). The planes are allocated when it is made (in a unit's `prepare`); nothing is
+/// allocated per block.
+public final class PerChannel<Processor: AnyObject> {
     /// The instances, instance c for channel c.
     public let instances: [Processor]
     public var channels: Int { instances.count }
@@ -28,7 +38,9 @@ public final class PerChannel<Processor: ChannelProcessor> {
         instances = try (0..<channels).map(make)
         planes = ChannelPlanes(channels: channels, maxFrames: maxFrames)
     }
+}
 
+extension PerChannel where Processor: ChannelProcessor {
     /// Runs `frames` interleaved frames (1...maxFrames) of `input` through the instances into
     /// `output`, which may be `input` itself.
     public func run(_ input: UnsafePointer<Float>, frames: Int, into output: UnsafeMutablePointer<Float>) throws {
@@ -38,12 +50,15 @@ public final class PerChannel<Processor: ChannelProcessor> {
         planes.join(frames: frames, into: output)
     }
 
-    /// Runs instance c on plane c of `planes` in place, `frames` samples each, the planes
-    /// `stride` samples apart: for frames that are already planar (`FixedFrames(layout:
-    /// .planar)`), with no split or join.
-    public func runPlanar(_ planes: UnsafeMutablePointer<Float>, stride: Int, frames: Int) throws {
+}
+
+extension PerChannel where Processor: PlanarChannelProcessor {
+    /// Runs instance c from plane c of `input` into plane c of `output`, `frames` samples
+    /// each, the planes `stride` samples apart: for frames that are already planar
+    /// (`FixedFrames(layout: .planar)`), with no split or join.
+    public func runPlanar(_ input: UnsafeMutablePointer<Float>, into output: UnsafeMutablePointer<Float>, stride: Int, frames: Int) throws {
         precondition(frames <= stride)
-        for c in 0..<instances.count { try instances[c].process(planes + c * stride, frames: frames) }
+        for c in 0..<instances.count { try instances[c].process(input + c * stride, into: output + c * stride, frames: frames) }
     }
 }
 

@@ -50,17 +50,13 @@ public final class PluginUnit: AudioUnit, LiveControllable, StatsReporting {
     private var sampleRate = 0.0
     /// Samples the plugin output as NaN or infinity, replaced by 0.
     private var nonFinite: Int64 = 0
-    /// Output frames written so far (where a replaced sample lies).
-    private var framesOut: Int64 = 0
     /// Frames of every run (`PluginRunLength`).
     public private(set) var blockLength = 0
     /// The runs of `blockLength` frames, and the latency compensated.
     private var runFrames: FixedFrames?
     /// The mono instances, one per channel, each reading its plane of `runFrames` and writing
-    /// its plane of `monoOutput` (copied back over the input); nil when one instance serves
-    /// every channel, reading `runFrames`' planes and writing its output planes.
+    /// its output plane; nil when one instance serves every channel, connected to all of them.
     private var perChannel: PerChannel<PluginChannel>?
-    private var monoOutput: ChannelPlanes?
     /// The input control values the instances read (one float per port, shared).
     private var controls: UnsafeMutablePointer<Float>?
     /// The output control values, `outputPorts.count` per instance.
@@ -158,20 +154,18 @@ public final class PluginUnit: AudioUnit, LiveControllable, StatsReporting {
         let settings = PluginHostSettings(sampleRate: sampleRate, minBlockLength: blockLength,
                                           maxBlockLength: blockLength, nominalBlockLength: blockLength)
         let count = perChannel ? channels : 1
-        // A mono instance's output is copied back over its input plane (in place, for
-        // PerChannel); one instance for every channel writes the output planes.
+        // The instances' audio ports are connected once to the planes of the runs.
         let runFrames = Self.frameNeeds(perChannel: perChannel, latency: outputPorts.contains { $0.isLatency })
-            .fixedFrames(blockLength, channels: channels, layout: .planar, inPlace: perChannel)
+            .fixedFrames(blockLength, channels: channels, layout: .planar)
+        runFrames.replacesNonFinite = true
         self.runFrames = runFrames
         if perChannel {
             // Instance c of N mono instances serves channel c.
             let (input, output) = (plugin.audioInputs[0].index, plugin.audioOutputs[0].index)
-            let monoOutput = ChannelPlanes(channels: channels, maxFrames: blockLength)
             let mono = try PerChannel(channels: channels, maxFrames: blockLength) { [backend, plugin] c in
                 PluginChannel(try backend.instantiate(plugin, settings: settings), audioInput: input, to: runFrames.plane(c),
-                              audioOutput: output, to: monoOutput.plane(c))
+                              audioOutput: output, to: runFrames.outputPlane(c))
             }
-            self.monoOutput = monoOutput
             self.perChannel = mono
             instances = mono.instances.map(\.instance)
         } else {
@@ -206,7 +200,7 @@ public final class PluginUnit: AudioUnit, LiveControllable, StatsReporting {
     public func process(_ input: UnsafePointer<Float>, frames: Int, into output: UnsafeMutablePointer<Float>) throws -> Int {
         guard let runFrames else { return 0 }
         let written = try runFrames.push(input, frames: frames, into: output) { try runBlock() }
-        replaceNonFinite(output, frames: written)
+        if let r = runFrames.takeReplaced() { replacedNonFinite(r.count, at: r.firstFrame) }
         return written
     }
 
@@ -215,7 +209,7 @@ public final class PluginUnit: AudioUnit, LiveControllable, StatsReporting {
     public func drain(into output: UnsafeMutablePointer<Float>, capacity: Int) throws -> (frames: Int, done: Bool) {
         guard let runFrames else { return (0, true) }
         let (written, done) = try runFrames.drain(into: output, capacity: capacity) { try runBlock() }
-        replaceNonFinite(output, frames: written)
+        if let r = runFrames.takeReplaced() { replacedNonFinite(r.count, at: r.firstFrame) }
         return (written, done)
     }
 
@@ -227,7 +221,7 @@ public final class PluginUnit: AudioUnit, LiveControllable, StatsReporting {
         guard let runFrames else { return }
         let b = blockLength
         if let perChannel {
-            try perChannel.runPlanar(runFrames.frame, stride: b, frames: b)
+            try perChannel.runPlanar(runFrames.frame, into: runFrames.frameOut, stride: b, frames: b)
         } else {
             // An index loop: iterating an array of existentials allocates in unoptimized builds.
             for k in 0..<instances.count { instances[k].run(frames: b) }
@@ -263,20 +257,6 @@ public final class PluginUnit: AudioUnit, LiveControllable, StatsReporting {
     /// The largest latency compensated: 10 seconds of frames at `rate` (a look-ahead or a
     /// linear-phase filter reports well under a second; more is a faulty plugin).
     static func maximumLatency(atRate rate: Double) -> Int { Int(max(1, rate) * 10) }
-
-    /// Replaces the NaN and infinite samples among the `frames` frames just written to
-    /// `output` by 0, and counts the frames written.
-    private func replaceNonFinite(_ output: UnsafeMutablePointer<Float>, frames: Int) {
-        let n = frames * channels
-        var bad = 0, first = -1
-        for i in 0..<n where !output[i].isFinite {
-            output[i] = 0
-            bad &+= 1
-            if first < 0 { first = i / channels }
-        }
-        if bad > 0 { replacedNonFinite(bad, at: framesOut + Int64(first)) }
-        framesOut += Int64(frames)
-    }
 
     /// A plugin's NaN or infinite samples are replaced by 0 on their way out (they would poison
     /// every unit after it, and a float output): counted for `--stats`, and said once on stderr
