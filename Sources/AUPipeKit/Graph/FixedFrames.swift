@@ -5,8 +5,7 @@
 /// so the output never depends on the block size.
 ///
 /// A frame is processed as soon as it is complete: the caller's `process` reads `frame` and
-/// writes `frameOut` (`outputChannels`; the same buffer as `frame` when made `inPlace`), both
-/// interleaved, or one plane of `frameFrames` samples per channel (`.planar`: a plugin's ports,
+/// writes `frameOut` (`outputChannels`), both interleaved, or one plane of `frameFrames` samples per channel (`.planar`: a plugin's ports,
 /// connected once to `plane(_:)` and `outputPlane(_:)`). At the end, a part-filled frame is
 /// padded with zeros and zero frames are run until every input frame has its output (`finish`,
 /// or `drain` within a capacity). Everything is allocated in `init`.
@@ -26,9 +25,8 @@ public final class FixedFrames {
     public let layout: Layout
     /// The frame being filled.
     public let frame: UnsafeMutablePointer<Float>
-    /// Where the DSP writes one frame of output (`frame` itself when made `inPlace`).
+    /// Where the DSP writes one frame of output.
     public let frameOut: UnsafeMutablePointer<Float>
-    private let inPlace: Bool
     /// Frames of `frame` filled so far.
     public private(set) var filled = 0
     /// Which output frames are kept.
@@ -42,30 +40,23 @@ public final class FixedFrames {
 
     /// Frames of `frameFrames` (≥ 1), `channels` in and `outputChannels` out, laid out as
     /// `layout`, with `latency` output frames to drop (the DSP's delay; `setLatency` for one
-    /// learned while running). `inPlace` (as many channels out as in): the DSP writes its
-    /// output over `frame`.
-    public init(frameFrames: Int, channels: Int, outputChannels: Int, latency: Int = 0, layout: Layout = .interleaved,
-                inPlace: Bool = false) {
-        precondition(frameFrames >= 1 && channels >= 1 && outputChannels >= 1 && (!inPlace || outputChannels == channels))
+    /// learned while running).
+    public init(frameFrames: Int, channels: Int, outputChannels: Int, latency: Int = 0, layout: Layout = .interleaved) {
+        precondition(frameFrames >= 1 && channels >= 1 && outputChannels >= 1)
         self.frameFrames = frameFrames
         self.channels = channels
         self.outputChannels = outputChannels
         self.layout = layout
-        self.inPlace = inPlace
         trim = LatencyTrim(latency: latency)
         frame = .allocate(capacity: frameFrames * channels)
         frame.initialize(repeating: 0, count: frameFrames * channels)
-        if inPlace {
-            frameOut = frame
-        } else {
-            frameOut = .allocate(capacity: frameFrames * outputChannels)
-            frameOut.initialize(repeating: 0, count: frameFrames * outputChannels)
-        }
+        frameOut = .allocate(capacity: frameFrames * outputChannels)
+        frameOut.initialize(repeating: 0, count: frameFrames * outputChannels)
     }
 
     deinit {
         frame.deallocate()
-        if !inPlace { frameOut.deallocate() }
+        frameOut.deallocate()
     }
 
     /// `.planar`: channel c's plane of `frame` (c in 0..<channels); its address never changes.

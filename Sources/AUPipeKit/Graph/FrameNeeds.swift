@@ -48,11 +48,11 @@ public struct FrameNeeds: Sendable, Equatable {
     /// The fixed frames of `frameFrames` (which the declaration must allow: the unit checked
     /// its parameters in `prepare`), `channels` in and `outputChannels` (default: the same)
     /// out, trimming `latency` frames (a latency learned while running: `setLatency`), laid out
-    /// as `layout`, the output over the input when `inPlace`.
+    /// as `layout`.
     public func fixedFrames(_ frameFrames: Int, channels: Int, outputChannels: Int? = nil, latency: Int = 0,
-                            layout: FixedFrames.Layout = .interleaved, inPlace: Bool = false) -> FixedFrames {
+                            layout: FixedFrames.Layout = .interleaved) -> FixedFrames {
         precondition(allows(frameFrames: frameFrames), "\(frameFrames)-frame frames where \(frames) is declared")
         return FixedFrames(frameFrames: frameFrames, channels: channels, outputChannels: outputChannels ?? channels, latency: latency,
-                           layout: layout, inPlace: inPlace)
+                           layout: layout)
     }
 }
