@@ -1,11 +1,11 @@
 /// Reads whole frames of a stream (after its header) and decodes them to Double, filling each
 /// request completely unless the stream ends. Used where two streams are read in lockstep.
 final class FrameReader {
-    let header: StreamHeader
+    var header: StreamHeader { decoder.header }
     private let source: any ByteSource
-    private let codec: SampleCodec
+    /// The bytes the header declares, and their decoding.
+    private var decoder: StreamDecoder
     private let frameBytes: Int
-    private var remaining: UInt64?
     private let bytes: UnsafeMutableRawBufferPointer
     /// Most frames one `read` returns.
     let capacity: Int
@@ -14,12 +14,11 @@ final class FrameReader {
     /// Frames read so far.
     private(set) var frames: Int64 = 0
 
-    init(header: StreamHeader, source: any ByteSource, capacity: Int) {
-        self.header = header
+    /// Reads the audio `decoder` declares from `source` (what `StreamDecoder.open` returned).
+    init(_ decoder: StreamDecoder, source: any ByteSource, capacity: Int) {
         self.source = source
-        codec = SampleCodec(header.format.encoding)
-        frameBytes = header.format.bytesPerFrame
-        remaining = header.dataBytes
+        self.decoder = decoder
+        frameBytes = decoder.frameBytes
         self.capacity = capacity
         bytes = .allocate(byteCount: capacity * frameBytes, alignment: 16)
     }
@@ -27,23 +26,22 @@ final class FrameReader {
     deinit { bytes.deallocate() }
 
     /// Bytes the header declared that never came, once the stream has ended.
-    var missingBytes: UInt64 { remaining ?? 0 }
+    var missingBytes: UInt64 { decoder.remaining ?? 0 }
 
     /// Fills `output` with up to `capacity` frames; fewer only at the end of the stream.
     func read(into output: UnsafeMutablePointer<Double>) throws -> Int {
         var filled = 0
         let want = capacity * frameBytes
-        while filled < want, remaining != 0 {
-            var ask = want - filled
-            if let r = remaining { ask = Int(min(UInt64(ask), r)) }
+        while filled < want, !decoder.isComplete {
+            let ask = decoder.allowed(want - filled)
             let n = try source.read(into: UnsafeMutableRawBufferPointer(rebasing: bytes[filled..<(filled + ask)]))
             if n == 0 { break }
             filled += n
-            if remaining != nil { remaining! -= UInt64(n) }
+            decoder.take(n)
         }
         let whole = filled / frameBytes
         if filled < want { trailingBytes = filled - whole * frameBytes }
-        codec.decode(bytes.baseAddress!, count: whole * header.format.channels, into: output)
+        decoder.decode(bytes.baseAddress!, frames: whole, into: output)
         frames += Int64(whole)
         return whole
     }

@@ -65,8 +65,9 @@ public struct ComparisonResult: Sendable {
 public enum StreamComparison {
     public static func compare(_ o: CompareOptions) throws -> ComparisonResult {
         let sourceA = try FileDescriptorSource.open(o.a), sourceB = try FileDescriptorSource.open(o.b)
-        let (headerA, audioA) = try HeaderReader.read(sourceA, rawFormat: o.inFormat, rawFormatIsFallback: true)
-        let (headerB, audioB) = try HeaderReader.read(sourceB, rawFormat: o.inFormat, rawFormatIsFallback: true)
+        let (inputA, audioA) = try StreamDecoder.open(sourceA, rawFormat: o.inFormat, rawFormatIsFallback: true)
+        let (inputB, audioB) = try StreamDecoder.open(sourceB, rawFormat: o.inFormat, rawFormatIsFallback: true)
+        let headerA = inputA.header, headerB = inputB.header
         _ = try headerA.format.validated(source: o.a)
         _ = try headerB.format.validated(source: o.b)
         var r = ComparisonResult(a: headerA, b: headerB)
@@ -82,8 +83,8 @@ public enum StreamComparison {
             return r
         }
         let capacity = 4096, channels = fa.channels
-        let readerA = FrameReader(header: headerA, source: audioA, capacity: capacity)
-        let readerB = FrameReader(header: headerB, source: audioB, capacity: capacity)
+        let readerA = FrameReader(inputA, source: audioA, capacity: capacity)
+        let readerB = FrameReader(inputB, source: audioB, capacity: capacity)
         let x = UnsafeMutablePointer<Double>.allocate(capacity: capacity * channels)
         let y = UnsafeMutablePointer<Double>.allocate(capacity: capacity * channels)
         defer { x.deallocate(); y.deallocate() }

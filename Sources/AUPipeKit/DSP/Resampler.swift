@@ -2,8 +2,9 @@
 /// bookkeeping `resample` promises, in one place.
 ///
 /// For N input frames it produces round(N × out / in) frames (halves up) with zero delay: the
-/// engine's input latency is skipped at the start (`skipLatency`) and its tail flushed with
-/// zeros at the end (`drain`), so input frame k lands at output time k × out / in.
+/// engine's input latency is skipped at the start (`skipLatency`: the library aligns its own
+/// output) and its tail flushed with zeros at the end (`drain`) up to that length, which a
+/// `LatencyTrim` keeps, so input frame k lands at output time k × out / in.
 ///
 /// The ratio may move while running (`setRatio`, for clock-drift tracking, within `maxDrift`
 /// of nominal): the output then has round(Σ frames × ratio) frames, the integral of the ratio
@@ -23,9 +24,12 @@ public final class Resampler {
     /// How far `setRatio` may move the ratio from nominal, as a fraction either way.
     public let maxDrift: Double
     private let engine: any ResamplerEngine
-    /// Input frames consumed and output frames produced so far.
+    /// Input frames consumed so far.
     public private(set) var framesIn: Int64 = 0
-    public private(set) var framesOut: Int64 = 0
+    /// The output frames written, and the length the tail is flushed to.
+    private var trim = LatencyTrim()
+    /// Output frames produced so far.
+    public var framesOut: Int64 { trim.framesOut }
     /// The ratio the engine applies, since `segmentStart` input frames, and the output the
     /// ratios before implied up to there: `baseFrames` whole frames and `baseFraction` (0..<1)
     /// of one.
@@ -113,7 +117,7 @@ public final class Resampler {
             throw AUPipeError(.software, "resample: \(engine.name) consumed \(consumed) of \(frames) frames")
         }
         framesIn += Int64(frames)
-        framesOut += Int64(produced)
+        trim.wrote(produced)
         if tracking { owed += Double(frames) * (target - ratio.value) }
         return produced
     }
@@ -121,15 +125,15 @@ public final class Resampler {
     /// After the end of the input: writes up to `capacity` frames of the tail to `output`, until
     /// the output has `impliedOutputFrames` frames (then `done`).
     public func drain(into output: UnsafeMutablePointer<Float>, capacity: Int) throws -> (frames: Int, done: Bool) {
-        let expected = impliedOutputFrames
-        let wanted = Int(min(Int64(capacity), expected - framesOut))
+        trim.owe(upTo: impliedOutputFrames)
+        let wanted = Int(min(Int64(capacity), trim.owed))
         guard wanted > 0 else { return (0, true) }
         let (consumed, produced) = try engine.process(zeros, frames: zeroFrames, into: output, capacity: wanted)
         guard consumed > 0 || produced > 0 else {
             throw AUPipeError(.software, "resample: \(engine.name) made no progress while flushing its tail")
         }
-        framesOut += Int64(produced)
-        return (produced, framesOut >= expected)
+        trim.wrote(produced)
+        return (produced, !trim.owesOutput)
     }
 
     /// Moves the ratio to `factor` times nominal (1 + drift: 1.0001 gives 100 ppm more output

@@ -132,7 +132,8 @@ public final class Pipeline {
         // The control FIFO exists from the start, so a script can open it while input is awaited.
         let control = try openControl()
         defer { control?.close() }
-        let (header, audio) = try HeaderReader.read(source, rawFormat: options.inFormat)
+        let (input, audio) = try StreamDecoder.open(source, rawFormat: options.inFormat)
+        let header = input.header
         let size = source.regularFileSize.map { UInt64(max(0, $0 - header.headerBytes)) }
         return try run(Input(header: header, audio: audio, bytes: size), openSink: openSink, control: control)
     }

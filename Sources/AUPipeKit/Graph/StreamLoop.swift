@@ -32,7 +32,8 @@ final class StreamLoop {
     /// The devices' losses: one that ends the run stops the reading (`ending`).
     private let losses: DeviceLosses?
     private let path: Path
-    private let decoder: SampleCodec
+    /// The input's audio after its header: the bytes it declares, decoded.
+    private var input: StreamDecoder
     private let encoder: SampleCodec
     private let inFrameBytes: Int, outFrameBytes: Int
     /// The input as read, with room for the header in front (a copied stream writes from here).
@@ -50,7 +51,6 @@ final class StreamLoop {
     // Progress through the stream.
     private var carried = 0                 // bytes of an incomplete frame kept from the last read
     private var readBytesTotal = 0
-    private var remaining: UInt64?          // bytes the header still promises, or nil
     private var toLimit: UInt64?            // bytes --duration still allows, or nil
     private var framesIn: Int64 = 0
     private var framesOut: Int64 = 0
@@ -73,12 +73,11 @@ final class StreamLoop {
         self.progress = progress
         self.monitor = monitor
         self.losses = losses
-        remaining = header.dataBytes
+        input = StreamDecoder(header: header)
         toLimit = limit
         let inEncoding = header.format.encoding, outEncoding = plan.format.encoding
-        decoder = SampleCodec(inEncoding)
         encoder = SampleCodec(outEncoding)
-        inFrameBytes = header.format.bytesPerFrame
+        inFrameBytes = input.frameBytes
         outFrameBytes = plan.format.bytesPerFrame
         if !chain.isEmpty {
             path = .chain
@@ -143,10 +142,10 @@ final class StreamLoop {
 
     /// Every read through to the chain's drain.
     private func stream() throws {
-        while remaining != 0 && toLimit != 0 && losses?.ending == nil {
+        while !input.isComplete && toLimit != 0 && losses?.ending == nil {
             let n = try source.read(into: UnsafeMutableRawBufferPointer(rebasing: readBuffer[carried..<(carried + readSize())]))
             if n == 0 { break }
-            if remaining != nil { remaining! -= UInt64(n) }
+            input.take(n)
             if toLimit != nil { toLimit! -= UInt64(n) }
             readBytesTotal += n
             let frames = (carried + n) / inFrameBytes
@@ -171,7 +170,7 @@ final class StreamLoop {
             // start on page boundaries (unaligned writes cost the kernel extra copies).
             want = max(inFrameBytes, (Self.ioSize - writer.headerRoom) / inFrameBytes * inFrameBytes) - carried
         }
-        if let r = remaining { want = Int(min(UInt64(want), r)) }
+        want = input.allowed(want)
         if let l = toLimit { want = Int(min(UInt64(want), l)) }
         return want
     }
@@ -208,7 +207,7 @@ final class StreamLoop {
                 outBytes = 0
             }
             let count = min(chain.maxFrames, frames - done)
-            decoder.decode(readBuffer.baseAddress! + done * inFrameBytes, count: count * header.format.channels, into: floats)
+            input.decode(readBuffer.baseAddress! + done * inFrameBytes, frames: count, into: floats)
             let (result, produced) = try chain.process(floats, frames: count)
             outBytes += encode(result, produced, at: outBytes)
             done += count
@@ -268,7 +267,7 @@ final class StreamLoop {
     private func inputEndError() -> AUPipeError? {
         guard !StopSignal.received, toLimit != 0 else { return nil }
         let format = header.format, container = header.container.rawValue.uppercased()
-        if carried > 0, remaining == 0, let declared = header.dataBytes {
+        if carried > 0, input.isComplete, let declared = header.dataBytes {
             return AUPipeError(.dataError, "\(source.name): the \(container) header declares \(counted(Int(declared), "byte")) of audio, not a whole number of \(inFrameBytes)-byte frames of \(format.spec); the last \(counted(carried, "byte")) were dropped",
                                cause: .inputEnd(.declaredSizeNotWholeFrames(bytes: carried)))
         }
@@ -276,7 +275,7 @@ final class StreamLoop {
             return AUPipeError(.dataError, "\(source.name): the stream ended mid-frame; \(counted(carried, "trailing byte")) dropped (a frame is \(inFrameBytes) bytes of \(format.spec))",
                                cause: .inputEnd(.midFrame(bytes: carried)))
         }
-        if let r = remaining, r > 0, let declared = header.dataBytes {
+        if let r = input.remaining, r > 0, let declared = header.dataBytes {
             return AUPipeError(.dataError, "\(source.name): the stream ended \(counted(Int(r), "byte")) short of the \(declared) bytes its \(container) header declares; it is truncated",
                                cause: .inputEnd(.truncated(missing: r, declared: declared)))
         }

@@ -21,6 +21,9 @@ public struct UnitDescriptor: Sendable {
     /// Arguments that make the unit do real work and the output length they give, for the test
     /// that runs every registered unit through block sizes; nil fails that test.
     public let exercise: UnitExercise?
+    /// What the unit needs of the chain's frame services: fixed frames, an instance per
+    /// channel, a latency trimmed (`FrameNeeds`); `.none` for most units.
+    public let frameNeeds: FrameNeeds
     let make: @Sendable (ParameterValues) throws -> any AudioUnit
     /// For a unit whose parameters depend on its first argument (a plugin host: `ladspa amp_mono
     /// gain=0.5`): from the arguments, the descriptor of that one instance (its parameters, its
@@ -32,10 +35,11 @@ public struct UnitDescriptor: Sendable {
 
     /// - Parameters:
     ///   - parameters: the unit's typed keys (`[Keys.db]`), or `ParameterDescriptor`s built at run time.
+    ///   - frameNeeds: fixed frames, an instance per channel, a latency trimmed (`FrameNeeds`).
     ///   - make: builds the unit from the parsed values; read them with the typed keys (`$0[Keys.db]`).
     ///   - manual: the unit's manual section in roff (see `manual`), nil to have it written from the rest.
     public init(name: String, summary: String, details: String, parameters: [any AnyParameter], primary: String?,
-                example: String, exercise: UnitExercise? = nil, manual: String? = nil, make: @escaping @Sendable (ParameterValues) throws -> any AudioUnit) {
+                example: String, exercise: UnitExercise? = nil, manual: String? = nil, frameNeeds: FrameNeeds = .none, make: @escaping @Sendable (ParameterValues) throws -> any AudioUnit) {
         self.name = name
         self.summary = summary
         self.details = details
@@ -45,6 +49,7 @@ public struct UnitDescriptor: Sendable {
         self.primary = primary
         self.example = example
         self.exercise = exercise
+        self.frameNeeds = frameNeeds
         self.make = make
         specializer = nil
         synopsis = nil
@@ -53,7 +58,9 @@ public struct UnitDescriptor: Sendable {
     /// A unit whose parameters are known only once its first arguments are read (`lv2`,
     /// `ladspa`): `specialize` turns the arguments into the descriptor of the instance they
     /// name and the arguments left for its parameters. `aupipe units` shows `synopsis`.
+    /// `frameNeeds` is what every instance may need (the instance's descriptor says it exactly).
     public init(name: String, summary: String, details: String, synopsis: String, example: String, exercise: UnitExercise? = nil, manual: String? = nil,
+                frameNeeds: FrameNeeds = .none,
                 specialize: @escaping @Sendable ([String]) throws -> (UnitDescriptor, [String])) {
         self.name = name
         self.summary = summary
@@ -64,6 +71,7 @@ public struct UnitDescriptor: Sendable {
         primary = nil
         self.example = example
         self.exercise = exercise
+        self.frameNeeds = frameNeeds
         make = { _ in throw AUPipeError.usage("\(name) needs its first argument; see 'aupipe help \(name)'") }
         specializer = specialize
         self.synopsis = synopsis

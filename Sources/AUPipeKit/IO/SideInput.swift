@@ -31,14 +31,17 @@ final class SideInput {
     private var liveNow: Bool { live && !streamEnded }
     private let waitMilliseconds: Int32
     private let file: SideInputFile
-    private var header: StreamHeader?
+    /// The input's audio after its header (the main input's reader: the bytes the header
+    /// declares, decoded), once the header is known.
+    private var decoder: StreamDecoder?
+    private var header: StreamHeader? { decoder?.header }
     private var chain: Chain?
-    private var codec: SampleCodec?
     /// Raw bytes read but not yet decoded (the header first, then partial frames).
     private var pending: [UInt8]
     private var pendingCount = 0
-    /// Audio bytes the header declares that are not decoded yet (nil: to the end of the stream).
-    private var remaining: UInt64?
+    /// Audio bytes the header declares that are not decoded yet, those in `pending` included
+    /// (nil: to the end of the stream, or no header yet).
+    private var remaining: UInt64? { decoder?.remaining }
     /// Where reading the input's bytes is.
     enum Source: Equatable {
         /// Bytes may still come.
@@ -124,18 +127,16 @@ final class SideInput {
     /// by the bytes so far means "wait for more"; anything else wrong with it is final.
     private func parseHeader() throws -> Bool {
         let memory = MemorySource(Array(pending[0..<pendingCount]), name: spec.path)
-        let parsed: StreamHeader
+        let parsed: StreamDecoder
         do {
-            parsed = try HeaderReader.read(memory, rawFormat: spec.format, formatOption: "format=").0
+            parsed = try StreamDecoder.open(memory, rawFormat: spec.format, formatOption: "format=").0
         } catch let e as AUPipeError {
             if memory.isExhausted && !sourceEnded { return false }
             throw e.prefixed(label)
         }
         let format = try parsed.format.validated(source: name)
-        dropPending(Int(parsed.headerBytes))
-        header = parsed
-        remaining = parsed.dataBytes // audio bytes not yet decoded, those in `pending` included
-        codec = SampleCodec(format.encoding)
+        dropPending(Int(parsed.header.headerBytes))
+        decoder = parsed
         let converter = try makeConverter(from: format)
         chain = converter
         if capacity == 0 {
@@ -175,22 +176,20 @@ final class SideInput {
 
     /// Decodes what `pending` holds into the ring, through the converter.
     private func pump() throws {
-        guard let codec, let chain, let header else { return }
-        let frameBytes = header.format.bytesPerFrame
-        var usable = pendingCount
-        if let r = remaining, UInt64(usable) > r { usable = Int(r) }
-        var frames = usable / frameBytes
+        guard let chain, let decoder else { return }
+        let frameBytes = decoder.frameBytes
+        var frames = decoder.allowed(pendingCount) / frameBytes
         var offset = 0
         while frames > 0 && ringCount + chain.maxOutputFrames <= capacity {
             let n = min(frames, chunkFrames)
-            codec.decode(pending.withUnsafeBytes { $0.baseAddress! } + offset, count: n * header.format.channels, into: decoded)
+            decoder.decode(pending.withUnsafeBytes { $0.baseAddress! } + offset, frames: n, into: decoded)
             let (out, produced) = try chain.process(decoded, frames: n)
             push(out, produced)
             offset += n * frameBytes
             frames -= n
         }
         if offset > 0 {
-            if remaining != nil { remaining! -= UInt64(offset) }
+            self.decoder!.take(offset)
             dropPending(offset)
         }
         // The end: all declared bytes decoded, or end of file with less than a frame left
@@ -312,9 +311,8 @@ final class SideInput {
     /// Restarts a looping input from the top of its file.
     private func restart() throws {
         try file.reopen()
-        header = nil
+        decoder = nil
         chain = nil
-        remaining = nil
         pendingCount = 0
         source = .open
         decoding = .decoding

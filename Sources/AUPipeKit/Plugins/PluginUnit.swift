@@ -4,17 +4,20 @@ import CAUPipeSupport
 /// standard; this unit knows the stream.
 ///
 /// - Channels: a plugin whose audio inputs and outputs both number the stream's channels runs
-///   as one instance; a mono plugin (one in, one out) on N channels runs as N instances, one per
-///   channel, each seeing only its own; anything else is refused in `prepare`, naming the counts.
-/// - Blocks: the stream is gathered into runs of exactly `blockLength` frames, one length for
-///   the whole run (`PluginRunLength`: from the rate and the plugin's limits, never from the
-///   `process` blocks), split into per-channel planes, run, and interleaved back; the last run is
-///   padded with zeros (the padding's output is dropped). So the block size and how the input's
-///   reads fall never change the output.
-/// - Latency: a latency port is read after every run; its first value L is compensated: the
-///   first L output frames are dropped and L frames of tail flushed by running zeros at the end,
-///   so the output has the input's length and an impulse on frame k comes out on frame k. A
-///   later different value is kept for `--stats`, not applied.
+///   as one instance; a mono plugin (one in, one out) on N channels runs as N instances, one
+///   per channel, each seeing only its own (`PerChannel` of `PluginChannel`s); anything else is
+///   refused in `prepare`, naming the counts.
+/// - Blocks: the stream is gathered into runs of exactly `blockLength` frames (`FixedFrames`,
+///   planar: the ports are connected once to its planes), one length for the whole run
+///   (`PluginRunLength`: from the rate and the plugin's limits, never from the `process`
+///   blocks), run, and interleaved back; the last run is padded with zeros (the padding's
+///   output is dropped). So the block size and how the input's reads fall never change the
+///   output.
+/// - Latency: a latency port is read after every run; its first value L is compensated
+///   (`FixedFrames.setLatency`): the first L output frames are dropped and L frames of tail
+///   flushed by running zeros at the end, so the output has the input's length and an impulse
+///   on frame k comes out on frame k. A later different value is kept for `--stats`, not
+///   applied.
 /// - Presets: `preset=` sets the ports the preset names (the command line overrides them) and
 ///   restores the plugin state it carries (`PluginState`) into every instance before it is
 ///   activated.
@@ -49,19 +52,16 @@ public final class PluginUnit: AudioUnit, LiveControllable, StatsReporting {
     private var nonFinite: Int64 = 0
     /// Frames of every run (`PluginRunLength`).
     public private(set) var blockLength = 0
-    private var inPlanes: UnsafeMutablePointer<Float>?
-    private var outPlanes: UnsafeMutablePointer<Float>?
+    /// The runs of `blockLength` frames, and the latency compensated.
+    private var runFrames: FixedFrames?
+    /// The mono instances, one per channel, each reading its plane of `runFrames` and writing
+    /// its output plane; nil when one instance serves every channel, connected to all of them.
+    private var perChannel: PerChannel<PluginChannel>?
     /// The input control values the instances read (one float per port, shared).
     private var controls: UnsafeMutablePointer<Float>?
     /// The output control values, `outputPorts.count` per instance.
     private var outputs: UnsafeMutablePointer<Float>?
     private var latencyIndex: Int?
-    /// Frames gathered towards the next run.
-    private var filled = 0
-    /// Output frames still to drop, input frames seen, output frames written.
-    private var skip = 0
-    private var framesIn: Int64 = 0
-    private var framesOut: Int64 = 0
     private var active = false
     /// The latency compensated (the first value the plugin reported), and a later different one.
     public private(set) var latency: Int?
@@ -108,10 +108,10 @@ public final class PluginUnit: AudioUnit, LiveControllable, StatsReporting {
 
     deinit {
         if active { for i in instances { i.deactivate() } }
+        // The instances are cleaned up before the planes they were connected to are freed.
+        perChannel = nil
         instances = []
         aupipe_divert_stray_stdout()
-        inPlanes?.deallocate()
-        outPlanes?.deallocate()
         controls?.deallocate()
         outputs?.deallocate()
     }
@@ -154,25 +154,35 @@ public final class PluginUnit: AudioUnit, LiveControllable, StatsReporting {
         let settings = PluginHostSettings(sampleRate: sampleRate, minBlockLength: blockLength,
                                           maxBlockLength: blockLength, nominalBlockLength: blockLength)
         let count = perChannel ? channels : 1
-        instances = try (0..<count).map { _ in try backend.instantiate(plugin, settings: settings) }
-        let inPlanes = UnsafeMutablePointer<Float>.allocate(capacity: channels * blockLength)
-        inPlanes.initialize(repeating: 0, count: channels * blockLength)
-        let outPlanes = UnsafeMutablePointer<Float>.allocate(capacity: channels * blockLength)
-        outPlanes.initialize(repeating: 0, count: channels * blockLength)
+        // The instances' audio ports are connected once to the planes of the runs.
+        let runFrames = Self.frameNeeds(perChannel: perChannel, latency: outputPorts.contains { $0.isLatency })
+            .fixedFrames(blockLength, channels: channels, layout: .planar)
+        runFrames.replacesNonFinite = true
+        self.runFrames = runFrames
+        if perChannel {
+            // Instance c of N mono instances serves channel c.
+            let (input, output) = (plugin.audioInputs[0].index, plugin.audioOutputs[0].index)
+            let mono = try PerChannel(channels: channels, maxFrames: blockLength) { [backend, plugin] c in
+                PluginChannel(try backend.instantiate(plugin, settings: settings), audioInput: input, to: runFrames.plane(c),
+                              audioOutput: output, to: runFrames.outputPlane(c))
+            }
+            self.perChannel = mono
+            instances = mono.instances.map(\.instance)
+        } else {
+            let instance = try backend.instantiate(plugin, settings: settings)
+            for (c, port) in plugin.audioInputs.enumerated() { instance.connect(port: port.index, to: runFrames.plane(c)) }
+            for (c, port) in plugin.audioOutputs.enumerated() { instance.connect(port: port.index, to: runFrames.outputPlane(c)) }
+            instances = [instance]
+        }
         let controls = UnsafeMutablePointer<Float>.allocate(capacity: max(1, inputPorts.count))
         controls.initialize(repeating: 0, count: max(1, inputPorts.count))
         for k in 0..<inputPorts.count { controls[k] = values[k] }
         let outputs = UnsafeMutablePointer<Float>.allocate(capacity: max(1, count * outputPorts.count))
         outputs.initialize(repeating: 0, count: max(1, count * outputPorts.count))
-        self.inPlanes = inPlanes
-        self.outPlanes = outPlanes
         self.controls = controls
         self.outputs = outputs
         latencyIndex = outputPorts.firstIndex { $0.isLatency }
         for (i, instance) in instances.enumerated() {
-            // Instance i of N mono instances serves channel i; one instance serves them all.
-            for (c, port) in plugin.audioInputs.enumerated() { instance.connect(port: port.index, to: inPlanes + (i + c) * blockLength) }
-            for (c, port) in plugin.audioOutputs.enumerated() { instance.connect(port: port.index, to: outPlanes + (i + c) * blockLength) }
             for (k, port) in inputPorts.enumerated() { instance.connect(port: port.index, to: controls + k) }
             for (k, port) in outputPorts.enumerated() { instance.connect(port: port.index, to: outputs + i * outputPorts.count + k) }
         }
@@ -188,47 +198,34 @@ public final class PluginUnit: AudioUnit, LiveControllable, StatsReporting {
     public func maxOutputFrames(forInput inputFrames: Int) -> Int { inputFrames + blockLength }
 
     public func process(_ input: UnsafePointer<Float>, frames: Int, into output: UnsafeMutablePointer<Float>) throws -> Int {
-        guard let inPlanes else { return 0 }
-        framesIn += Int64(frames)
-        let ch = channels, b = blockLength
-        var done = 0, written = 0
-        while done < frames {
-            let n = min(b - filled, frames - done)
-            for c in 0..<ch {
-                let plane = inPlanes + c * b + filled
-                let from = input + done * ch + c
-                for f in 0..<n { plane[f] = from[f &* ch] }
-            }
-            done += n
-            filled += n
-            guard filled == b else { continue }
-            filled = 0
-            try runBlock(b)
-            emit(b, into: output, written: &written)
-        }
+        guard let runFrames else { return 0 }
+        let written = try runFrames.push(input, frames: frames, into: output) { try runBlock() }
+        if let r = runFrames.takeReplaced() { replacedNonFinite(r.count, at: r.firstFrame) }
         return written
     }
 
     /// After the end: zeros through the plugin until every input frame has its output (the
-    /// latency's tail, the rest of a part-filled run). One run per call.
+    /// latency's tail, the rest of a part-filled run), as many runs as `capacity` holds.
     public func drain(into output: UnsafeMutablePointer<Float>, capacity: Int) throws -> (frames: Int, done: Bool) {
-        guard let inPlanes, framesOut < framesIn else { return (0, true) }
-        let b = blockLength
-        for c in 0..<channels { (inPlanes + c * b + filled).update(repeating: 0, count: b - filled) }
-        filled = 0
-        var written = 0
-        try runBlock(b)
-        emit(b, into: output, written: &written)
-        return (written, framesOut >= framesIn)
+        guard let runFrames else { return (0, true) }
+        let (written, done) = try runFrames.drain(into: output, capacity: capacity) { try runBlock() }
+        if let r = runFrames.takeReplaced() { replacedNonFinite(r.count, at: r.firstFrame) }
+        return (written, done)
     }
 
-    /// Runs every instance on `frames` frames of the planes; reads the latency port. Throws
-    /// when the first latency reported is not a number of frames that can be compensated (not
-    /// finite, negative, more than `maximumLatency`): a whole number is expected, a fraction is
-    /// rounded.
-    private func runBlock(_ frames: Int) throws {
-        // An index loop: iterating an array of existentials allocates in unoptimized builds.
-        for k in 0..<instances.count { instances[k].run(frames: frames) }
+    /// Runs every instance on one run of `runFrames.frame` into `runFrames.frameOut`; reads
+    /// the latency port. Throws when the first latency reported is not a number of frames that
+    /// can be compensated (not finite, negative, more than `maximumLatency`): a whole number
+    /// is expected, a fraction is rounded.
+    private func runBlock() throws {
+        guard let runFrames else { return }
+        let b = blockLength
+        if let perChannel {
+            try perChannel.runPlanar(runFrames.frame, into: runFrames.frameOut, stride: b, frames: b)
+        } else {
+            // An index loop: iterating an array of existentials allocates in unoptimized builds.
+            for k in 0..<instances.count { instances[k].run(frames: b) }
+        }
         // What a plugin printed on stdout goes to stderr, never into the audio.
         aupipe_divert_stray_stdout()
         runs += 1
@@ -243,39 +240,23 @@ public final class PluginUnit: AudioUnit, LiveControllable, StatsReporting {
             }
             let l = Int(reported.rounded())
             latency = l
-            skip = l
+            runFrames.setLatency(l)
         } else {
             let l = reported.isFinite ? Int(max(0, min(reported.rounded(), Float(Int32.max)))) : -1
             if l != latency, laterLatency == nil { laterLatency = l }
         }
     }
 
+    /// What a plugin needs of the chain: runs of one length (`PluginRunLength`, 1 to
+    /// `PluginRunLength.largest` frames, a power of two where the plugin's limits allow one);
+    /// one instance per channel for a mono plugin; its reported latency trimmed.
+    static func frameNeeds(perChannel: Bool, latency: Bool) -> FrameNeeds {
+        FrameNeeds(frames: .fixed(1...PluginRunLength.largest), perChannel: perChannel, latency: latency)
+    }
+
     /// The largest latency compensated: 10 seconds of frames at `rate` (a look-ahead or a
     /// linear-phase filter reports well under a second; more is a faulty plugin).
     static func maximumLatency(atRate rate: Double) -> Int { Int(max(1, rate) * 10) }
-
-    /// Interleaves `frames` frames of the output planes into `output` at `written`, after the
-    /// frames still to skip, never past the input's length.
-    private func emit(_ frames: Int, into output: UnsafeMutablePointer<Float>, written: inout Int) {
-        guard let outPlanes else { return }
-        let from = min(skip, frames)
-        skip -= from
-        let n = Int(min(Int64(frames - from), framesIn - framesOut))
-        guard n > 0 else { return }
-        let ch = channels, b = blockLength
-        var bad = 0, first = n
-        for c in 0..<ch {
-            let plane = outPlanes + c * b + from
-            let to = output + written * ch + c
-            for f in 0..<n {
-                let v = plane[f]
-                if v.isFinite { to[f &* ch] = v } else { to[f &* ch] = 0; bad &+= 1; first = min(first, f) }
-            }
-        }
-        if bad > 0 { replacedNonFinite(bad, at: framesOut + Int64(first)) }
-        written += n
-        framesOut += Int64(n)
-    }
 
     /// A plugin's NaN or infinite samples are replaced by 0 on their way out (they would poison
     /// every unit after it, and a float output): counted for `--stats`, and said once on stderr

@@ -59,7 +59,8 @@ public struct PluginUnits: UnitProvider {
         let example = isLV2 ? "aupipe lv2 eg-amp gain=-6 < in.wav > out.wav" : "aupipe ladspa amp_mono gain=0.5 < in.wav > out.wav"
         return UnitDescriptor(name: unit, summary: summary, details: details, synopsis: synopsis, example: example,
                               exercise: UnitExercise([UnitExercise.plugin]),
-                              manual: isLV2 ? lv2Manual : ladspaManual) { arguments in
+                              manual: isLV2 ? lv2Manual : ladspaManual,
+                              frameNeeds: PluginUnit.frameNeeds(perChannel: true, latency: true)) { arguments in
             guard let first = arguments.first, !first.contains("=") else {
                 throw AUPipeError.usage("\(unit) needs the plugin first: \(unit) \(synopsis); 'aupipe plugins \(unit)' lists them")
             }
@@ -116,7 +117,9 @@ extension PluginUnit {
         let exampleArgs = parameters.first { $0.defaultValue != nil }.map { " \($0.name)=\($0.defaultValue!)" } ?? ""
         let shortName = plugin.label ?? plugin.identifier
         return UnitDescriptor(name: unit, summary: plugin.name, details: lines.joined(separator: "\n"), parameters: parameters, primary: nil,
-                              example: "aupipe \(unit) \(shortName)\(exampleArgs) < in.wav > out.wav") { values in
+                              example: "aupipe \(unit) \(shortName)\(exampleArgs) < in.wav > out.wav",
+                              frameNeeds: PluginUnit.frameNeeds(perChannel: plugin.audioInputs.count == 1 && plugin.audioOutputs.count == 1,
+                                                                latency: plugin.controlOutputs.contains { $0.isLatency })) { values in
             try PluginUnit(plugin: plugin, backend: backend, values: values, unitName: unit)
         }
     }

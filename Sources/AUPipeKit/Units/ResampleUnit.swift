@@ -18,6 +18,7 @@ public final class ResampleUnit: AudioUnit, StatsReporting {
         example: "aupipe resample 16000 quality=6 < in48k.wav > out16k.wav",
         exercise: UnitExercise(["16000"], length: .resampled),
         manual: manualText,
+        frameNeeds: FrameNeeds(latency: true),
         make: { v in
             guard let rate = v[Keys.rate] else {
                 throw AUPipeError.usage("resample: needs an output rate, e.g. 'resample 16000' or 'resample rate=44.1k'")

@@ -7,8 +7,9 @@ import Glibc
 /// to `range` LU (`LoudnessGainControl`), and a look-ahead true-peak limiter keeps the output's
 /// true peak at or below `true-peak` dBTP (`TruePeakLimiter`).
 ///
-/// Exact length and zero delay: the limiter's look-ahead (10 ms plus 11 frames: `TruePeakLimiter.latency`) is skipped at
-/// the start and flushed with zeros at the end, so output frame k is input frame k times a gain.
+/// Exact length and zero delay: the limiter's look-ahead (10 ms plus 11 frames: `TruePeakLimiter.latency`) is trimmed
+/// (`LatencyTrim`): skipped at the start and flushed with zeros at the end, so output frame k is
+/// input frame k times a gain.
 /// Input and output loudness are measured (libebur128, `LoudnessMeter`) for `--stats` and
 /// `--control` (`get loudnorm.gain` ...). The same input gives the same bytes at any block size.
 public final class LoudnormUnit: AudioUnit, StatsReporting, LiveControllable {
@@ -26,6 +27,7 @@ public final class LoudnormUnit: AudioUnit, StatsReporting, LiveControllable {
         example: "arecord -t raw -f S16_LE -r 48000 -c 2 | aupipe --in-format s16le:48000:2 loudnorm target=-16 -t wav | opusenc - stream.opus",
         exercise: UnitExercise(["target=-16"]),
         manual: manualText,
+        frameNeeds: FrameNeeds(latency: true),
         make: { LoudnormUnit(target: $0[Keys.target], truePeak: $0[Keys.truePeak], range: $0[Keys.range]) })
 
     /// dB below the ceiling the limiter aims at, for the difference between true-peak meters.
@@ -46,8 +48,8 @@ public final class LoudnormUnit: AudioUnit, StatsReporting, LiveControllable {
     /// Frames per gain update, input frames so far, the next update's frame.
     private var period = 1
     private var framesIn: Int64 = 0, nextUpdate: Int64 = 0
-    /// Input frames pushed and output frames written (the look-ahead is the difference).
-    private var pushed: Int64 = 0, framesOut: Int64 = 0
+    /// The limiter's look-ahead, trimmed: which of its output frames are kept.
+    private var trim = LatencyTrim()
     /// The gain factor at the start of this period and at its end; it moves linearly between.
     private var factorFrom: Double = 1, factorTo: Double = 1
     /// One frame scaled by the gain, and one frame of zeros, and where skipped frames go.
@@ -81,7 +83,9 @@ public final class LoudnormUnit: AudioUnit, StatsReporting, LiveControllable {
         finiteIn = FiniteMeasure(owner: "loudnorm", channels: channels, sampleRate: rate, maxFrames: context.maxFrames)
         // The output's copy is never reported: a NaN there came in (and was reported) at the input.
         finiteOut = FiniteMeasure(owner: nil, channels: channels, sampleRate: rate, maxFrames: context.maxFrames)
-        limiter = TruePeakLimiter(channels: channels, sampleRate: rate, ceiling: Self.ceiling(truePeak))
+        let limiter = TruePeakLimiter(channels: channels, sampleRate: rate, ceiling: Self.ceiling(truePeak))
+        self.limiter = limiter
+        trim = LatencyTrim(latency: limiter.latency)
         period = max(1, Int((LoudnessGainControl.period * Double(rate)).rounded()))
         nextUpdate = Int64(period)
         for p in [\LoudnormUnit.scaled, \.zeros, \.discard] {
@@ -98,7 +102,7 @@ public final class LoudnormUnit: AudioUnit, StatsReporting, LiveControllable {
     public func process(_ input: UnsafePointer<Float>, frames count: Int, into output: UnsafeMutablePointer<Float>) throws -> Int {
         guard let limiter, let inputMeter, let finiteIn, let scaled, let discard else { return 0 }
         var done = 0, written = 0
-        let latency = Int64(limiter.latency)
+        trim.received(count)
         while done < count {
             let n = Int(min(Int64(count - done), nextUpdate - framesIn))
             let p = input + done * channels
@@ -109,26 +113,24 @@ public final class LoudnormUnit: AudioUnit, StatsReporting, LiveControllable {
                 let k = Float(factorFrom + step * Double(framesIn + Int64(f) - periodStart + 1))
                 let x = p + f * channels
                 for c in 0..<channels { scaled[c] = x[c] * k }
-                if pushed >= latency {
+                if trim.keep(1).count == 1 {
                     limiter.push(scaled, into: output + written * channels)
                     written += 1
                 } else {
                     limiter.push(scaled, into: discard)
                 }
-                pushed += 1
             }
             framesIn += Int64(n)
             done += n
             if framesIn == nextUpdate { update() }
         }
-        framesOut += Int64(written)
         measureOutput(output, frames: written)
         return written
     }
 
     private func measureOutput(_ output: UnsafePointer<Float>, frames: Int) {
         guard let outputMeter, let finiteOut else { return }
-        finiteOut.measure(output, frames: frames, from: framesOut) { outputMeter.add($0, frames: $1) }
+        finiteOut.measure(output, frames: frames, from: trim.framesOut) { outputMeter.add($0, frames: $1) }
     }
 
     /// A gain update at the end of a period: the next period glides to the new gain.
@@ -144,20 +146,17 @@ public final class LoudnormUnit: AudioUnit, StatsReporting, LiveControllable {
     /// Flushes the look-ahead: zeros in until every input frame has come out.
     public func drain(into output: UnsafeMutablePointer<Float>, capacity: Int) throws -> (frames: Int, done: Bool) {
         guard let limiter, let zeros, let discard else { return (0, true) }
-        let latency = Int64(limiter.latency)
         var written = 0
-        while framesOut < framesIn && written < capacity {
-            if pushed >= latency {
+        while trim.owesOutput && written < capacity {
+            if trim.keep(1).count == 1 {
                 limiter.push(zeros, into: output + written * channels)
                 written += 1
-                framesOut += 1
             } else {
                 limiter.push(zeros, into: discard)
             }
-            pushed += 1
         }
         measureOutput(output, frames: written)
-        return (written, framesOut == framesIn)
+        return (written, !trim.owesOutput)
     }
 
     // MARK: live parameters and figures

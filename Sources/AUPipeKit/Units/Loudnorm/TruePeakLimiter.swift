@@ -14,8 +14,9 @@ import Glibc
 /// over `attack` frames, which turns the step into a ramp. An average of values that are all at
 /// most r is at most r, so every frame within `spread` of a peak leaves at or below the ceiling.
 ///
-/// `latency` = Oversampler.delay + attack − 1 + spread frames; the caller skips that many
-/// frames at the start and flushes them with zeros at the end. Nothing is allocated after `init`.
+/// `latency` = Oversampler.delay + attack − 1 + spread frames; the caller trims them
+/// (`LatencyTrim`: skipped at the start, flushed with zeros at the end). Nothing is allocated
+/// after `init`.
 final class TruePeakLimiter {
     /// Frames each side of a frame the interpolator reaches.
     static let spread = Oversampler.tapsPerPhase / 2

@@ -11,5 +11,8 @@ extension EchoCancellerUnit {
         example: "arecord -t raw -f S16_LE -r 16000 -c 1 | aupipe --live --in-format s16le:16000:1 aec ref=played.wav delay=auto -t wav > clean.wav",
         exercise: UnitExercise(["ref=\(UnitExercise.sideInput)"]),
         manual: manualText,
+        // Whole frames of frame= (speexdsp's), the post-filter's latency removed from the output.
+        frameNeeds: FrameNeeds(frames: .fixed(VoiceParameters.minimumFrames...Int(VoiceParameters.frameRange.upperBound * 768_000)),
+                               latency: true),
         make: { v in try EchoCancellerUnit(v) })
 }

@@ -19,7 +19,7 @@
 ///   the chain pulls them (`StatsReporting`, `PlotReporting`); the unit writes nothing itself.
 ///
 /// Frames of `frame=` go through speex in 16-bit samples. The output has exactly the input's
-/// frame count; a part-filled last frame is padded, processed and trimmed (`FrameBlocker`).
+/// frame count; a part-filled last frame is padded, processed and trimmed (`FixedFrames`).
 public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReporting, PlotReporting, SideInputReader, SideOutputWriter, ReferencePlayer {
     /// The parameters, checked when the chain is built.
     let configuration: EchoCancellerConfiguration
@@ -35,7 +35,7 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
     private(set) var reader: SideInput?
     /// `--play`: the far end goes to a device as it is read, and comes back as played.
     private(set) var played: PlayedReference?
-    private var blocker: FrameBlocker?
+    private var blocker: FixedFrames?
     /// One frame: the microphones and the reference in float, then in 16-bit samples, and the
     /// canceller's output.
     private var micFloat, refFloat: UnsafeMutablePointer<Float>?
@@ -88,7 +88,8 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
         let postFilter = try EchoPostFilter(layout: layout, settings: configuration.preprocess, residual: configuration.residual,
                                             nonlinear: configuration.nonlinear, echo: linear.state)
         (self.pathChange, self.linear, self.postFilter) = (pathChange, linear, postFilter)
-        blocker = FrameBlocker(frameFrames: frameFrames, channels: layout.inChannels, outputChannels: layout.mics, latency: postFilter.latencyFrames)
+        blocker = Self.descriptor.frameNeeds.fixedFrames(frameFrames, channels: layout.inChannels, outputChannels: layout.mics,
+                                                         latency: postFilter.latencyFrames)
         micFloat = .allocate(capacity: frameFrames * layout.mics)
         refFloat = .allocate(capacity: frameFrames * speakers)
         rec16 = .allocate(capacity: frameFrames * layout.mics)

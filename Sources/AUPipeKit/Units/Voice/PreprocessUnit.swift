@@ -1,7 +1,8 @@
 /// `denoise` and `agc`: speexdsp's preprocessor without an echo canceller, one state per channel.
 ///
-/// Frames of `frame=` go through speex in 16-bit samples; the preprocessor's one-frame delay is
-/// removed and the output has exactly the input's frame count.
+/// Frames of `frame=` (`FixedFrames`) go through speex in 16-bit samples, one preprocessor per
+/// channel (`PerChannel`); the preprocessor's one-frame delay is removed and the output has
+/// exactly the input's frame count.
 public final class PreprocessUnit: AudioUnit, StatsReporting {
     public static let denoiseDescriptor = UnitDescriptor(
         name: "denoise",
@@ -12,6 +13,7 @@ public final class PreprocessUnit: AudioUnit, StatsReporting {
         example: "aupipe denoise -20 < noisy.wav > clean.wav",
         exercise: UnitExercise(["-20"]),
         manual: denoiseManual,
+        frameNeeds: VoiceParameters.preprocessorFrameNeeds,
         make: { v in
             var s = PreprocessSettings()
             s.denoise = v[Keys.db]
@@ -27,6 +29,7 @@ public final class PreprocessUnit: AudioUnit, StatsReporting {
         example: "aupipe agc 12000 < quiet.wav > level.wav",
         exercise: UnitExercise(["12000"]),
         manual: agcManual,
+        frameNeeds: VoiceParameters.preprocessorFrameNeeds,
         make: { v in
             var s = PreprocessSettings()
             s.agcLevel = v[Keys.level]
@@ -36,9 +39,9 @@ public final class PreprocessUnit: AudioUnit, StatsReporting {
     private let name: String
     private let settings: PreprocessSettings
     private let frameLength: StreamDuration
-    /// One preprocessor per channel, run on each whole frame of `blocker`.
+    /// One preprocessor per channel, run on each whole frame of `frames`.
     private var channels: PerChannel<PreprocessChannel>?
-    private var blocker: FrameBlocker?
+    private var frames: FixedFrames?
     /// Samples clipped going into speex's 16-bit frames.
     public var clippedSamples: Int { channels?.instances.reduce(0) { $0 + $1.clipped } ?? 0 }
 
@@ -54,23 +57,26 @@ public final class PreprocessUnit: AudioUnit, StatsReporting {
         channels = try PerChannel(channels: input.channels, maxFrames: frameFrames) { [settings] _ in
             try PreprocessChannel(frameFrames: frameFrames, sampleRate: input.sampleRate, settings: settings)
         }
-        blocker = FrameBlocker(frameFrames: frameFrames, channels: input.channels, outputChannels: input.channels, latency: frameFrames)
+        // speex's preprocessor gives each frame out one frame later: that latency is trimmed.
+        frames = VoiceParameters.preprocessorFrameNeeds.fixedFrames(frameFrames, channels: input.channels, latency: frameFrames)
         return input
     }
 
-    public func maxOutputFrames(forInput inputFrames: Int) -> Int { blocker?.maxOutput(forInput: inputFrames) ?? inputFrames }
+    public func maxOutputFrames(forInput inputFrames: Int) -> Int { frames?.maxOutput(forInput: inputFrames) ?? inputFrames }
 
-    public func process(_ input: UnsafePointer<Float>, frames: Int, into output: UnsafeMutablePointer<Float>) throws -> Int {
-        try blocker!.push(input, frames: frames, into: output) { try runFrame() }
+    public func process(_ input: UnsafePointer<Float>, frames count: Int, into output: UnsafeMutablePointer<Float>) throws -> Int {
+        guard let frames else { return 0 }
+        return try frames.push(input, frames: count, into: output) { try runFrame() }
     }
 
     public func drain(into output: UnsafeMutablePointer<Float>, capacity: Int) throws -> (frames: Int, done: Bool) {
-        (try blocker!.finish(into: output) { try runFrame() }, true)
+        guard let frames else { return (0, true) }
+        return try frames.drain(into: output, capacity: capacity) { try runFrame() }
     }
 
-    /// Each channel of `blocker.frame` through its own preprocessor into `blocker.frameOut`.
+    /// Each channel of `frames.frame` through its own preprocessor into `frames.frameOut`.
     private func runFrame() throws {
-        guard let blocker, let channels else { return }
-        try channels.run(blocker.frame, frames: blocker.frameFrames, into: blocker.frameOut)
+        guard let frames, let channels else { return }
+        try channels.run(frames.frame, frames: frames.frameFrames, into: frames.frameOut)
     }
 }

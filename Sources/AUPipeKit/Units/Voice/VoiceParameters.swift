@@ -11,6 +11,12 @@ public enum VoiceParameters {
     /// An AGC target level in speex's 16-bit sample units, 1...32768 (8000 is about −12 dBFS).
     public static var agcLevel: ParameterType<Double> { .number(1...32768, unit: "") }
 
+    /// What speexdsp's preprocessor needs of the chain (`denoise`, `agc`): fixed frames of
+    /// `frame=` (`minimumFrames` up to 100 ms at 768 kHz), one state per channel, and its one
+    /// frame of delay trimmed.
+    static let preprocessorFrameNeeds = FrameNeeds(frames: .fixed(minimumFrames...Int(frameRange.upperBound * 768_000)),
+                                                   perChannel: true, latency: true)
+
     /// `frame=`'s range in seconds.
     static let frameRange: ClosedRange<Double> = 0.0025...0.1
     /// The fewest frames (samples per channel) a speexdsp frame may have, at any rate.
