@@ -109,16 +109,7 @@ public struct LADSPABackend: PluginBackend {
 
     /// The `.so` files of `directory`, sorted; none if it cannot be read.
     static func libraries(in directory: String) -> [String] {
-        guard let dir = opendir(directory) else { return [] }
-        defer { closedir(dir) }
-        var names: [String] = []
-        while let entry = readdir(dir) {
-            let name = withUnsafePointer(to: entry.pointee.d_name) {
-                $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
-            }
-            if name.hasSuffix(".so"), !name.hasPrefix(".") { names.append(name) }
-        }
-        return names.sorted()
+        DirectoryNames.sorted(in: directory).filter { $0.hasSuffix(".so") && !$0.hasPrefix(".") }
     }
 
     /// The library's `ladspa_descriptor`, or nil when it does not load or has none.

@@ -54,7 +54,7 @@ struct LV2Index: Sendable {
         /// on Debian) and the other places distributions use, so that a bundle installed in any
         /// of them changes the stamp.
         static func defaultDirectories() -> [String] {
-            let multiarch = names(in: "/usr/lib")
+            let multiarch = DirectoryNames.sorted(in: "/usr/lib")
                 .filter { $0.contains("-linux-") }.sorted().flatMap { ["/usr/lib/\($0)/lv2", "/usr/local/lib/\($0)/lv2"] }
             return ["~/.lv2"] + multiarch + ["/usr/lib/lv2", "/usr/local/lib/lv2", "/usr/lib64/lv2", "/usr/local/lib64/lv2"]
         }
@@ -65,7 +65,7 @@ struct LV2Index: Sendable {
             var text = ""
             for directory in self.directories {
                 text += "\(directory)\t\(Self.modified(directory))\n"
-                for name in Self.names(in: directory) {
+                for name in DirectoryNames.sorted(in: directory) {
                     let bundle = directory + "/" + name
                     text += "\(name)\t\(Self.modified(bundle))\t\(Self.modified(bundle + "/manifest.ttl"))\n"
                 }
@@ -109,20 +109,6 @@ struct LV2Index: Sendable {
             let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
             close(fd)
             if written != bytes.count || rename(temporary, file) != 0 { unlink(temporary) }
-        }
-
-        /// The names in `directory` but `.` and `..`, sorted; none if it cannot be read.
-        static func names(in directory: String) -> [String] {
-            guard let dir = opendir(directory) else { return [] }
-            defer { closedir(dir) }
-            var names: [String] = []
-            while let entry = readdir(dir) {
-                let name = withUnsafePointer(to: entry.pointee.d_name) {
-                    $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
-                }
-                if name != ".", name != ".." { names.append(name) }
-            }
-            return names.sorted()
         }
 
         /// A file's text (at most 4 MB), or nil when it cannot be read.

@@ -15,27 +15,7 @@ extension PreprocessUnit {
         speex's own, about \-12 dBFS.
         The gain changes gradually, within speex's limits: at most about 30 dB, rising
         by at most 12 dB and falling by at most 40 dB a second.
-        .TP
-        .BI frame= DURATION
-        The frame speexdsp works on: 2.5 to 100 ms, and at least 16 frames; a bare
-        number is in milliseconds.
-        Default
-        .BR 10ms .
-        .PP
-        As in
-        .BR aec ,
-        the samples go through speex as 16\-bit values (rounded to nearest, and
-        clipped at full scale on the way in; these clips are counted in the unit's
-        .B clipped
-        figure of
-        .BR \-\-stats ),
-        the output has exactly the input's frame count
-        (a part\-filled last frame is padded, processed and trimmed), and the
-        preprocessor's one frame of delay is removed (see
-        .BR "LENGTH AND TIMING" ).
-        .B agc
-        is never bypassed.
-        """#
+        """# + "\n" + frameAndTiming("agc")
     /// The denoise section of the manual page (roff, after its `.SS` line; `UnitDescriptor.manual`).
     static let denoiseManual = #"""
         Reduces stationary noise (hiss, hum, a fan) with speexdsp's preprocessor, its
@@ -52,6 +32,12 @@ extension PreprocessUnit {
         speex's own.
         .B 0
         removes no noise, but the unit still runs.
+        """# + "\n" + frameAndTiming("denoise")
+
+    /// The part both sections share: `frame=`, and how speex's 16-bit frames keep the length
+    /// and the timing (`unit` names the unit that is never bypassed).
+    static func frameAndTiming(_ unit: String) -> String {
+        #"""
         .TP
         .BI frame= DURATION
         The frame speexdsp works on: 2.5 to 100 ms, and at least 16 frames; a bare
@@ -70,7 +56,8 @@ extension PreprocessUnit {
         (a part\-filled last frame is padded, processed and trimmed), and the
         preprocessor's one frame of delay is removed (see
         .BR "LENGTH AND TIMING" ).
-        .B denoise
+        .B \#(unit)
         is never bypassed.
         """#
+    }
 }
