@@ -43,8 +43,7 @@ import Testing
         #expect(section.contains("aupipe invert < a.wav > b.wav"))
     }
 
-    @Test func groffFindsNothingToWarnAbout() throws {
-        guard CLI.has("groff") else { return }
+    @Test(.needs("groff")) func groffFindsNothingToWarnAbout() throws {
         let r = try CLI.shell("groff -man -Tutf8 -ww \"$MANPAGE\" > /dev/null", environment: ["MANPAGE": Self.manURL.path])
         #expect(r.status == 0)
         #expect(r.stderr.isEmpty, "\(r.stderr)")
