@@ -38,7 +38,7 @@ import Testing
         }
         #expect(clean.figures["nonFiniteSamples"] == 0)
         #expect(bad.figures["nonFiniteSamples"] == 1)
-        #expect(bad.stderr.contains("aupipe: meter: warning: a non-finite sample (NaN or infinity) in the input at 7.000 s, channel 1"), "\(bad.stderr)")
+        #expect(bad.stderr.contains("aupipe: meter: warning: a non-finite sample (NaN or infinity) in the input at 7.000 s, channel 0"), "\(bad.stderr)")
         #expect(!clean.stderr.contains("non-finite"))
     }
 

@@ -49,7 +49,7 @@ final class FiniteMeasure {
         }
         if count == 0, let owner {
             let seconds = Double(frame + Int64(first / channels)) / Double(sampleRate)
-            warn("aupipe: \(owner): warning: a non-finite sample (NaN or infinity) in the input at \(String(seconds, decimals: 3)) s, channel \(first % channels + 1); such samples are measured as the sample before them and counted in --stats")
+            warn("aupipe: \(owner): warning: a non-finite sample (NaN or infinity) in the input at \(String(seconds, decimals: 3)) s, channel \(first % channels); such samples are measured as the sample before them and counted in --stats")
         }
         count += Int64(bad)
         var done = 0
