@@ -23,7 +23,7 @@ public final class LoudnormUnit: AudioUnit, StatsReporting, LiveControllable {
             """,
         parameters: [Keys.target, Keys.truePeak, Keys.range],
         primary: Keys.target.name,
-        example: "arecord -t raw -f S16_LE -r 48000 -c 2 | aupipe --in-format s16le:48000:2 loudnorm target=-16 -t wav | opusenc - stream.opus",
+        example: "arecord -t raw -f S16_LE -r 48000 -c 2 | aupipe --live --in-format s16le:48000:2 loudnorm target=-16 -t wav | opusenc - stream.opus",
         exercise: UnitExercise(["target=-16"]),
         manual: manualText,
         make: { LoudnormUnit(target: $0[Keys.target], truePeak: $0[Keys.truePeak], range: $0[Keys.range]) })

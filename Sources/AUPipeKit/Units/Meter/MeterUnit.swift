@@ -20,7 +20,7 @@ public final class MeterUnit: AudioUnit, StatsReporting, LiveControllable, SideO
             """,
         parameters: [Keys.every, Keys.to, Keys.plot],
         primary: nil,
-        example: "arecord -f S16_LE -r 48000 -c 2 | aupipe meter every=1s to=levels.jsonl | opusenc - out.opus",
+        example: "arecord -f S16_LE -r 48000 -c 2 | aupipe --live meter every=1s to=levels.jsonl | opusenc - out.opus",
         exercise: UnitExercise(["every=100ms", "to=\(UnitExercise.sideOutput).jsonl"]),
         manual: manualText,
         make: { v in
