@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// One NaN or infinity in float input does not move `meter`'s or `loudnorm`'s figures (issue 24,
-/// item 11): such samples are measured as 0, counted in `--stats` (`nonFiniteSamples`) and
+/// item 11): such samples are measured as the sample before them, counted in `--stats` (`nonFiniteSamples`) and
 /// reported once on stderr with their time; the audio itself passes as it is.
 @Suite struct MeterNonFiniteTests {
     /// 15 s of stereo f32 at 48 kHz, raw: 5 s of sine at −30, −15 and −25 dBFS (a loudness range
@@ -38,7 +38,7 @@ import Testing
         }
         #expect(clean.figures["nonFiniteSamples"] == 0)
         #expect(bad.figures["nonFiniteSamples"] == 1)
-        #expect(bad.stderr.contains("aupipe: meter: warning: a non-finite sample (NaN or infinity) in the input at 7.000 s, channel 1"), "\(bad.stderr)")
+        #expect(bad.stderr.contains("aupipe: meter: warning: a non-finite sample (NaN or infinity) in the input at 7.000 s, channel 0"), "\(bad.stderr)")
         #expect(!clean.stderr.contains("non-finite"))
     }
 
@@ -51,5 +51,27 @@ import Testing
         }
         #expect(bad.figures["nonFiniteSamples"] == 1)
         #expect(bad.stderr.contains("aupipe: loudnorm: warning: a non-finite sample"), "\(bad.stderr)")
+    }
+
+    /// A NaN at a sine's crest (1 kHz at 48 kHz: frame 24012 is a crest) is measured as the
+    /// sample before it, not as 0: a 0 there made the true-peak interpolator overshoot by 0.5 dB.
+    @Test func aNonFiniteSampleAtACrestLeavesTheTruePeak() throws {
+        let r = try CLI.shell("\"$AUPIPE\" gen sine 1000 level=-6 duration=1 --out-format f32le:48000:1 -t raw")
+        try #require(r.status == 0, "\(r.stderr)")
+        var bad = r.stdout
+        withUnsafeBytes(of: Float.nan.bitPattern.littleEndian) { bad.replaceSubrange(24012 * 4..<24012 * 4 + 4, with: $0) }
+        let chain = "meter", format = "f32le:48000:1"
+        func figures(_ d: Data) throws -> [String: Double] {
+            let r = try CLI.shell("\"$AUPIPE\" --in-format \(format) --stats=json \(chain) -o /dev/null", stdin: d)
+            try #require(r.status == 0, "\(r.stderr)")
+            let line = try #require(r.stderr.split(separator: "\n").last)
+            let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+            return try #require(((object?["units"] as? [[String: Any]])?.first?["figures"]) as? [String: Double])
+        }
+        let clean = try figures(r.stdout), withNaN = try figures(bad)
+        for key in ["truePeakDBTP", "samplePeakDBFS", "rmsDBFS", "integratedLUFS"] {
+            let a = try #require(clean[key], "\(key)"), b = try #require(withNaN[key], "\(key) is null")
+            #expect(abs(a - b) <= 0.01, "\(key) \(b), without the NaN \(a)")
+        }
     }
 }

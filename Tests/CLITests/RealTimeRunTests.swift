@@ -99,6 +99,29 @@ import Testing
         #expect(try Self.data("off.wav", in: dir) == Self.data("files.wav", in: dir), "live=off waits for the reference in a --live run")
     }
 
+    /// Issue 24 item 2: with `--live`, a piped reference whose writer is there but has sent
+    /// nothing yet (not even its header) is late from the stream's start: its frames are silence,
+    /// counted and said on stderr, and dropped when they come so that the reference is not
+    /// shifted (before: silence that was neither counted nor said, and a shifted reference).
+    /// A FIFO that no writer opens stays silence without being late.
+    @Test func aRealTimeReferenceSilentFromTheStartIsLate() throws {
+        let dir = try CLI.temporaryDirectory()
+        try Self.echoScene(in: dir)
+        let r = try CLI.shell("""
+            timeout -s KILL 20 "$AUPIPE" --live --stats=json aec ref=<(echo $BASHPID > writer.pid; exec sleep 20 2> /dev/null) -o live.wav < mic.wav 2> json.txt
+            echo "status=$?"; kill -KILL $(cat writer.pid)
+            mkfifo nobody
+            timeout -s KILL 20 "$AUPIPE" --live --stats=json aec ref=nobody -o fifo.wav < mic.wav 2> fifo.txt
+            echo "status=$?"
+            """, cwd: dir)
+        #expect(String(decoding: r.stdout, as: UTF8.self) == "status=0\nstatus=0\n", "\(r.stderr)")
+        let late = try #require(Self.figure("referenceLateFrames", in: try Self.json("json.txt", in: dir)))
+        #expect(late >= 64000, "every frame of the 4 s stream was late: \(late)")
+        #expect(try String(contentsOf: dir.appendingPathComponent("json.txt"), encoding: .utf8)
+            .contains("aupipe: aec: ref (/dev/fd/63): warning: \(Int(late)) frames came late and were silence"))
+        #expect(Self.figure("referenceLateFrames", in: try Self.json("fifo.txt", in: dir)) == 0)
+    }
+
     /// Issue 24 item 7: a tee into `>(command)` whose reader starts 1 s late gets every frame
     /// in a run that is not real time (before: 94 % dropped), from a file or a pipe, and into a
     /// FIFO; the same bytes on every run.

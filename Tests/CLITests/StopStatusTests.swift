@@ -28,6 +28,7 @@ import Testing
         #expect(r.text.contains(status), "\(r.text) \(r.err)")
         // A failed run's output (item 26): out.wav is not made, what was written is the .partial.
         #expect(r.text.contains("kept as partial"), "\(r.text) \(r.err)")
+        #expect(r.err.contains("aupipe: output kept as out.wav.partial; out.wav was left as it was (the run was stopped by a signal)"), "\(r.err)")
         #expect(r.text.contains("frames: 48000") && r.text.contains("size=96044"), "drained and patched: \(r.text)")
     }
 

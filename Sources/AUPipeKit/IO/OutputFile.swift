@@ -77,10 +77,11 @@ public final class OutputFile {
     private func keepPartial(_ temporary: String, _ target: String, console: any Console, why: String?, status: ExitStatus) -> ExitStatus {
         if let why { console.err("aupipe: \(why)") }
         let partial = target + ".partial"
+        let reason = status == .interrupted || status == .terminated ? "the run was stopped by a signal" : "the run failed"
         if rename(cPath(temporary), cPath(partial)) == 0 {
-            console.err("aupipe: output kept as \(partial); \(path) was left as it was (the run failed)")
+            console.err("aupipe: output kept as \(partial); \(path) was left as it was (\(reason))")
         } else {
-            console.err("aupipe: output kept as \(temporary) (cannot rename it to \(partial): \(String(cString: strerror(errno)))); \(path) was left as it was (the run failed)")
+            console.err("aupipe: output kept as \(temporary) (cannot rename it to \(partial): \(String(cString: strerror(errno)))); \(path) was left as it was (\(reason))")
         }
         return status
     }

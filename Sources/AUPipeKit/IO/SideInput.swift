@@ -59,7 +59,9 @@ final class SideInput {
     enum Decoding: Equatable { case decoding, flushing, drained }
     private var decoding = Decoding.decoding
     private var drained: Bool { decoding == .drained }
-    private var gotData = false
+    /// Whether a writer has been seen (data came, or a read would have blocked): from then on,
+    /// a real-time input's missing frames are late, even before its header has come.
+    private var writerSeen = false
     /// Whether "waiting for a writer" has been said.
     private var announcedWait = false
     /// Decoded and converted frames waiting to be mixed: a ring of `capacity` frames, allocated
@@ -253,7 +255,8 @@ final class SideInput {
                 }
             }
             switch outcome {
-            case .bytes(let n)?: pendingCount += n; gotData = true
+            case .bytes(let n)?: pendingCount += n; writerSeen = true
+            case .wouldBlock?: writerSeen = true
             case .end?: source = .ended
             case .noWriterYet? where streamEnded: source = .neverOpened // nobody will write now
             default: break
@@ -360,8 +363,10 @@ final class SideInput {
         let endedAt = ended ? f : nil
         if f < frames {
             output.advanced(by: f * ch).update(repeating: 0, count: (frames - f) * ch)
-            if !ended, gotData || !liveNow {
-                // Late: give silence now and drop as many frames when they come.
+            if !ended, writerSeen || !liveNow {
+                // Late (a writer is there, or a FIFO's first one has come: a pipe whose command
+                // starts slowly is late from the stream's start, not shifted): give silence now
+                // and drop as many frames when they come.
                 owed += frames - f
                 underrunFrames += Int64(frames - f)
             }

@@ -69,7 +69,7 @@ extension LoudnormUnit {
         .B nonFiniteSamples
         in
         .BR \-\-stats=json ).
-        NaN and infinite input samples are measured as 0, counted and reported as by
+        NaN and infinite input samples are measured as the sample before them, counted and reported as by
         .BR meter ;
         they pass through as they are.
         Unlike ffmpeg's

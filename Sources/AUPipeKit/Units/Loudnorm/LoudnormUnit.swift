@@ -20,11 +20,11 @@ public final class LoudnormUnit: AudioUnit, StatsReporting, LiveControllable {
             Single pass, for streams: a slowly moving gain brings the loudness (ITU-R BS.1770-4, EBU R128 gating, measured with libebur128, each channel weighted by where it plays as meter does) to target= LUFS, and a look-ahead limiter keeps the true peak (4x oversampled) at or below true-peak= dBTP.
             The gain: every 100 ms of stream time it aims at target minus the input's integrated loudness so far (gated), and moves towards it by at most 12 dB per second (the integrated loudness itself moves slowly once a few seconds have passed). In the first 400 ms, before the input has a gated loudness, it aims at the loudness heard so far (from 100 ms on; 0 dB before), and it moves at up to 60 dB per second until it first gets to its aim. Where the current loudness (the louder of short-term, 3 s, and momentary, 400 ms) is more than range/2 LU from the integrated loudness, a second part of the gain, moving at most 3 dB per second up and 10 dB per second down, brings it back to range/2 LU from the target: quiet passages are lifted partly, loud ones lowered partly, and the output keeps a loudness range of up to range LU. During silence or pauses (below -70 LUFS, or 20 LU below the integrated loudness) the gain holds. The gain stays within -30 and +30 dB.
             The limiter looks 10 ms ahead: its gain is down to what the peak needs when the peak comes out (a ramp over 10 ms), and recovers with a 200 ms time constant. It aims 0.2 dB below the ceiling, for the difference between true-peak meters. Length is exact and delay is zero: the look-ahead (10 ms and 11 frames: 491 frames at 48 kHz, as --stats shows) is compensated at the start and flushed at the end.
-            target, true-peak and range are live (--control: set loudnorm.target -20). --stats prints input and output loudness: integrated (LUFS), range (LU), true peak (dBTP); JSON figures inputIntegratedLUFS, inputLoudnessRangeLU, inputTruePeakDBTP, outputIntegratedLUFS, outputLoudnessRangeLU, outputTruePeakDBTP, gainDB (the gain at the end), limiterMaxReductionDB, nonFiniteSamples (NaN and infinite input samples: measured as 0, reported once on stderr, passed through as they are). get loudnorm.gain, loudnorm.input-integrated and loudnorm.output-integrated read them while running.
+            target, true-peak and range are live (--control: set loudnorm.target -20). --stats prints input and output loudness: integrated (LUFS), range (LU), true peak (dBTP); JSON figures inputIntegratedLUFS, inputLoudnessRangeLU, inputTruePeakDBTP, outputIntegratedLUFS, outputLoudnessRangeLU, outputTruePeakDBTP, gainDB (the gain at the end), limiterMaxReductionDB, nonFiniteSamples (NaN and infinite input samples: measured as the sample before them, reported once on stderr, passed through as they are). get loudnorm.gain, loudnorm.input-integrated and loudnorm.output-integrated read them while running.
             """,
         parameters: [Keys.target, Keys.truePeak, Keys.range],
         primary: Keys.target.name,
-        example: "arecord -t raw -f S16_LE -r 48000 -c 2 | aupipe --in-format s16le:48000:2 loudnorm target=-16 -t wav | opusenc - stream.opus",
+        example: "arecord -t raw -f S16_LE -r 48000 -c 2 | aupipe --live --in-format s16le:48000:2 loudnorm target=-16 -t wav | opusenc - stream.opus",
         exercise: UnitExercise(["target=-16"]),
         manual: manualText,
         frameNeeds: FrameNeeds(latency: true),
@@ -198,7 +198,7 @@ public final class LoudnormUnit: AudioUnit, StatsReporting, LiveControllable {
         (m?.integrated ?? -.infinity, m?.range ?? 0, decibels(linear: m?.truePeak ?? 0))
     }
 
-    /// NaN and infinite samples in the input so far (measured as 0; they pass through as they are).
+    /// NaN and infinite samples in the input so far (measured as the sample before them; they pass through as they are).
     public var nonFiniteSamples: Int64 { finiteIn?.count ?? 0 }
 
     /// The limiter's largest gain reduction so far, dB (0 when it never acted).

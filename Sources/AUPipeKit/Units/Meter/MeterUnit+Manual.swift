@@ -29,8 +29,8 @@ extension MeterUnit {
         allocates nothing while the stream runs); they agree with ffmpeg's
         .B ebur128
         within 0.1 LU where both weight the channels alike.
-        A NaN or infinite sample in float input is measured as 0 (the audio passes as
-        it is): it moves none of the figures, is counted
+        A NaN or infinite sample in float input is measured as its channel's sample
+        before it (the audio passes as it is): it barely moves the figures, is counted
         .RB ( nonFiniteSamples ,
         and in the
         .B \-\-stats

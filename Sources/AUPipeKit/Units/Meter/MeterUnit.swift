@@ -15,12 +15,12 @@ public final class MeterUnit: AudioUnit, StatsReporting, LiveControllable, SideO
         name: "meter",
         summary: "measure loudness (EBU R128), true peak, peak and RMS; audio untouched",
         details: """
-            Passes the stream through byte for byte and measures it with libebur128 (ITU-R BS.1770-4, EBU R128 gating): integrated loudness (LUFS), loudness range (LU), momentary (400 ms) and short-term (3 s) loudness, true peak (dBTP, 4x oversampled below 96 kHz), sample peak and RMS (dBFS, all channels). Each channel is weighted as BS.1770-4 says for where it plays, from the WAV channel mask or CAF layout (or the default layout for the count): 1.41 for side and surround channels between 60 and 120 degrees of azimuth (SL, SR; BL, BR without SL, SR, as in 5.1), 1.0 for front, centre, rear (BL, BR beside SL, SR, and BC: unlike ffmpeg's ebur128, which weighs them 1.41) and height channels, the LFE left out. --stats prints them at the end (JSON figures integratedLUFS, loudnessRangeLU, truePeakDBTP, samplePeakDBFS, rmsDBFS, nonFiniteSamples). A NaN or infinite sample in float input is measured as 0 (the audio passes as it is), counted (nonFiniteSamples) and reported on stderr once. While running, --control reads them: get meter.integrated, meter.momentary, meter.shortterm, meter.range, meter.truepeak, meter.peak, meter.rms. every= writes one JSON line per interval of stream time, {"t":SECONDS,"momentary":..,"shortterm":..,"integrated":..,"range":..,
+            Passes the stream through byte for byte and measures it with libebur128 (ITU-R BS.1770-4, EBU R128 gating): integrated loudness (LUFS), loudness range (LU), momentary (400 ms) and short-term (3 s) loudness, true peak (dBTP, 4x oversampled below 96 kHz), sample peak and RMS (dBFS, all channels). Each channel is weighted as BS.1770-4 says for where it plays, from the WAV channel mask or CAF layout (or the default layout for the count): 1.41 for side and surround channels between 60 and 120 degrees of azimuth (SL, SR; BL, BR without SL, SR, as in 5.1), 1.0 for front, centre, rear (BL, BR beside SL, SR, and BC: unlike ffmpeg's ebur128, which weighs them 1.41) and height channels, the LFE left out. --stats prints them at the end (JSON figures integratedLUFS, loudnessRangeLU, truePeakDBTP, samplePeakDBFS, rmsDBFS, nonFiniteSamples). A NaN or infinite sample in float input is measured as the sample before them (the audio passes as it is), counted (nonFiniteSamples) and reported on stderr once. While running, --control reads them: get meter.integrated, meter.momentary, meter.shortterm, meter.range, meter.truepeak, meter.peak, meter.rms. every= writes one JSON line per interval of stream time, {"t":SECONDS,"momentary":..,"shortterm":..,"integrated":..,"range":..,
             "truepeak":..,"peak":..,"rms":..}, with truepeak, peak and rms over the interval and null for silence, to stderr or to=; a FIFO's reader that is too slow loses lines, never stalls the stream. plot= draws momentary and short-term loudness and true peak (every 100 ms, and at the end of a last part interval) over stream time as an SVG file at the end.
             """,
         parameters: [Keys.every, Keys.to, Keys.plot],
         primary: nil,
-        example: "arecord -f S16_LE -r 48000 -c 2 | aupipe meter every=1s to=levels.jsonl | opusenc - out.opus",
+        example: "arecord -f S16_LE -r 48000 -c 2 | aupipe --live meter every=1s to=levels.jsonl | opusenc - out.opus",
         exercise: UnitExercise(["every=100ms", "to=\(UnitExercise.sideOutput).jsonl"]),
         manual: manualText,
         make: { v in
@@ -36,7 +36,7 @@ public final class MeterUnit: AudioUnit, StatsReporting, LiveControllable, SideO
     private let plotFile: PlotFile?
     private let lines: LineOutput?
     private var meter: LoudnessMeter?
-    /// NaN and infinities kept out of the figures (measured as 0), and counted.
+    /// NaN and infinities kept out of the figures (measured as the sample before them), and counted.
     private var finite: FiniteMeasure?
     private var channels = 1, rate = 1
     private var frames: Int64 = 0
@@ -153,12 +153,12 @@ public final class MeterUnit: AudioUnit, StatsReporting, LiveControllable, SideO
     public var truePeak: Double { decibels(linear: meter?.truePeak ?? 0) }
     public var samplePeak: Double { decibels(linear: meter?.samplePeak ?? 0) }
     public var rms: Double { Self.rms(sumSquares, samples) }
-    /// NaN and infinite samples in the input so far (measured as 0).
+    /// NaN and infinite samples in the input so far (measured as the sample before them).
     public var nonFiniteSamples: Int64 { finite?.count ?? 0 }
 
-    /// `; N non-finite samples (NaN or inf) measured as 0`, or nothing when there were none.
+    /// `; N non-finite samples (NaN or inf) measured as the sample before`, or nothing when there were none.
     static func nonFiniteNote(_ n: Int64) -> String {
-        n == 0 ? "" : "; \(counted(Int(n), "non-finite sample")) (NaN or inf) measured as 0"
+        n == 0 ? "" : "; \(counted(Int(n), "non-finite sample")) (NaN or inf) measured as the sample before"
     }
 
     public var statsNote: String? {

@@ -44,9 +44,14 @@ extension MixUnit {
         .B lateFrames
         in
         .BR \-\-stats=json ).
-        Before a FIFO's first byte nothing is late: an end of file then means that no
-        writer has opened it yet, and the bus joins the stream where its first bytes
-        arrive; once it has sent audio, its writer closing it ends the bus.
+        Before a writer has opened a FIFO nothing is late: an end of file then means
+        that no writer has opened it yet, and the bus joins the stream when one does;
+        once it has sent audio, its writer closing it ends the bus.
+        A pipe (such as
+        .BI <( command ))
+        has its writer from the start, so a command that is slow to start is late
+        from the stream's start, as is a writer that opens a FIFO and then sends
+        nothing for a while.
         A bus is closed when the mix ends, so a writer that is still writing then
         gets EPIPE (ffmpeg reports a broken pipe; that is expected).
         A live bus that runs ahead is held in a bounded buffer (at least 2 s of
