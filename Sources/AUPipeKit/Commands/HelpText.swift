@@ -93,7 +93,7 @@ public enum HelpText {
           --max-diff-db DB    largest |A-B| at most DB dBFS, -400...20 (-80 or -80dB)
           --min-snr DB        10*log10(sum A^2 / sum (A-B)^2) at least DB, -400...400
         A NaN or infinity equals only the same value, and fails every tolerance otherwise.
-        A length difference fails unless --allow-length: alone it allows any difference,
+        A length difference fails unless --allow-length: alone it allows 1 % of A's length,
         --allow-length=N at most N frames, --allow-length=P% at most P percent of A's length;
         the common part is then compared, and nothing passes when one stream is empty.
         Different sample types (s16le against f32le) fail unless --ignore-format; byte order

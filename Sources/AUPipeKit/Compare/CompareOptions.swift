@@ -69,7 +69,7 @@ public struct CompareOptions: Equatable, Sendable {
             case "--min-snr": o.minSNR = try number(name, try value(name, inline: inline), -400...400, unit: "dB")
             case "--allow-length":
                 // The bound comes after '=' only: a bare flag must not swallow the path after it.
-                guard let inline else { o.allowLength = .any; continue }
+                guard let inline else { o.allowLength = .bare; continue }
                 guard let allowance = LengthAllowance.parse(inline) else {
                     throw AUPipeError.usage("compare: --allow-length=\(inline) is neither a frame count (0 or more, e.g. --allow-length=480) nor a percentage of A's length (0...100, e.g. --allow-length=1%)")
                 }

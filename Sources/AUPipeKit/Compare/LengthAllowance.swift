@@ -2,8 +2,6 @@
 /// allows, a comparison passes only when some frames were compared: an empty stream never
 /// passes against a non-empty one.
 public enum LengthAllowance: Equatable, Sendable {
-    /// `--allow-length` alone: any difference; the common part is compared.
-    case any
     /// `--allow-length=N`: at most `N` frames (0 or more) of difference.
     case frames(Int64)
     /// `--allow-length=P%`: at most `P` percent (0...100) of A's length, rounded down to frames.
@@ -24,7 +22,6 @@ public enum LengthAllowance: Equatable, Sendable {
     /// The largest difference in frames allowed when A has `framesA` frames.
     func limit(framesA: Int64) -> Int64 {
         switch self {
-        case .any: return .max
         case .frames(let n): return n
         case .percent(let p): return Int64((Double(framesA) * p / 100).rounded(.down))
         }
@@ -33,9 +30,14 @@ public enum LengthAllowance: Equatable, Sendable {
     /// How the allowance reads in a report: `--allow-length=10`, `--allow-length=1%`.
     var option: String {
         switch self {
-        case .any: return "--allow-length"
         case .frames(let n): return "--allow-length=\(n)"
         case .percent(let p): return "--allow-length=\(formatNumber(p))%"
         }
     }
+
+    /// `--allow-length` alone: 1 % of A's length. Bounded, so that a golden test's gate never
+    /// passes a truncated output whatever its length (an unbounded flag passed any prefix);
+    /// 1 % covers an encoder's padding on a clip of a few seconds (an MP3 frame, Opus's
+    /// pre-skip); a larger or exact bound is given after `=`.
+    static let bare = LengthAllowance.percent(1)
 }

@@ -85,7 +85,11 @@ extension ManualText {
         .I A
         (0 to 100, rounded down to whole frames:
         .BR \-\-allow\-length=1% ).
-        Alone, the option allows any difference in length, as it always has.
+        Alone, the option allows at most 1 % of the length of
+        .I A
+        .RB ( \-\-allow\-length=1% :
+        enough for an encoder's padding on a clip of a few seconds), so that a
+        truncated output does not pass a golden test.
         The bound is given after
         .B =
         only, so that the option alone never takes a path for its value.
