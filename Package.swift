@@ -34,9 +34,14 @@ let package = Package(
         ),
         // Signal handling that must be async-signal-safe, in C.
         .target(name: "CAUPipeSupport"),
+        // The bottom layer: sample formats, channel layouts, container headers (CAF, WAV/RF64, AU)
+        // and the error type every layer throws. It imports nothing of aupipe's.
+        .target(name: "AUPipeFormats"),
+        // Everything above the formats: graph and DSP, units, I/O and devices, plugins, commands.
+        // It re-exports AUPipeFormats (Exports.swift), so `import AUPipeKit` sees both.
         .target(
             name: "AUPipeKit",
-            dependencies: ["CSpeexDSP", "CSoxr", "CEbur128", "CPNG", "CAUPipeSupport"]
+            dependencies: ["AUPipeFormats", "CSpeexDSP", "CSoxr", "CEbur128", "CPNG", "CAUPipeSupport"]
         ),
         // Release builds link the Swift runtime statically: start-up drops from ~3 ms to under
         // 2 ms (12 shared libraries fewer to load) and resident memory by ~3 MB.

@@ -14,13 +14,13 @@ public struct NonFiniteSamples: Equatable, Sendable {
     public init() {}
 
     /// Counts `count` more, the first of which (when none came before) is at `frame`, `channel`.
-    mutating func note(frame: Int64, channel: Int, count more: Int64 = 1) {
+    package mutating func note(frame: Int64, channel: Int, count more: Int64 = 1) {
         if first == nil { first = Place(frame: frame, channel: channel) }
         count += more
     }
 
     /// `3 samples, the first at frame 10, channel 0`, or `none`.
-    var text: String {
+    package var text: String {
         guard let first else { return "none" }
         return "\(counted(Int(count), "sample")), the first at frame \(first.frame), channel \(first.channel)"
     }
@@ -28,7 +28,7 @@ public struct NonFiniteSamples: Equatable, Sendable {
     /// Non-finite samples among `count` encoded float samples at `data` (f32 or f64 of either
     /// byte order; 0 for any other encoding): their exponent bits are all ones. Branch-free
     /// and allocation-free, for the audio path.
-    static func count(in data: UnsafeRawPointer, samples count: Int, encoding e: SampleEncoding) -> Int {
+    package static func count(in data: UnsafeRawPointer, samples count: Int, encoding e: SampleEncoding) -> Int {
         guard e.kind == .float else { return 0 }
         var found = 0
         if e.bits == 32 {
@@ -42,7 +42,7 @@ public struct NonFiniteSamples: Equatable, Sendable {
     }
 
     /// The index of the first non-finite sample among `count` encoded float samples at `data`.
-    static func firstIndex(in data: UnsafeRawPointer, samples count: Int, encoding e: SampleEncoding) -> Int? {
+    package static func firstIndex(in data: UnsafeRawPointer, samples count: Int, encoding e: SampleEncoding) -> Int? {
         guard e.kind == .float else { return nil }
         for i in 0..<count where Self.count(in: data + i * e.bytesPerSample, samples: 1, encoding: e) == 1 { return i }
         return nil

@@ -49,7 +49,7 @@ public enum ContainerKind: String, CaseIterable, Sendable {
     }
 
     /// Why `encoding` cannot be stored here, for an error message.
-    func refusal(of encoding: SampleEncoding) -> String {
+    package func refusal(of encoding: SampleEncoding) -> String {
         switch self {
         case .wav: return "WAV stores little-endian samples and unsigned 8-bit only"
         case .au: return "AU stores big-endian samples and signed 8-bit only"

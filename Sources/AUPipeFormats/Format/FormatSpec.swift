@@ -61,7 +61,7 @@ public enum FormatSpec {
 
     /// A frequency in Hz as users write one: `440`, `1k`, `44.1k`, `440Hz`, `16kHz` (any case);
     /// nil when it is not a finite decimal number. Rates and Hz-valued parameters read it alike.
-    static func hertz(_ text: String) -> Double? {
+    package static func hertz(_ text: String) -> Double? {
         var t = text.lowercased()
         if t.hasSuffix("hz") { t.removeLast(2) }
         var scale = 1.0

@@ -1,11 +1,11 @@
 /// Numbers as users write them in parameters and options: decimal only. Swift's
 /// `Double(String)` also reads hexadecimal (`0x10` is 16, `0x1p4` too), `nan`, `inf` and
 /// `infinity`; none of those is a level, a time or a frequency anyone means, so they are refused.
-enum DecimalNumber {
+package enum DecimalNumber {
     /// `text` as a finite number when it is decimal: an optional sign, digits with an optional
     /// point (`5`, `-6.5`, `.5`, `5.`), and an optional exponent (`1e3`, `2.5E-3`). Nil for
     /// anything else, and for a decimal beyond Double's range (`1e400`).
-    static func parse<S: StringProtocol>(_ text: S) -> Double? {
+    package static func parse<S: StringProtocol>(_ text: S) -> Double? {
         var digits = 0, seenPoint = false, seenExponent = false, exponentDigits = 0
         var previous: Character?
         for c in text {
@@ -32,7 +32,7 @@ enum DecimalNumber {
     /// Why `text`, which `parse` refused, is not taken although Swift reads it as a number:
     /// `is not a decimal number (...)` (hexadecimal), `is not a finite number` (nan, inf), `is
     /// beyond the range of numbers` (`1e400`). Nil when it is no number at all.
-    static func refusal<S: StringProtocol>(_ text: S) -> String? {
+    package static func refusal<S: StringProtocol>(_ text: S) -> String? {
         guard let v = Double(String(text)) else { return nil }
         if v.isNaN || text.lowercased().contains("inf") { return "is not a finite number" }
         if v.isInfinite { return "is beyond the range of numbers" }

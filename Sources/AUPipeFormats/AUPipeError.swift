@@ -96,6 +96,6 @@ public struct AUPipeError: Error, Equatable, CustomStringConvertible, Sendable {
 
 /// A count and its noun for messages, plural unless the count is 1: `counted(1, "channel")`
 /// is `1 channel`, `counted(6, "channel")` is `6 channels`. `noun` takes a plain `s`.
-func counted(_ count: Int, _ noun: String) -> String {
+package func counted(_ count: Int, _ noun: String) -> String {
     "\(count) \(noun)\(count == 1 ? "" : "s")"
 }
