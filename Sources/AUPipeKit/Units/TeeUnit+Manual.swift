@@ -91,24 +91,8 @@ extension TeeUnit {
         gives up once the reader has taken nothing for the queue's length (at least
         0.5 s), and the rest counts as dropped.
         .TP
-        .BI live= MODE
-        FIFOs and pipes: whether they are written in real time: one of
-        .BR auto ,
-        .B on
-        or
-        .BR off .
-        Default
-        .BR auto :
-        as the run (real time with
-        .B \-\-capture
-        or
-        .BR \-\-live ).
-        .B on
-        never stalls the stream in any run;
-        .B off
-        waits for the reader in any run, as
-        .B block=1
-        does.
+        """# + "\n" + LiveSetting.manual(what: #"FIFOs and pipes: whether they are written in real time"#,
+                                                 on: #"never stalls the stream in any run;"#, off: #"waits for the reader in any run, as\#n.B block=1\#ndoes."#) + "\n" + #"""
         .PP
         Several tees may be in one chain.
         .B \-\-stats

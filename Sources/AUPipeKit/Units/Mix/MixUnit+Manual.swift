@@ -221,24 +221,8 @@ extension MixUnit {
         .B wait=
         per bus to a block's latency.
         .TP
-        .BI live= MODE
-        Whether FIFO and pipe buses are read in real time (without blocking): one of
-        .BR auto ,
-        .B on
-        or
-        .BR off .
-        Default
-        .BR auto :
-        as the run, real time with
-        .B \-\-capture
-        or
-        .B \-\-live
-        (see
-        .BR \-\-live ).
-        .B off
-        reads every bus blocking in any run (the same bytes on every run);
-        .B on
-        reads FIFO and pipe buses without blocking in any run.
+        """# + "\n" + LiveSetting.manual(what: #"Whether FIFO and pipe buses are read in real time (without blocking)"#,
+                                                 on: #"reads FIFO and pipe buses without blocking in any run;"#, off: #"reads every bus blocking in any run (the same bytes on every run)."#) + "\n" + #"""
         .PP
         The mix rule: for every frame and every output channel
         .IR c ,

@@ -16,26 +16,8 @@ extension EchoCancellerUnit {
         .BR ref= 's
         file.
         .TP
-        .BI live= MODE
-        Whether a FIFO or pipe
-        .B ref=
-        is read in real time: one of
-        .BR auto ,
-        .B on
-        or
-        .BR off .
-        Default
-        .BR auto :
-        as the run (real time with
-        .B \-\-capture
-        or
-        .BR \-\-live ;
-        see
-        .BR \-\-live ).
-        .B on
-        reads it in real time in any run,
-        .B off
-        waits for it in any run.
+        """# + "\n" + LiveSetting.manual(what: #"Whether a FIFO or pipe\#n.B ref=\#nis read in real time"#,
+                                                 on: #"reads it in real time in any run,"#, off: #"waits for it in any run."#) + "\n" + #"""
         .PP
         .I The reference.
         .B ref=
