@@ -37,11 +37,21 @@ let package = Package(
         // The bottom layer: sample formats, channel layouts, container headers (CAF, WAV/RF64, AU)
         // and the error type every layer throws. It imports nothing of aupipe's.
         .target(name: "AUPipeFormats"),
-        // Everything above the formats: graph and DSP, units, I/O and devices, plugins, commands.
-        // It re-exports AUPipeFormats (Exports.swift), so `import AUPipeKit` sees both.
+        // The graph and its DSP: the unit protocol, descriptors and typed parameters, the chain,
+        // frame services, format conversion, resampler engines, signal generators, and the
+        // protocols units need from outside (side inputs and outputs: `UnitStreams`).
+        .target(name: "AUPipeGraph", dependencies: ["AUPipeFormats", "CSpeexDSP", "CSoxr", "CAUPipeSupport"]),
+        // aupipe's own units (`BuiltInUnits`). They see the graph, never I/O.
+        .target(name: "AUPipeUnits", dependencies: ["AUPipeGraph", "CSpeexDSP", "CSoxr", "CEbur128", "CPNG"]),
+        // I/O, devices and plugins: file descriptors, side inputs and outputs (implementing the
+        // graph's `UnitStreams`), ALSA, LV2/LADSPA hosts, compare, and the run loop that joins
+        // them to a chain (`Pipeline`, `StreamLoop`).
+        .target(name: "AUPipeIO", dependencies: ["AUPipeUnits", "AUPipeGraph", "CAUPipeSupport"]),
+        // The command line on top: parsing, help, manual, completions, subcommands. It re-exports
+        // the layers below (Exports.swift), so `import AUPipeKit` sees them all.
         .target(
             name: "AUPipeKit",
-            dependencies: ["AUPipeFormats", "CSpeexDSP", "CSoxr", "CEbur128", "CPNG", "CAUPipeSupport"]
+            dependencies: ["AUPipeIO", "AUPipeUnits", "AUPipeGraph", "AUPipeFormats", "CAUPipeSupport"]
         ),
         // Release builds link the Swift runtime statically: start-up drops from ~3 ms to under
         // 2 ms (12 shared libraries fewer to load) and resident memory by ~3 MB.
@@ -50,8 +60,8 @@ let package = Package(
             dependencies: ["AUPipeKit"],
             linkerSettings: [.unsafeFlags(["-static-stdlib"], .when(configuration: .release))]
         ),
-        .testTarget(name: "AUPipeKitTests", dependencies: ["AUPipeKit", "CSpeexDSP", "CSoxr"]),
+        .testTarget(name: "AUPipeKitTests", dependencies: ["AUPipeKit", "AUPipeIO", "AUPipeUnits", "AUPipeGraph", "AUPipeFormats", "CSpeexDSP", "CSoxr"]),
         // Runs the built binary through real pipes and real peers (sox, ffmpeg, flac, ...).
-        .testTarget(name: "CLITests", dependencies: ["aupipe", "AUPipeKit", "CPNG"], exclude: ["Golden", "Support"]),
+        .testTarget(name: "CLITests", dependencies: ["aupipe", "AUPipeKit", "AUPipeIO", "AUPipeUnits", "AUPipeGraph", "AUPipeFormats", "CPNG"], exclude: ["Golden", "Support"]),
     ]
 )

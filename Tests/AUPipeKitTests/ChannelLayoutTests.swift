@@ -1,5 +1,9 @@
 import Testing
 @testable import AUPipeKit
+@testable import AUPipeIO
+@testable import AUPipeUnits
+@testable import AUPipeGraph
+@testable import AUPipeFormats
 
 /// `ChannelLayout` from WAV masks and CAF `chan` chunks, and the BS.1770-4 weight of each place.
 @Suite struct ChannelLayoutTests {

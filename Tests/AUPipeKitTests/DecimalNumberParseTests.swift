@@ -1,5 +1,9 @@
 import Testing
 @testable import AUPipeKit
+@testable import AUPipeIO
+@testable import AUPipeUnits
+@testable import AUPipeGraph
+@testable import AUPipeFormats
 
 /// `DecimalNumber.parse`: the decimal forms and nothing else Swift's `Double(String)` reads.
 @Suite struct DecimalNumberParseTests {

@@ -1,6 +1,10 @@
 import Glibc
 import Testing
 @testable import AUPipeKit
+@testable import AUPipeIO
+@testable import AUPipeUnits
+@testable import AUPipeGraph
+@testable import AUPipeFormats
 
 /// What a lost device's errors say, and how `--reconnect` parses.
 @Suite struct DeviceLossWordingTests {

@@ -1,6 +1,10 @@
 import Foundation
 import Testing
 @testable import AUPipeKit
+@testable import AUPipeIO
+@testable import AUPipeUnits
+@testable import AUPipeGraph
+@testable import AUPipeFormats
 
 /// The parts of `aec`'s drift compensation on their own: the warped history a retraining
 /// replays, the compensation's offset over the last second, the timing of a smoothed

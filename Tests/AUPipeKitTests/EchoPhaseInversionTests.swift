@@ -1,6 +1,10 @@
 import Foundation
 import Testing
 @testable import AUPipeKit
+@testable import AUPipeIO
+@testable import AUPipeUnits
+@testable import AUPipeGraph
+@testable import AUPipeFormats
 
 // MARK: ERLE in babble, by phase inversion
 

@@ -1,6 +1,10 @@
 import Foundation
 import Testing
 @testable import AUPipeKit
+@testable import AUPipeIO
+@testable import AUPipeUnits
+@testable import AUPipeGraph
+@testable import AUPipeFormats
 import CSpeexDSP
 
 /// Acceptance tests of `aec` on synthetic echo scenes (see `AECScene`): echo return loss

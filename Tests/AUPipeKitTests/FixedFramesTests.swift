@@ -1,5 +1,9 @@
 import Testing
 @testable import AUPipeKit
+@testable import AUPipeIO
+@testable import AUPipeUnits
+@testable import AUPipeGraph
+@testable import AUPipeFormats
 
 /// The chain's frame services: `FixedFrames` (fixed frames, zero-padded last frame, latency
 /// trimmed, exact length) and `LatencyTrim` on its own.

@@ -1,6 +1,10 @@
 import Foundation
 import Testing
 @testable import AUPipeKit
+@testable import AUPipeIO
+@testable import AUPipeUnits
+@testable import AUPipeGraph
+@testable import AUPipeFormats
 
 /// The frame services a unit declares in its descriptor (`FrameNeeds`): every built-in unit
 /// that declares fixed frames or a latency gives the same bytes at any block size, with the

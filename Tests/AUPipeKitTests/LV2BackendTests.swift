@@ -1,5 +1,9 @@
 import Testing
 @testable import AUPipeKit
+@testable import AUPipeIO
+@testable import AUPipeUnits
+@testable import AUPipeGraph
+@testable import AUPipeFormats
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,5 +1,9 @@
 import Testing
 @testable import AUPipeKit
+@testable import AUPipeIO
+@testable import AUPipeUnits
+@testable import AUPipeGraph
+@testable import AUPipeFormats
 
 /// `RealFFT` against `FFT` of the same real values (a zero imaginary part), both ways.
 struct RealFFTTests {

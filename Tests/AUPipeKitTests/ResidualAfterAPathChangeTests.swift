@@ -1,6 +1,10 @@
 import Foundation
 import Testing
 @testable import AUPipeKit
+@testable import AUPipeIO
+@testable import AUPipeUnits
+@testable import AUPipeGraph
+@testable import AUPipeFormats
 
 /// `ResidualEchoSuppressor.run(_:doubleTalk:pathChanged:)`: just after a confirmed echo-path
 /// change the model learns from frames its coherence tests would refuse (a new filter's

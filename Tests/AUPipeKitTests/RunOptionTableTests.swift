@@ -1,5 +1,9 @@
 import Testing
 @testable import AUPipeKit
+@testable import AUPipeIO
+@testable import AUPipeUnits
+@testable import AUPipeGraph
+@testable import AUPipeFormats
 
 /// `RunOption.all` is the one place a run option is declared: the parser, `--help` and the
 /// completions read it.

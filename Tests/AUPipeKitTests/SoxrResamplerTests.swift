@@ -1,6 +1,10 @@
 import Testing
 import CSoxr
 @testable import AUPipeKit
+@testable import AUPipeIO
+@testable import AUPipeUnits
+@testable import AUPipeGraph
+@testable import AUPipeFormats
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,5 +1,9 @@
 import Testing
 @testable import AUPipeKit
+@testable import AUPipeIO
+@testable import AUPipeUnits
+@testable import AUPipeGraph
+@testable import AUPipeFormats
 
 /// `invert`: multiplies every sample by −1 while `on` is 1. A unit that exists only in this
 /// test, to show that a unit found at run time (a provider's) is listed, described, suggested,

@@ -1,6 +1,10 @@
 import Foundation
 import Testing
 @testable import AUPipeKit
+@testable import AUPipeIO
+@testable import AUPipeUnits
+@testable import AUPipeGraph
+@testable import AUPipeFormats
 
 /// `aupipe manual` makes the manual page from the descriptors and the templates; man/aupipe.1
 /// is its committed output (`aupipe manual > man/aupipe.1`).

@@ -1,17 +1,17 @@
 /// Sun/NeXT AU: `.snd`, data offset, data size, encoding, rate, channels, annotation; big-endian.
 public enum AUFile {
     /// AU encoding numbers.
-    static let codes: [(UInt32, SampleEncoding)] = [
+    package static let codes: [(UInt32, SampleEncoding)] = [
         (1, SampleEncoding(.muLaw, bits: 8)!), (2, SampleEncoding(.signedInteger, bits: 8)!),
         (3, SampleEncoding(.signedInteger, bits: 16, bigEndian: true)!), (4, SampleEncoding(.signedInteger, bits: 24, bigEndian: true)!),
         (5, SampleEncoding(.signedInteger, bits: 32, bigEndian: true)!), (6, SampleEncoding(.float, bits: 32, bigEndian: true)!),
         (7, SampleEncoding(.float, bits: 64, bigEndian: true)!), (27, SampleEncoding(.aLaw, bits: 8)!),
     ]
     /// The header size aupipe writes: 24 bytes of fields and 4 of empty annotation (sox warns below 28).
-    static let headerSize: UInt32 = 28
+    package static let headerSize: UInt32 = 28
 
     /// Reads what follows the `.snd` magic up to the first audio byte.
-    static func readHeader(_ source: any ByteSource) throws -> StreamHeader {
+    package static func readHeader(_ source: any ByteSource) throws -> StreamHeader {
         var c = HeaderCursor(source, what: "AU header")
         let offset = try c.u32be(), size = try c.u32be(), code = try c.u32be(), rate = try c.u32be(), channels = try c.u32be()
         guard offset >= 24, offset <= 1 << 24 else { throw AUPipeError.data("\(source.name): AU data offset \(offset) is outside 24...16777216") }

@@ -42,17 +42,17 @@ public final class MemorySource: ByteSource {
 }
 
 /// A source with some bytes put back in front of it (the magic that detection read).
-final class PrefixedSource: ByteSource {
+package final class PrefixedSource: ByteSource {
     private var prefix: [UInt8]
     private let base: any ByteSource
-    var name: String { base.name }
+    package var name: String { base.name }
 
-    init(prefix: [UInt8], base: any ByteSource) {
+    package init(prefix: [UInt8], base: any ByteSource) {
         self.prefix = prefix
         self.base = base
     }
 
-    func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+    package func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
         if prefix.isEmpty { return try base.read(into: buffer) }
         let n = min(buffer.count, prefix.count)
         prefix.withUnsafeBytes { buffer.baseAddress!.copyMemory(from: $0.baseAddress!, byteCount: n) }

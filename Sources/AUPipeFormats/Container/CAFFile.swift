@@ -1,11 +1,11 @@
 /// Apple's Core Audio Format: a `caff` file header, a `desc` chunk, optional chunks, `data`.
 /// All header fields are big-endian. In `desc`, flag bit 0 means float and bit 1 little-endian.
 public enum CAFFile {
-    static let flagFloat: UInt32 = 1
-    static let flagLittleEndian: UInt32 = 2
+    package static let flagFloat: UInt32 = 1
+    package static let flagLittleEndian: UInt32 = 2
 
     /// Reads what follows the `caff` magic up to the first audio byte.
-    static func readHeader(_ source: any ByteSource) throws -> StreamHeader {
+    package static func readHeader(_ source: any ByteSource) throws -> StreamHeader {
         var c = HeaderCursor(source, what: "CAF header")
         let version = try c.u16be()
         _ = try c.u16be()
@@ -36,7 +36,7 @@ public enum CAFFile {
         }
     }
 
-    static func parseDesc(_ b: [UInt8], name: String) throws -> StreamFormat {
+    package static func parseDesc(_ b: [UInt8], name: String) throws -> StreamFormat {
         func u32(_ at: Int) -> UInt32 { b[at..<at + 4].reduce(0) { $0 << 8 | UInt32($1) } }
         let rate = Double(bitPattern: b[0..<8].reduce(0) { $0 << 8 | UInt64($1) })
         let formatID = String(decoding: b[8..<12], as: UTF8.self)
@@ -104,7 +104,7 @@ public enum CAFFile {
     /// _MPEG_3_0_A, _Quadraphonic, _MPEG_7_1_C); else kAudioChannelLayoutTag_UseChannelBitmap
     /// with the mask, whose bits are Core Audio's channel bits too (5, 6 and 7 channels: ffmpeg
     /// reads _MPEG_5_1_A as 5.1(side), not the 5.1 of mask 0x3F). Nil for more than 8 channels.
-    static func defaultLayout(channels: Int) -> [UInt8]? {
+    package static func defaultLayout(channels: Int) -> [UInt8]? {
         guard (1...8).contains(channels) else { return nil }
         let mask = WAVFile.defaultMask(channels: channels)
         let tags: [UInt32: UInt32] = [0x4: 0x0064_0001, 0x3: 0x0065_0002, 0x7: 0x0071_0003, 0x33: 0x006C_0004, 0x63F: 0x0080_0008]
@@ -117,5 +117,5 @@ public enum CAFFile {
     }
 
     /// kAudioChannelLayoutTag_UseChannelBitmap: the layout is the `chan` chunk's bitmap.
-    static let useChannelBitmap: UInt32 = 0x0001_0000
+    package static let useChannelBitmap: UInt32 = 0x0001_0000
 }

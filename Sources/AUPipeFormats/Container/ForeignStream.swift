@@ -2,21 +2,21 @@
 /// Vorbis, FLAC in Ogg), AAC in ADTS, and Sony Wave64. They are told apart by their first bytes
 /// so that they are refused with a hint to decode them, instead of being read as raw PCM with
 /// `--in-format`, which turns compressed bytes into full-scale noise.
-struct ForeignStream: Equatable {
+package struct ForeignStream: Equatable {
     /// The format's name in messages: `FLAC`.
-    let name: String
+    package let name: String
     /// The file extension the hint's example uses: `flac`.
-    let fileExtension: String
+    package let fileExtension: String
     /// False for an MPEG or ADTS frame sync (0xFFF…), which raw PCM can also start with (s16le -1
     /// is FF FF): such a start is refused only when no raw format was given.
-    let isCertain: Bool
+    package let isCertain: Bool
 
     /// `riff` and the rest of the GUID that opens a Sony Wave64 file: its first 16 bytes.
-    static let wave64Magic: [UInt8] = Array("riff".utf8) + [0x2E, 0x91, 0xCF, 0x11, 0xA5, 0xD6, 0x28, 0xDB, 0x04, 0xC1, 0x00, 0x00]
+    package static let wave64Magic: [UInt8] = Array("riff".utf8) + [0x2E, 0x91, 0xCF, 0x11, 0xA5, 0xD6, 0x28, 0xDB, 0x04, 0xC1, 0x00, 0x00]
 
     /// The foreign format `head` starts, or nil. `head` is the stream's first 4 bytes, or its
     /// first 16 when they start with `riff` (fewer where the stream is shorter).
-    static func identify(_ head: [UInt8]) -> ForeignStream? {
+    package static func identify(_ head: [UInt8]) -> ForeignStream? {
         guard head.count >= 4 else { return nil }
         let b = head
         switch String(decoding: b[0..<4], as: UTF8.self) {
@@ -47,7 +47,7 @@ struct ForeignStream: Equatable {
 
     /// The refusal for a stream named `source`: what it is and how to decode it. `formatOption`
     /// is `format=` for a mix bus or an aec reference, whose hint is a process substitution.
-    func refusal(source: String, formatOption: String) -> AUPipeError {
+    package func refusal(source: String, formatOption: String) -> AUPipeError {
         let decode = "-v error -i in.\(fileExtension) -f caf -"
         let example = formatOption.hasSuffix("=") ? "<(ffmpeg -nostdin \(decode))" : "ffmpeg \(decode) | aupipe ..."
         return .data("\(source): the stream is \(name), which aupipe does not decode; decode it first, e.g. \(example)")

@@ -1,20 +1,20 @@
 /// Reads a header field by field from a byte source, never seeking and never reading past
 /// what the header needs, so the audio that follows stays in the source.
-struct HeaderCursor {
-    let source: any ByteSource
+package struct HeaderCursor {
+    package let source: any ByteSource
     /// What is being read, for messages: `WAV header`.
-    let what: String
+    package let what: String
     /// Bytes of the stream read so far, the 4-byte magic included.
-    private(set) var offset: Int64 = 4
+    package private(set) var offset: Int64 = 4
 
     /// Starts after the 4-byte magic, which `HeaderReader` has read.
-    init(_ source: any ByteSource, what: String) {
+    package init(_ source: any ByteSource, what: String) {
         self.source = source
         self.what = what
     }
 
     /// Exactly `count` bytes, or a data error naming where the stream ended.
-    mutating func bytes(_ count: Int) throws -> [UInt8] {
+    package mutating func bytes(_ count: Int) throws -> [UInt8] {
         var out = [UInt8](repeating: 0, count: count)
         var filled = 0
         while filled < count {
@@ -29,7 +29,7 @@ struct HeaderCursor {
     }
 
     /// Up to `count` bytes: fewer only where the stream ends.
-    mutating func upTo(_ count: Int) throws -> [UInt8] {
+    package mutating func upTo(_ count: Int) throws -> [UInt8] {
         var out = [UInt8](repeating: 0, count: count)
         var filled = 0
         while filled < count {
@@ -42,7 +42,7 @@ struct HeaderCursor {
     }
 
     /// Reads and discards `count` bytes (an unknown chunk), in bounded pieces.
-    mutating func skip(_ count: Int64) throws {
+    package mutating func skip(_ count: Int64) throws {
         var left = count
         var scratch = [UInt8](repeating: 0, count: Int(min(count, 65536)))
         while left > 0 {
@@ -56,20 +56,20 @@ struct HeaderCursor {
         }
     }
 
-    mutating func fourCC() throws -> String { String(decoding: try bytes(4), as: UTF8.self) }
-    mutating func u16le() throws -> UInt16 { let b = try bytes(2); return UInt16(b[0]) | UInt16(b[1]) << 8 }
-    mutating func u32le() throws -> UInt32 { try bytes(4).reversed().reduce(0) { $0 << 8 | UInt32($1) } }
-    mutating func u64le() throws -> UInt64 { try bytes(8).reversed().reduce(0) { $0 << 8 | UInt64($1) } }
-    mutating func u16be() throws -> UInt16 { let b = try bytes(2); return UInt16(b[0]) << 8 | UInt16(b[1]) }
-    mutating func u32be() throws -> UInt32 { try bytes(4).reduce(0) { $0 << 8 | UInt32($1) } }
-    mutating func u64be() throws -> UInt64 { try bytes(8).reduce(0) { $0 << 8 | UInt64($1) } }
+    package mutating func fourCC() throws -> String { String(decoding: try bytes(4), as: UTF8.self) }
+    package mutating func u16le() throws -> UInt16 { let b = try bytes(2); return UInt16(b[0]) | UInt16(b[1]) << 8 }
+    package mutating func u32le() throws -> UInt32 { try bytes(4).reversed().reduce(0) { $0 << 8 | UInt32($1) } }
+    package mutating func u64le() throws -> UInt64 { try bytes(8).reversed().reduce(0) { $0 << 8 | UInt64($1) } }
+    package mutating func u16be() throws -> UInt16 { let b = try bytes(2); return UInt16(b[0]) << 8 | UInt16(b[1]) }
+    package mutating func u32be() throws -> UInt32 { try bytes(4).reduce(0) { $0 << 8 | UInt32($1) } }
+    package mutating func u64be() throws -> UInt64 { try bytes(8).reduce(0) { $0 << 8 | UInt64($1) } }
 }
 
 /// Little helpers for building headers.
 extension Array where Element == UInt8 {
-    mutating func append(fourCC: String) { append(contentsOf: Array(fourCC.utf8)) }
-    mutating func append(le value: UInt16) { append(contentsOf: [UInt8(value & 0xFF), UInt8(value >> 8)]) }
-    mutating func append(le value: UInt32) { for i in 0..<4 { append(UInt8(truncatingIfNeeded: value >> (8 * UInt32(i)))) } }
-    mutating func append(be value: UInt32) { for i in (0..<4).reversed() { append(UInt8(truncatingIfNeeded: value >> (8 * UInt32(i)))) } }
-    mutating func append(be value: UInt64) { for i in (0..<8).reversed() { append(UInt8(truncatingIfNeeded: value >> (8 * UInt64(i)))) } }
+    package mutating func append(fourCC: String) { append(contentsOf: Array(fourCC.utf8)) }
+    package mutating func append(le value: UInt16) { append(contentsOf: [UInt8(value & 0xFF), UInt8(value >> 8)]) }
+    package mutating func append(le value: UInt32) { for i in 0..<4 { append(UInt8(truncatingIfNeeded: value >> (8 * UInt32(i)))) } }
+    package mutating func append(be value: UInt32) { for i in (0..<4).reversed() { append(UInt8(truncatingIfNeeded: value >> (8 * UInt32(i)))) } }
+    package mutating func append(be value: UInt64) { for i in (0..<8).reversed() { append(UInt8(truncatingIfNeeded: value >> (8 * UInt64(i)))) } }
 }

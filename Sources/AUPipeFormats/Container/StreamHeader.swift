@@ -23,7 +23,7 @@ public struct StreamHeader: Equatable, Sendable {
     }
 
     /// 32-bit sizes that writers put on pipes when the length is unknown; all mean "to the end".
-    static let streamingSizes32: Set<UInt32> = [0, 0x7FFF_F000, 0x7FFF_FFFF, 0x8000_0000, 0xFFFF_FFFE, 0xFFFF_FFFF]
+    package static let streamingSizes32: Set<UInt32> = [0, 0x7FFF_F000, 0x7FFF_FFFF, 0x8000_0000, 0xFFFF_FFFE, 0xFFFF_FFFF]
 }
 
 /// Detection of the input's container from its first bytes.

@@ -1,13 +1,13 @@
 /// RIFF WAVE (and RF64): little-endian chunks `fmt `, `data` and any others, padded to even sizes.
 public enum WAVFile {
-    static let tagPCM: UInt16 = 1, tagFloat: UInt16 = 3, tagALaw: UInt16 = 6, tagMuLaw: UInt16 = 7, tagExtensible: UInt16 = 0xFFFE
+    package static let tagPCM: UInt16 = 1, tagFloat: UInt16 = 3, tagALaw: UInt16 = 6, tagMuLaw: UInt16 = 7, tagExtensible: UInt16 = 0xFFFE
     /// The 14 bytes after the 2-byte format tag in every KSDATAFORMAT_SUBTYPE GUID.
-    static let guidTail: [UInt8] = [0x00, 0x00, 0x00, 0x00, 0x10, 0x00, 0x80, 0x00, 0x00, 0xAA, 0x00, 0x38, 0x9B, 0x71]
+    package static let guidTail: [UInt8] = [0x00, 0x00, 0x00, 0x00, 0x10, 0x00, 0x80, 0x00, 0x00, 0xAA, 0x00, 0x38, 0x9B, 0x71]
 
     /// Reads what follows the `RIFF`/`RF64` magic up to the first audio byte. Returns the
     /// header, and bytes read past it that are audio and must be read again first (see
     /// `sizeZero`); usually none.
-    static func readHeader(_ source: any ByteSource, riffTag: String) throws -> (StreamHeader, putBack: [UInt8]) {
+    package static func readHeader(_ source: any ByteSource, riffTag: String) throws -> (StreamHeader, putBack: [UInt8]) {
         var c = HeaderCursor(source, what: "WAV header")
         _ = try c.u32le() // RIFF size: not needed to read a stream
         guard try c.fourCC() == "WAVE" else { throw AUPipeError.data("\(source.name): RIFF file is not WAVE") }
@@ -51,7 +51,7 @@ public enum WAVFile {
     /// digit, and a size that fits in what a regular file has left) makes the data empty;
     /// anything else is audio, read to the end, and returned to be read again (nothing at all
     /// is the end either way).
-    static func sizeZero(_ c: inout HeaderCursor, after headerBytes: Int64) throws -> (dataBytes: UInt64?, putBack: [UInt8]) {
+    package static func sizeZero(_ c: inout HeaderCursor, after headerBytes: Int64) throws -> (dataBytes: UInt64?, putBack: [UInt8]) {
         let next = try c.upTo(8)
         guard next.count == 8 else { return (nil, next) }
         let id = next[0..<4]
@@ -63,7 +63,7 @@ public enum WAVFile {
         return named && fits ? (0, []) : (nil, next)
     }
 
-    static func parseFmt(_ b: [UInt8], size: Int, name: String) throws -> (StreamFormat, UInt32?) {
+    package static func parseFmt(_ b: [UInt8], size: Int, name: String) throws -> (StreamFormat, UInt32?) {
         func u16(_ at: Int) -> UInt16 { UInt16(b[at]) | UInt16(b[at + 1]) << 8 }
         func u32(_ at: Int) -> UInt32 { b[at..<at + 4].reversed().reduce(0) { $0 << 8 | UInt32($1) } }
         var tag = u16(0)
@@ -102,7 +102,7 @@ public enum WAVFile {
     }
 
     /// The default dwChannelMask for `channels` speakers (mono FC, stereo FL FR, quad, 5.1, 7.1).
-    static func defaultMask(channels: Int) -> UInt32 {
+    package static func defaultMask(channels: Int) -> UInt32 {
         switch channels {
         case 1: return 0x4
         case 2: return 0x3

@@ -100,10 +100,10 @@ public struct ChannelLayout: Equatable, Sendable {
     // MARK: tables
 
     /// The WAV mask's side pair, SL and SR (bits 9 and 10).
-    static let sidePair: UInt32 = 0x600
+    package static let sidePair: UInt32 = 0x600
 
     /// kAudioChannelLayoutTag_MPEG_7_1_C.
-    static let mpeg71C: UInt32 = 128 << 16 | 8
+    package static let mpeg71C: UInt32 = 128 << 16 | 8
 
     private static func at(_ azimuth: Double, _ elevation: Double = 0) -> Speaker { .direction(azimuth: azimuth, elevation: elevation) }
 
@@ -111,7 +111,7 @@ public struct ChannelLayout: Equatable, Sendable {
     /// FR FC LFE BL BR FLC FRC BC SL SR TC TFL TFC TFR TBL TBC TBR. Back left and right are
     /// rear speakers (135°; at 110° in a mask without SL and SR, see `init(wavMask:channels:)`),
     /// side left and right at 90°; the top ones 45° up (TC overhead).
-    static let wavSpeakers: [Speaker] = [
+    package static let wavSpeakers: [Speaker] = [
         at(30), at(-30), at(0), .lowFrequency, at(135), at(-135), at(15), at(-15), at(180), at(90), at(-90),
         at(0, 90), at(30, 45), at(0, 45), at(-30, 45), at(135, 45), at(180, 45), at(-135, 45),
     ]
@@ -121,7 +121,7 @@ public struct ChannelLayout: Equatable, Sendable {
     /// RightCenter, CenterSurround, LeftSurroundDirect, RightSurroundDirect, TopCenterSurround,
     /// VerticalHeight L/C/R, TopBack L/C/R, RearSurroundLeft/Right (135°), LeftWide/RightWide
     /// (60°), LFE2, LeftTotal/RightTotal, Mono.
-    static let coreAudioSpeakers: [UInt32: Speaker] = [
+    package static let coreAudioSpeakers: [UInt32: Speaker] = [
         1: at(30), 2: at(-30), 3: at(0), 4: .lowFrequency, 5: at(110), 6: at(-110), 7: at(15), 8: at(-15), 9: at(180),
         10: at(90), 11: at(-90), 12: at(0, 90), 13: at(30, 45), 14: at(0, 45), 15: at(-30, 45), 16: at(135, 45), 17: at(180, 45),
         18: at(-135, 45), 33: at(135), 34: at(-135), 35: at(60), 36: at(-60), 37: .lowFrequency, 38: at(30), 39: at(-30), 42: at(0),
@@ -129,7 +129,7 @@ public struct ChannelLayout: Equatable, Sendable {
 
     /// Layout tags (kAudioChannelLayoutTag_*, the high 16 bits) of 1 to 8 channels and their
     /// labels in channel order, as Core Audio lists them.
-    static let coreAudioTags: [UInt32: [UInt32]] = {
+    package static let coreAudioTags: [UInt32: [UInt32]] = {
         let L: UInt32 = 1, R: UInt32 = 2, C: UInt32 = 3, LFE: UInt32 = 4, Ls: UInt32 = 5, Rs: UInt32 = 6, Lc: UInt32 = 7,
             Rc: UInt32 = 8, Cs: UInt32 = 9, Rls: UInt32 = 33, Rrs: UInt32 = 34, Lt: UInt32 = 38, Rt: UInt32 = 39
         return [

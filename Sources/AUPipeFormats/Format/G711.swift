@@ -4,11 +4,11 @@
 /// ±32256), as sox, ffmpeg and ALSA do. Encoding takes a 16-bit linear value and picks the code
 /// whose level is nearest, with ffmpeg's tables (the reference code truncates instead).
 /// Both directions are table lookups: deterministic.
-enum G711 {
+package enum G711 {
     /// µ-law byte → 16-bit linear.
-    static let muLawToLinear: [Int16] = (0..<256).map { decodeMuLaw(UInt8($0)) }
+    package static let muLawToLinear: [Int16] = (0..<256).map { decodeMuLaw(UInt8($0)) }
     /// A-law byte → 16-bit linear.
-    static let aLawToLinear: [Int16] = (0..<256).map { decodeALaw(UInt8($0)) }
+    package static let aLawToLinear: [Int16] = (0..<256).map { decodeALaw(UInt8($0)) }
 
     private static func decodeMuLaw(_ byte: UInt8) -> Int16 {
         let u = ~byte
@@ -32,8 +32,8 @@ enum G711 {
     /// 16384-entry tables from 14-bit linear (a 16-bit value + 32768, shifted right by 2) to the
     /// code whose decoded value is nearest, built as ffmpeg's pcm encoder builds them, so that
     /// aupipe's µ-law and A-law bytes equal ffmpeg's for the same 16-bit input.
-    static let linearToMuLaw: [UInt8] = nearestCodeTable(decoded: muLawToLinear, mask: 0xFF)
-    static let linearToALaw: [UInt8] = nearestCodeTable(decoded: aLawToLinear, mask: 0xD5)
+    package static let linearToMuLaw: [UInt8] = nearestCodeTable(decoded: muLawToLinear, mask: 0xFF)
+    package static let linearToALaw: [UInt8] = nearestCodeTable(decoded: aLawToLinear, mask: 0xD5)
 
     /// For each 14-bit value, the code of the nearest decoded level: code i (of magnitude order)
     /// serves values below the midpoint between levels i and i + 1. `mask` is the code of zero.

@@ -217,7 +217,7 @@ public struct SampleCodec: Sendable {
     /// `rounded(.toNearestOrEven)` without a call to libm's rintf for every sample. Values too
     /// large for the trick come out beyond `min...max` all the same and are clipped.
     @inline(__always)
-    static func quantize(_ x: Float, scale: Float, min: Int, max: Int, clipped: inout Int) -> Int {
+    package static func quantize(_ x: Float, scale: Float, min: Int, max: Int, clipped: inout Int) -> Int {
         let y = x * scale
         let r: Double
         if scale <= 32768 {

@@ -8,7 +8,7 @@ public func suggestion(for word: String, among candidates: [String]) -> String? 
 }
 
 /// Levenshtein distance between two strings.
-func editDistance(_ a: String, _ b: String) -> Int {
+package func editDistance(_ a: String, _ b: String) -> Int {
     let a = Array(a), b = Array(b)
     if a.isEmpty { return b.count }
     if b.isEmpty { return a.count }

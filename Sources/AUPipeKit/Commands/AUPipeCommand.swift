@@ -27,7 +27,7 @@ public enum AUPipeCommand {
     }
 
     /// Says what went wrong in one `aupipe: …` line; the exit status it calls for.
-    static func report(_ error: any Error, console: any Console) -> ExitStatus {
+    package static func report(_ error: any Error, console: any Console) -> ExitStatus {
         switch error {
         case let e as AUPipeError:
             console.err("aupipe: \(e.message)")
@@ -43,13 +43,13 @@ public enum AUPipeCommand {
     /// Runs `body`, which writes the main output through `output`, and settles the output by
     /// the exit status the run ends with (`OutputFile.settle`): an error is reported here, before
     /// the line that names the kept `.partial` file.
-    static func writing(_ output: OutputFile, console: any Console, _ body: () throws -> ExitStatus) -> ExitStatus {
+    package static func writing(_ output: OutputFile, console: any Console, _ body: () throws -> ExitStatus) -> ExitStatus {
         let status: ExitStatus
         do { status = try body() } catch { status = report(error, console: console) }
         return output.settle(status, console: console)
     }
 
-    static func execute(_ invocation: Invocation, console: any Console, registry: UnitRegistry) throws -> ExitStatus {
+    package static func execute(_ invocation: Invocation, console: any Console, registry: UnitRegistry) throws -> ExitStatus {
         switch invocation {
         case .version:
             console.out(HelpText.version)
@@ -130,7 +130,7 @@ public enum AUPipeCommand {
     }
 
     /// `--capture`: the chain runs on what the device captures, until SIGINT/SIGTERM or `--duration`.
-    static func runCapture(_ pipeline: Pipeline, console: any Console) throws -> ExitStatus {
+    package static func runCapture(_ pipeline: Pipeline, console: any Console) throws -> ExitStatus {
         let options = pipeline.options
         try refuseTerminalOutput(options)
         if options.check {
@@ -147,13 +147,13 @@ public enum AUPipeCommand {
 
     /// Refuses to write binary audio to a terminal, as gzip does, unless `-o -` was given
     /// explicitly (or nothing but text is written: `--check`).
-    static func refuseTerminalOutput(_ options: PipelineOptions) throws {
+    package static func refuseTerminalOutput(_ options: PipelineOptions) throws {
         guard options.output == "-", !options.outputGiven, !options.check, isatty(1) != 0 else { return }
         throw AUPipeError.usage("refusing to write binary audio to a terminal; redirect it (> out.wav), pipe it, or use -o - to force")
     }
 
     /// Prints the figures and the data error of a finished run; its exit status.
-    static func finish(_ report: RunReport, options: PipelineOptions, console: any Console) -> ExitStatus {
+    package static func finish(_ report: RunReport, options: PipelineOptions, console: any Console) -> ExitStatus {
         let error = report.dataError
         // A stop by SIGINT/SIGTERM is 130/143 where the run is not real time (`stopStatus`).
         let outcome = StatsPrinter.Outcome(status: error?.status ?? stopStatus(options) ?? .ok, error: error?.message)
@@ -171,7 +171,7 @@ public enum AUPipeCommand {
     /// After SIGINT/SIGTERM (the output drained and its header patched): 130 or 143 for a run
     /// that is not real time, as shells expect; nil for a real-time run (a capture device or
     /// `--live`), whose normal end it is, and when no signal came.
-    static func stopStatus(_ options: PipelineOptions) -> ExitStatus? {
+    package static func stopStatus(_ options: PipelineOptions) -> ExitStatus? {
         Pipeline.realTime(options).runIsRealTime ? nil : StopSignal.interruptedStatus
     }
 }

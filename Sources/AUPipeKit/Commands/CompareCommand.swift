@@ -27,9 +27,9 @@ public enum CompareCommand {
         return r.failure == nil ? .ok : .differs
     }
 
-    static func describe(_ h: StreamHeader) -> String { "\(h.container.rawValue) \(h.format.spec)" }
+    package static func describe(_ h: StreamHeader) -> String { "\(h.container.rawValue) \(h.format.spec)" }
 
-    static func text(_ r: ComparisonResult, _ o: CompareOptions) -> [String] {
+    package static func text(_ r: ComparisonResult, _ o: CompareOptions) -> [String] {
         let length = { (frames: Int64) in r.incomparable ? "not read" : counted(Int(frames), "frame") }
         var lines = ["A: \(o.a): \(describe(r.a)), \(length(r.framesA))", "B: \(o.b): \(describe(r.b)), \(length(r.framesB))"]
         guard r.compared else { return lines + ["result: cannot compare"] }
@@ -65,7 +65,7 @@ public enum CompareCommand {
         return lines
     }
 
-    static func json(_ r: ComparisonResult, _ o: CompareOptions) -> String {
+    package static func json(_ r: ComparisonResult, _ o: CompareOptions) -> String {
         func side(_ path: String, _ h: StreamHeader, _ frames: Int64) -> JSONObject {
             var s = JSONObject()
             s.add("path", path)
@@ -125,14 +125,14 @@ public enum CompareCommand {
     }
 
     /// The exit status of a comparison that ran.
-    static func status(_ r: ComparisonResult) -> ExitStatus {
+    package static func status(_ r: ComparisonResult) -> ExitStatus {
         guard let f = r.failure else { return .ok }
         return f.reason.cannotCompare ? .dataError : .differs
     }
 
     /// The object `--json` prints when an input could not be opened or read: the paths, the
     /// status and the reason, with no figures.
-    static func errorJSON(_ e: AUPipeError, _ o: CompareOptions) -> String {
+    package static func errorJSON(_ e: AUPipeError, _ o: CompareOptions) -> String {
         var object = JSONObject()
         for (key, path) in [("a", o.a), ("b", o.b)] {
             var s = JSONObject()

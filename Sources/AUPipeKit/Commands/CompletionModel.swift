@@ -86,7 +86,7 @@ public struct CompletionModel: Sendable {
     }
 
     /// What a parameter of `kind` completes to.
-    static func values(of kind: ParameterDescriptor.Kind) -> Values {
+    package static func values(of kind: ParameterDescriptor.Kind) -> Values {
         switch kind {
         case .choice(let words): return .words(words)
         case .integerOrChoice(_, let words): return .words(words)
@@ -100,7 +100,7 @@ public struct CompletionModel: Sendable {
     }
 
     /// Every `--name` in a help text.
-    static func longOptions(in text: String) -> [String] {
+    package static func longOptions(in text: String) -> [String] {
         var seen = Set<String>()
         return text.matches(of: #/--[a-z][a-z0-9-]*/#).map { String($0.output) }.filter { seen.insert($0).inserted }
     }

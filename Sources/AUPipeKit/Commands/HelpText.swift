@@ -106,11 +106,11 @@ public enum HelpText {
     }
 
     /// The run options' lines of `--help`, from `RunOption.all`.
-    static var optionList: String {
+    package static var optionList: String {
         RunOption.all.flatMap(\.helpLines).joined(separator: "\n")
     }
 
-    static var unitList: String {
+    package static var unitList: String {
         UnitRegistry.all.map { "  " + padded($0.name, 10) + $0.summary }.joined(separator: "\n")
     }
 
@@ -124,7 +124,7 @@ public enum HelpText {
         }.joined(separator: "\n") + "\n\n(* takes a bare value; ~ can change while running, through --control; every unit also takes\nname=LABEL for --control; 'aupipe help UNIT' describes each parameter)"
     }
 
-    static func padded(_ s: String, _ width: Int) -> String {
+    package static func padded(_ s: String, _ width: Int) -> String {
         s.count >= width ? s + " " : s + String(repeating: " ", count: width - s.count)
     }
 

@@ -49,7 +49,7 @@ public enum InfoCommand {
         return lines
     }
 
-    static func flagNames(_ flags: UInt32) -> String {
+    package static func flagNames(_ flags: UInt32) -> String {
         var names: [String] = []
         if flags & AudioStreamBasicDescription.flagIsFloat != 0 { names.append("float") }
         if flags & AudioStreamBasicDescription.flagIsBigEndian != 0 { names.append("big-endian") }
@@ -57,21 +57,4 @@ public enum InfoCommand {
         if flags & AudioStreamBasicDescription.flagIsPacked != 0 { names.append("packed") }
         return names.isEmpty ? "" : " (\(names.joined(separator: ", ")))"
     }
-}
-
-extension String {
-    /// `value` with exactly `decimals` (0...9) decimals, rounded half away from zero, without
-    /// Foundation: `String(-9, decimals: 2)` is `-9.00`. No minus sign when it rounds to zero.
-    init(_ value: Double, decimals: Int) {
-        var scale = 1.0
-        for _ in 0..<decimals { scale *= 10 }
-        let scaled = (abs(value) * scale).rounded()
-        let whole = String(Int(scaled / scale))
-        let frac = String(Int(scaled.truncatingRemainder(dividingBy: scale)))
-        self = (value < 0 && scaled > 0 ? "-" : "") + whole
-            + (decimals > 0 ? "." + String(repeating: "0", count: decimals - frac.count) + frac : "")
-    }
-
-    /// A number with three decimals, without Foundation.
-    init(format3 value: Double) { self.init(value, decimals: 3) }
 }

@@ -60,98 +60,19 @@ public struct PipelineOptionsText: Equatable, Sendable {
 
     public init() {}
 
-    /// Parses and checks every option's value.
+    /// Parses and checks every option's value, as `RunOption.all` declares it, then the rules
+    /// between options (`RunOptionRules`).
     public func parsed() throws -> PipelineOptions {
         var o = PipelineOptions()
-        if let input { o.input = input }
-        if let output { o.output = output; o.outputGiven = true }
-        if let inFormat { o.inFormat = try FormatSpec.parse(inFormat, option: "--in-format") }
-        if let outFormat {
-            let parts = try FormatSpec.components(outFormat, option: "--out-format")
-            guard parts.token != nil || parts.rate != nil || parts.channels != nil else {
-                throw AUPipeError.usage("--out-format is empty; give a token (s16le) or TOKEN:RATE:CHANNELS")
+        for option in RunOption.all {
+            switch option.action {
+            case .value(let field, let parse): if let text = self[keyPath: field] { try parse(&o, text) }
+            case .flag(let field, let parse): if self[keyPath: field] { parse(&o) }
+            case .early: break
             }
-            o.outFormat = parts
         }
-        if let container { o.container = try ContainerKind(option: container) }
-        else if let output { o.container = ContainerKind(pathExtensionOf: output) }
-        if let block { o.block = try Self.duration(block, option: "--block", range: 0.0001...10, frames: 1...(1 << 20), bareUnit: .milliseconds) }
-        if let stats {
-            guard let mode = StatsMode(rawValue: stats), mode != .off else {
-                throw AUPipeError.usage("--stats=\(stats): use --stats (text) or --stats=json")
-            }
-            o.stats = mode
-        }
-        o.check = check
-        o.live = live
-        o.control = control
-        if controlReply != nil, control == nil {
-            throw AUPipeError.usage("--control-reply needs --control PATH")
-        }
-        o.controlReply = controlReply
-        if let progress {
-            guard progress == "auto" || progress == "force" else {
-                throw AUPipeError.usage("--progress=\(progress): use --progress (only on a terminal) or --progress=force")
-            }
-            o.progress = progress == "force"
-        }
-        if let duration { o.duration = try Self.duration(duration, option: "--duration", range: 0.000001...1e9) }
-        try parseDevices(into: &o)
+        try RunOptionRules.check(self, into: &o)
         return o
-    }
-
-    /// A duration option's value: `10s`, `250ms`, a bare number of seconds or milliseconds
-    /// (`bareUnit`), or a frame count `480f`; within `range` seconds, or `frames` frames (a
-    /// rate-dependent limit of the frame form is checked where the rate is known).
-    static func duration(_ text: String, option: String, range: ClosedRange<Double>, frames: ClosedRange<Int> = 1...(1 << 53),
-                         bareUnit: StreamDuration.BareUnit = .seconds) throws -> StreamDuration {
-        guard let d = StreamDuration(text, bareUnit: bareUnit) else {
-            throw AUPipeError.usage("\(option) \(text) is not a duration; write e.g. \(bareUnit == .seconds ? "10s" : "20ms"), 250ms or 480f")
-        }
-        if let s = d.seconds, !range.contains(s) {
-            throw AUPipeError.usage("\(option) \(text) is out of range \(formatNumber(range.lowerBound * 1000)) ms...\(formatNumber(range.upperBound)) s")
-        }
-        if case .frames(let n) = d, !frames.contains(n) {
-            throw AUPipeError.usage("\(option) \(text) is out of range \(frames.lowerBound)f...\(frames.upperBound)f")
-        }
-        return d
-    }
-
-    /// `--capture`, `--capture-format`, `--monitor`, `--play`, `--period`, `--buffer`.
-    private func parseDevices(into o: inout PipelineOptions) throws {
-        for (option, value) in [("--capture", capture), ("--monitor", monitor), ("--play", play)] {
-            if let value, value.isEmpty { throw AUPipeError.usage("\(option) needs an ALSA device name: default, hw:1,0, plughw:1 (list them with 'arecord -L' or 'aplay -L')") }
-        }
-        o.capture = capture
-        o.monitor = monitor
-        o.play = play
-        if let captureFormat {
-            guard capture != nil else { throw AUPipeError.usage("--capture-format needs --capture DEVICE") }
-            let parts = try FormatSpec.components(captureFormat, option: "--capture-format")
-            var f = PipelineOptions.defaultCaptureFormat
-            if let t = parts.token { f.encoding = t }
-            if let r = parts.rate { f.sampleRate = r }
-            if let c = parts.channels { f.channels = c }
-            o.captureFormat = f
-        }
-        if capture != nil {
-            if input != nil { throw AUPipeError.usage("--capture replaces the input; drop -i \(input!) (or drop --capture)") }
-            if inFormat != nil { throw AUPipeError.usage("--capture reads the format from --capture-format, not --in-format") }
-        }
-        guard capture != nil || monitor != nil || play != nil || (period == nil && buffer == nil) else {
-            throw AUPipeError.usage("--period and --buffer size the sound devices: give --capture, --monitor or --play")
-        }
-        if let period { o.period = try Self.duration(period, option: "--period", range: 0.001...2, bareUnit: .milliseconds) }
-        if let buffer { o.buffer = try Self.duration(buffer, option: "--buffer", range: 0.002...4, bareUnit: .milliseconds) }
-        if let reconnect {
-            guard capture != nil || monitor != nil || play != nil else {
-                throw AUPipeError.usage("--reconnect waits for a lost sound device to come back: give --capture, --monitor or --play")
-            }
-            o.reconnect = Reconnect(timeout: reconnect == "forever" ? nil
-                                    : try Self.duration(reconnect, option: "--reconnect", range: 0.001...1e9, bareUnit: .seconds))
-        }
-        // Frame counts, and a buffer of two periods at least, are checked once the rate is known
-        // (ALSADevice.microseconds).
     }
 }
 
@@ -164,7 +85,7 @@ public enum CommandLineParser {
     /// The options that take a value (the next word, or `=VALUE`), from `RunOption.all`.
     public static var valueOptions: [String] { RunOption.valueSpellings }
     /// The flags, and the options whose value only follows `=`.
-    static var flagOptions: [String] { RunOption.flagSpellings }
+    package static var flagOptions: [String] { RunOption.flagSpellings }
 
     public static func parse(_ args: [String]) throws -> Invocation {
         guard let first = args.first else { return .run(chain: [], options: PipelineOptionsText()) }
@@ -244,7 +165,7 @@ public enum CommandLineParser {
 
     /// Separates options from the other words (units, arguments, ':'), returning early for
     /// `--help` and `--version`.
-    static func scan(_ args: [String]) throws -> (PipelineOptionsText, [String], Invocation?) {
+    package static func scan(_ args: [String]) throws -> (PipelineOptionsText, [String], Invocation?) {
         var options = PipelineOptionsText()
         var words: [String] = []
         var i = 0
@@ -277,7 +198,8 @@ public enum CommandLineParser {
                 }
                 switch option.action {
                 case .early(let invocation): return (options, words, invocation)
-                case .set(let set): set(&options, value ?? "")
+                case .value(let field, _): options[keyPath: field] = value ?? ""
+                case .flag(let field, _): options[keyPath: field] = true
                 }
                 continue
             }
@@ -288,7 +210,7 @@ public enum CommandLineParser {
 
     /// A word is an option when it starts with `-` and is not a value such as `-6`, `-6dB`,
     /// `-.5` or a lone `-` (stdin).
-    static func isOption(_ word: String) -> Bool {
+    package static func isOption(_ word: String) -> Bool {
         guard word.hasPrefix("-"), word.count > 1 else { return false }
         let second = word[word.index(after: word.startIndex)]
         return !(second.isNumber || second == ".")

@@ -32,13 +32,13 @@ public enum PluginsCommand {
     }
 
     /// Whether WORD is part of the plugin's identifier or name (always, without a WORD).
-    static func matches(_ p: PluginInfo, _ word: String?) -> Bool {
+    package static func matches(_ p: PluginInfo, _ word: String?) -> Bool {
         guard let w = word?.lowercased() else { return true }
         return p.identifier.lowercased().contains(w) || p.name.lowercased().contains(w)
     }
 
     /// One plugin's row.
-    static func row(_ p: PluginInfo) -> [String] {
+    package static func row(_ p: PluginInfo) -> [String] {
         var notes: [String] = []
         if p.latencyPort != nil { notes.append("reports latency") }
         if !p.missingFeatures.isEmpty { notes.append("missing " + p.missingFeatures.joined(separator: ", ")) }
@@ -48,7 +48,7 @@ public enum PluginsCommand {
     }
 
     /// Rows in aligned columns (the last one as it is).
-    static func table(_ rows: [[String]]) -> String {
+    package static func table(_ rows: [[String]]) -> String {
         let widths = (0..<rows[0].count).map { c in rows.map { $0[c].count }.max() ?? 0 }
         return rows.map { r in
             r.enumerated().map { c, cell in c == r.count - 1 ? cell : cell + String(repeating: " ", count: widths[c] - cell.count) }
@@ -58,7 +58,7 @@ public enum PluginsCommand {
 }
 
 extension String {
-    func trimmingTrailingSpaces() -> String {
+    package func trimmingTrailingSpaces() -> String {
         var s = self
         while s.hasSuffix(" ") { s.removeLast() }
         return s

@@ -12,14 +12,14 @@ import Glibc
 /// read (stdin a terminal, `/dev/null`, empty). Without either, the chain is prepared for 48 kHz
 /// stereo, then mono: if it fits one, the line says so; if it fits neither, what it needs is
 /// named in one line (66: the input is what is missing).
-enum RunCheck {
+package enum RunCheck {
     /// The formats a chain is tried with when there is no input to read, in order.
-    static let probes = [StreamFormat(encoding: .s16le, sampleRate: 48000, channels: 2),
+    package static let probes = [StreamFormat(encoding: .s16le, sampleRate: 48000, channels: 2),
                          StreamFormat(encoding: .s16le, sampleRate: 48000, channels: 1)]
 
     /// Checks the run of `pipeline` reading `source`; `rebuild` makes a fresh pipeline of the
     /// same chain (a probe prepares its units once). Prints the `ok:` line; throws what is wrong.
-    static func run(_ pipeline: Pipeline, source: FileDescriptorSource, console: any Console,
+    package static func run(_ pipeline: Pipeline, source: FileDescriptorSource, console: any Console,
                     rebuild: () throws -> Pipeline) throws -> ExitStatus {
         let options = pipeline.options
         try checkPaths(pipeline)
@@ -55,7 +55,7 @@ enum RunCheck {
 
     /// Why there is no header to read without waiting or consuming: stdin is a terminal, the
     /// null device or an empty regular file; nil when there is an input to read.
-    static func noInputToRead(_ options: PipelineOptions) -> String? {
+    package static func noInputToRead(_ options: PipelineOptions) -> String? {
         guard options.input == "-" else { return nil }
         if isatty(0) != 0 { return "stdin is a terminal" }
         var st = stat(), null = stat()
@@ -72,7 +72,7 @@ enum RunCheck {
     }
 
     /// Every path but `-i` (which the caller opened): side inputs can be read, outputs created.
-    static func checkPaths(_ pipeline: Pipeline) throws {
+    package static func checkPaths(_ pipeline: Pipeline) throws {
         let options = pipeline.options
         for (role, path) in pipeline.sideInputs where access(cPath(path), R_OK) != 0 {
             throw AUPipeError.noInput("cannot open \(role) \(path): \(String(cString: strerror(errno)))")
@@ -84,7 +84,7 @@ enum RunCheck {
     }
 
     /// Whether `path` could be opened for writing, or created: the error (73) a create would give.
-    static func checkCreatable(_ path: String, what: String) throws {
+    package static func checkCreatable(_ path: String, what: String) throws {
         func refuse(_ error: Int32) -> AUPipeError {
             .cannotCreate("cannot create \(what) \(path): \(String(cString: strerror(error)))")
         }

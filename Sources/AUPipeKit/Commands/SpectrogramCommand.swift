@@ -4,10 +4,10 @@
 ///
 /// It is told from a chain that starts with the unit (`aupipe spectrogram plot=a.png < in.wav`)
 /// by its first argument: a path, not `key=value`.
-enum SpectrogramCommand {
+package enum SpectrogramCommand {
     /// Whether `word`, right after `spectrogram`, is the input of the command (a path or `-`)
     /// rather than a unit's argument or an option.
-    static func isInput(_ word: String) -> Bool {
+    package static func isInput(_ word: String) -> Bool {
         if word == "-" { return true }
         if word == ":" || CommandLineParser.isOption(word) { return false }
         guard let eq = word.firstIndex(of: "=") else { return true }
@@ -15,7 +15,7 @@ enum SpectrogramCommand {
     }
 
     /// The run the command stands for: the unit over FILE, the output to /dev/null.
-    static func parse(_ args: [String],
+    package static func parse(_ args: [String],
                       scan: ([String]) throws -> (PipelineOptionsText, [String], Invocation?)) throws -> Invocation {
         let input = args[0]
         let (options, words, early) = try scan(Array(args.dropFirst()))
@@ -45,7 +45,7 @@ enum SpectrogramCommand {
     }
 
     /// `dir/talk.wav` → `dir/talk.png`; a name without an extension gets `.png` added.
-    static func pictureName(for path: String) -> String {
+    package static func pictureName(for path: String) -> String {
         let slash = path.lastIndex(of: "/").map { path.index(after: $0) } ?? path.startIndex
         let name = path[slash...]
         guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return path + ".png" }

@@ -1,15 +1,15 @@
 /// `--stats`: per-unit figures on stderr after the run, as text or JSON.
-enum StatsPrinter {
+package enum StatsPrinter {
     /// How the run ends: its exit status and, for a failed run, the error's message (JSON's
     /// `status` and `error`, so that a batch summary can leave failed runs out).
-    struct Outcome {
-        var status: ExitStatus = .ok
-        var error: String?
+    package struct Outcome {
+        package var status: ExitStatus = .ok
+        package var error: String?
     }
 
     /// `paths` are the input and output as given (`-` for stdin and stdout; no input path for
     /// `--capture` and `gen`), which tell the runs of a batch apart in JSON.
-    static func print(_ r: RunReport, mode: StatsMode, paths: (input: String?, output: String?) = (nil, nil), outcome: Outcome = Outcome(),
+    package static func print(_ r: RunReport, mode: StatsMode, paths: (input: String?, output: String?) = (nil, nil), outcome: Outcome = Outcome(),
                       console: any Console) {
         switch mode {
         case .off: return
@@ -45,7 +45,7 @@ enum StatsPrinter {
     }
 
     /// The report as one JSON object on one line (see the manual's STATISTICS).
-    static func json(_ r: RunReport, paths: (input: String?, output: String?) = (nil, nil), outcome: Outcome = Outcome()) -> JSONObject {
+    package static func json(_ r: RunReport, paths: (input: String?, output: String?) = (nil, nil), outcome: Outcome = Outcome()) -> JSONObject {
         var input = JSONObject()
         if let path = paths.input { input.add("path", path) }
         input.add("container", r.input.container.rawValue)
@@ -120,10 +120,10 @@ enum StatsPrinter {
     }
 
     /// The gaps `--stats` lists one by one (the JSON has them all).
-    static let gapsListed = 20
+    package static let gapsListed = 20
 
     /// A level in dB to 0.01 dB, always with two decimals (`-9.00`), or `-inf` for silence.
-    static func dbText(_ db: Double) -> String {
+    package static func dbText(_ db: Double) -> String {
         db.isFinite ? String(db, decimals: 2) : "-inf"
     }
 }

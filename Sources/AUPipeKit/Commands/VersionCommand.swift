@@ -13,15 +13,15 @@ import CSoxr
 /// install, and is no error (aupipe works without them).
 public enum VersionCommand {
     /// One library as `aupipe version` reports it.
-    struct Library {
+    package struct Library {
         /// The name and version, as printed first: `libsoxr 0.1.3`.
-        var name: String
+        package var name: String
         /// The file loaded, symbolic links resolved; nil when it was not found.
-        var path: String?
+        package var path: String?
         /// How aupipe uses it, or what is missing and how to install it.
-        var note: String
+        package var note: String
 
-        var line: String {
+        package var line: String {
             "\(name): \(path ?? "not found") (\(note))"
         }
     }
@@ -32,7 +32,7 @@ public enum VersionCommand {
     }
 
     /// The libraries aupipe is linked with (loaded before `main`).
-    static func linked() -> [Library] {
+    package static func linked() -> [Library] {
         var major: Int32 = 0, minor: Int32 = 0, patch: Int32 = 0
         ebur128_get_version(&major, &minor, &patch)
         let soxr = String(cString: soxr_version())  // "libsoxr-0.1.3"
@@ -52,7 +52,7 @@ public enum VersionCommand {
     }
 
     /// lilv and ALSA, which aupipe loads with dlopen when a run needs them.
-    static func loadedAtRunTime() -> [Library] {
+    package static func loadedAtRunTime() -> [Library] {
         var lilv = Library(name: "lilv", path: nil, note: "")
         do {
             try LV2Library.load()
@@ -74,7 +74,7 @@ public enum VersionCommand {
     }
 
     /// The real path of the loaded library `name`, or nil when it is not loaded.
-    static func loadedPath(_ name: String) -> String? {
+    package static func loadedPath(_ name: String) -> String? {
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
         guard aupipe_loaded_library_path(name, &buffer, buffer.count) == 0 else { return nil }
         return String(cString: buffer)

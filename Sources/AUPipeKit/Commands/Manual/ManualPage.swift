@@ -20,7 +20,7 @@ public enum ManualPage {
     }
 
     /// The comment and title lines.
-    static var header: String {
+    package static var header: String {
         """
         .\\" Manual page for aupipe, made by 'aupipe manual': do not edit it, edit what it is made
         .\\" from (Sources/AUPipeKit/Commands/Manual/ManualText+*.swift for the prose, RunOption.all
@@ -32,7 +32,7 @@ public enum ManualPage {
 
     /// An option's paragraphs: its manual text, or else a tagged paragraph made from its
     /// synopsis and help; nil for an option told with another (an empty text).
-    static func optionParagraphs(_ option: RunOption) -> String? {
+    package static func optionParagraphs(_ option: RunOption) -> String? {
         if let manual = option.manual { return manual.isEmpty ? nil : manual }
         return ".TP\n.B " + escaped(option.synopsis) + "\n" + escaped(option.help.joined(separator: " "))
     }
@@ -55,7 +55,7 @@ public enum ManualPage {
     }
 
     /// `text` with a capital first letter and a full stop.
-    static func sentence(_ text: String) -> String {
+    package static func sentence(_ text: String) -> String {
         guard let first = text.first else { return text }
         let body = first.uppercased() + text.dropFirst()
         return body.hasSuffix(".") ? body : body + "."
@@ -63,7 +63,7 @@ public enum ManualPage {
 
     /// Plain text made safe for roff: backslashes and hyphens escaped, and a line that would
     /// start with a control character guarded.
-    static func escaped(_ text: String) -> String {
+    package static func escaped(_ text: String) -> String {
         let body = text.replacing("\\", with: "\\e").replacing("-", with: "\\-")
         return body.hasPrefix(".") || body.hasPrefix("'") ? "\\&" + body : body
     }
@@ -71,10 +71,10 @@ public enum ManualPage {
 
 /// The hand-written prose of the manual page, in roff: the templates `ManualPage` puts
 /// around the sections it makes from the descriptors.
-enum ManualText {
+package enum ManualText {
     /// COMMANDS, in order.
-    static let commands = [commands1, commands2, commands3]
+    package static let commands = [commands1, commands2, commands3]
     /// The sections after UNITS, in order.
-    static let rest = [plugins, formatSpec, containers, sampleConversion, lengthAndTiming, statistics, exitStatus,
+    package static let rest = [plugins, formatSpec, containers, sampleConversion, lengthAndTiming, statistics, exitStatus,
                        deviceLoss, signals, examples, caveats, seeAlso]
 }

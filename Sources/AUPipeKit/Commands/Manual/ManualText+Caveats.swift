@@ -1,6 +1,6 @@
 extension ManualText {
     /// CAVEATS.
-    static let caveats = #"""
+    package static let caveats = #"""
         .SH CAVEATS
         .B \-\-control
         commands are applied between blocks of audio: while no audio arrives (a

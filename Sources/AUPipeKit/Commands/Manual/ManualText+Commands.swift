@@ -1,6 +1,6 @@
 extension ManualText {
     /// COMMANDS: info, units, help, plugins, demo, gen, completions, manual, compare. (part 1 of 3)
-    static let commands1 = #"""
+    package static let commands1 = #"""
         .SH COMMANDS
         .TP
         .B info \fR[\fB\-\-in\-format \fISPEC\fR] [\fIFILE\fR|\fB\-\fR]

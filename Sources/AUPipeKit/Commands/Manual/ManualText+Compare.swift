@@ -1,6 +1,6 @@
 extension ManualText {
     /// COMMANDS: info, units, help, plugins, demo, gen, completions, manual, compare. (part 3 of 3)
-    static let commands3 = #"""
+    package static let commands3 = #"""
         .TP
         RMS difference
         10\(mulog10(\(*S (A\-B)^2 / (frames \(mu channels)) dBFS.

@@ -1,6 +1,6 @@
 extension ManualText {
     /// CONTAINERS.
-    static let containers = #"""
+    package static let containers = #"""
         .SH CONTAINERS
         The input's container is recognised from its first four bytes, never by
         seeking:

@@ -1,6 +1,6 @@
 extension ManualText {
     /// DEVICE LOSS.
-    static let deviceLoss = #"""
+    package static let deviceLoss = #"""
         .SH DEVICE LOSS
         A sound device is lost when it is unplugged or disappears (ALSA's \-ENODEV),
         is left in a state it cannot leave (\-EBADFD), was suspended and does not

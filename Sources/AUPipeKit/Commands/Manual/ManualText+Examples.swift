@@ -1,6 +1,6 @@
 extension ManualText {
     /// EXAMPLES.
-    static let examples = #"""
+    package static let examples = #"""
         .SH EXAMPLES
         Capture from ALSA, resample to 16 kHz mono and encode Opus.
         Raw input gives raw output, so ask for WAV:

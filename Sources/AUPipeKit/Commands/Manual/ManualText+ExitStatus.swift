@@ -1,6 +1,6 @@
 extension ManualText {
     /// EXIT STATUS.
-    static let exitStatus = #"""
+    package static let exitStatus = #"""
         .SH EXIT STATUS
         .TP
         .B 0

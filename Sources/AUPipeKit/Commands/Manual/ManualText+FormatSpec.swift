@@ -1,6 +1,6 @@
 extension ManualText {
     /// FORMAT SPEC.
-    static let formatSpec = #"""
+    package static let formatSpec = #"""
         .SH FORMAT SPEC
         A stream format is written
         .IR TOKEN : RATE : CHANNELS ,

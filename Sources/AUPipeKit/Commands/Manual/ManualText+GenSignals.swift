@@ -1,6 +1,6 @@
 extension ManualText {
     /// COMMANDS: info, units, help, plugins, demo, gen, completions, manual, compare. (part 2 of 3)
-    static let commands2 = #"""
+    package static let commands2 = #"""
         .TP
         .BI from= HZ
         Frequency at the start in Hz, 0 to 384000, and at most half the rate.

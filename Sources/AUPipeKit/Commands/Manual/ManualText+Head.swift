@@ -1,6 +1,6 @@
 extension ManualText {
     /// NAME, SYNOPSIS and DESCRIPTION.
-    static let head = #"""
+    package static let head = #"""
         .SH NAME
         aupipe \- an AudioUnit\-style processing chain for PCM audio in Unix pipes
         .SH SYNOPSIS

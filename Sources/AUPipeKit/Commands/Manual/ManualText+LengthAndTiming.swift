@@ -1,6 +1,6 @@
 extension ManualText {
     /// LENGTH AND TIMING.
-    static let lengthAndTiming = #"""
+    package static let lengthAndTiming = #"""
         .SH LENGTH AND TIMING
         Nothing is lost and nothing is invented.
         Every unit but

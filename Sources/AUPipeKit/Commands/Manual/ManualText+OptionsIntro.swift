@@ -1,6 +1,6 @@
 extension ManualText {
     /// The OPTIONS heading and what holds for every option; the options follow from `RunOption.all`.
-    static let optionsIntro = #"""
+    package static let optionsIntro = #"""
         .SH OPTIONS
         A long option takes its value as the next word or after
         .BR = ;

@@ -1,6 +1,6 @@
 extension ManualText {
     /// PLUGINS.
-    static let plugins = #"""
+    package static let plugins = #"""
         .SH PLUGINS
         The units
         .B lv2

@@ -1,6 +1,6 @@
 extension ManualText {
     /// SAMPLE CONVERSION.
-    static let sampleConversion = #"""
+    package static let sampleConversion = #"""
         .SH SAMPLE CONVERSION
         Inside the chain every sample is a 32\-bit float.
         An integer of

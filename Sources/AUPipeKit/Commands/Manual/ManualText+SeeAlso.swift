@@ -1,6 +1,6 @@
 extension ManualText {
     /// SEE ALSO.
-    static let seeAlso = #"""
+    package static let seeAlso = #"""
         .SH SEE ALSO
         .BR sox (1),
         .BR ffmpeg (1),

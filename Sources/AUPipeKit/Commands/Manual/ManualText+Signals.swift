@@ -1,6 +1,6 @@
 extension ManualText {
     /// SIGNALS.
-    static let signals = #"""
+    package static let signals = #"""
         .SH SIGNALS
         On SIGINT or SIGTERM
         .B aupipe

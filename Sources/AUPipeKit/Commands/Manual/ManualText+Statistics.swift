@@ -1,6 +1,6 @@
 extension ManualText {
     /// STATISTICS.
-    static let statistics = #"""
+    package static let statistics = #"""
         .SH STATISTICS
         .B \-\-stats
         prints, on standard error after the run, one line for the input, one per unit

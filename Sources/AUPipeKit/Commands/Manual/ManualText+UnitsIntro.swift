@@ -1,6 +1,6 @@
 extension ManualText {
     /// The UNITS heading and the types of the parameters; the units follow from the registry.
-    static let unitsIntro = #"""
+    package static let unitsIntro = #"""
         .SH UNITS
         Types:
         a

@@ -1,9 +1,10 @@
 /// One option of a processing run, declared once: how it is spelled, what value it takes, what
-/// `aupipe --help` says of it, what its value completes to, and where the parser puts it. The
-/// parser, `--help`, the completion scripts and the manual all read `RunOption.all`, so adding
-/// an option is one declaration there (plus the `PipelineOptionsText` field it sets and, when
-/// its value needs checking, a line in `PipelineOptionsText.parsed()`; its manual paragraph,
-/// if it needs more than its help, in `RunOptionManual`).
+/// `aupipe --help` says of it, what its value completes to, where the scan records it and how its
+/// value is parsed into the run's `PipelineOptions`. The parser, `PipelineOptionsText.parsed()`,
+/// `--help`, the completion scripts and the manual all read `RunOption.all`, so adding an option
+/// is one declaration there, the `PipelineOptionsText` field that records it as typed and the
+/// `PipelineOptions` field its value becomes (a rule between options, such as "--control-reply
+/// needs --control", in `RunOptionRules`; a manual paragraph longer than its help in `RunOptionManual`).
 public struct RunOption: Sendable {
     /// What follows the option's name.
     public enum Value: Sendable, Equatable {
@@ -18,8 +19,12 @@ public struct RunOption: Sendable {
 
     /// What the option does once scanned.
     public enum Action: Sendable {
-        /// Records the value (or `implied`, or "" for a flag) in the options as typed.
-        case set(@Sendable (inout PipelineOptionsText, String) -> Void)
+        /// Records the value (or `implied`) as typed in `field`; `parsed()` then hands it to
+        /// `parse`, which checks it and sets the run's option.
+        case value(_ field: WritableKeyPath<PipelineOptionsText, String?> & Sendable,
+                   parse: @Sendable (_ options: inout PipelineOptions, _ text: String) throws -> Void)
+        /// Records a flag in `field`; `parsed()` then calls `parse` once.
+        case flag(_ field: WritableKeyPath<PipelineOptionsText, Bool> & Sendable, parse: @Sendable (_ options: inout PipelineOptions) -> Void)
         /// Ends the scan with this invocation (`--help`, `--version`).
         case early(Invocation)
     }
@@ -64,7 +69,7 @@ public struct RunOption: Sendable {
     }
 
     /// The option's lines in `aupipe --help`: the synopsis in 24 columns, then the description.
-    var helpLines: [String] {
+    package var helpLines: [String] {
         ["  " + HelpText.padded(synopsis, 24) + help[0]] + help.dropFirst().map { String(repeating: " ", count: 26) + $0 }
     }
 }

@@ -1,5 +1,5 @@
 extension RunOptionManual {
-    static let control = #"""
+    package static let control = #"""
         .TP
         .BI \-\-control " PATH"
         Take commands from the FIFO
@@ -138,7 +138,7 @@ extension RunOptionManual {
         no unit is bypassed (a gain of 0 dB may be turned down later), and the output
         depends on when the commands arrive.
         """#
-    static let controlReply = #"""
+    package static let controlReply = #"""
         .TP
         .BI \-\-control\-reply " PATH"
         Append the replies to the commands of
@@ -154,7 +154,7 @@ extension RunOptionManual {
         .B \-\-control
         (status 64 otherwise).
         """#
-    static let progress = #"""
+    package static let progress = #"""
         .TP
         .BR \-\-progress ", " \-\-progress=force
         Draw one line of progress on standard error, redrawn at most four times a
@@ -166,7 +166,7 @@ extension RunOptionManual {
         It is drawn only when standard error is a terminal, unless
         .BR =force .
         """#
-    static let duration = #"""
+    package static let duration = #"""
         .TP
         .BI \-\-duration " DURATION"
         Stop after
@@ -182,7 +182,7 @@ extension RunOptionManual {
         .BR \-\-capture ,
         record this long.
         """#
-    static let live = #"""
+    package static let live = #"""
         .TP
         .B \-\-live
         The run is real time, as a run with
@@ -214,7 +214,7 @@ extension RunOptionManual {
         pipeline of EXAMPLES passes
         .BR \-\-live .
         """#
-    static let capture = #"""
+    package static let capture = #"""
         .TP
         .BI \-\-capture " DEVICE"
         Read the stream from the ALSA capture device
@@ -264,7 +264,7 @@ extension RunOptionManual {
         or
         .BR \-\-in\-format .
         """#
-    static let captureFormat = #"""
+    package static let captureFormat = #"""
         .TP
         .BI \-\-capture\-format " SPEC"
         The format to capture in,
@@ -274,7 +274,7 @@ extension RunOptionManual {
         Needs
         .BR \-\-capture .
         """#
-    static let monitor = #"""
+    package static let monitor = #"""
         .TP
         .BI \-\-monitor " DEVICE"
         Also play the processed stream on the ALSA playback device

@@ -1,5 +1,5 @@
 extension RunOptionManual {
-    static let play = #"""
+    package static let play = #"""
         .TP
         .BI \-\-play " DEVICE"
         Full\-duplex voice processing: play the far end of the chain's
@@ -39,7 +39,7 @@ extension RunOptionManual {
         .B \-\-reconnect
         is given; see DEVICE LOSS.
         """#
-    static let period = #"""
+    package static let period = #"""
         .TP
         .BI \-\-period " DURATION" "\fR, \fP\-\-buffer " DURATION
         The period and buffer of the sound devices
@@ -59,7 +59,7 @@ extension RunOptionManual {
         .BR \-\-monitor .
         The period is 1 ms to 2 s; the buffer 2 ms to 4 s and at least two periods.
         """#
-    static let reconnect = #"""
+    package static let reconnect = #"""
         .TP
         .BR \-\-reconnect [ =\fITIMEOUT\fP ]
         When a sound device
@@ -81,12 +81,12 @@ extension RunOptionManual {
         runs up to the duration and the run ends as it would with the device back.
         Needs one of the device options (status 64 otherwise).
         """#
-    static let help = #"""
+    package static let help = #"""
         .TP
         .BR \-h ", " \-\-help
         Print the help text and exit.
         """#
-    static let version = #"""
+    package static let version = #"""
         .TP
         .BR \-V ", " \-\-version
         Print the version,

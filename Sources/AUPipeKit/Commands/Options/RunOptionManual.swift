@@ -1,7 +1,7 @@
 /// The OPTIONS paragraphs of the manual page, in roff, one per option of `RunOption.all`:
 /// each starts with its `.TP` and tag line. `--buffer` is told with `--period`.
 public enum RunOptionManual {
-    static let input = #"""
+    package static let input = #"""
         .TP
         .BR \-i ", " \-\-input " \fIPATH\fR"
         Read from
@@ -11,7 +11,7 @@ public enum RunOptionManual {
         means standard input).
         A file that cannot be opened, or a directory, gives status 66.
         """#
-    static let output = #"""
+    package static let output = #"""
         .TP
         .BR \-o ", " \-\-output " \fIPATH\fR"
         Write to
@@ -58,7 +58,7 @@ public enum RunOptionManual {
         .B \-o \-
         writes there all the same.
         """#
-    static let inFormat = #"""
+    package static let inFormat = #"""
         .TP
         .BI \-\-in\-format " SPEC"
         The format of headerless input, as a full
@@ -71,7 +71,7 @@ public enum RunOptionManual {
         .IR SPEC ,
         or the status is 64.
         """#
-    static let outFormat = #"""
+    package static let outFormat = #"""
         .TP
         .BI \-\-out\-format " SPEC"
         The output's format.
@@ -98,7 +98,7 @@ public enum RunOptionManual {
         .BR "convert format=" ,
         and must be one the output container can hold (status 64 otherwise).
         """#
-    static let type = #"""
+    package static let type = #"""
         .TP
         .BR \-t ", " \-\-type " \fITYPE\fR"
         The output container:
@@ -128,7 +128,7 @@ public enum RunOptionManual {
         .B raw
         for headerless input.
         """#
-    static let block = #"""
+    package static let block = #"""
         .TP
         .BI \-\-block " DURATION"
         The most frames processed in one step.
@@ -147,7 +147,7 @@ public enum RunOptionManual {
         the output bytes (plugins run on runs of their own length, see
         .BR PLUGINS ).
         """#
-    static let stats = #"""
+    package static let stats = #"""
         .TP
         .BR \-\-stats ", " \-\-stats=json
         After the run, print per\-unit figures on standard error as text, or as one
@@ -159,7 +159,7 @@ public enum RunOptionManual {
         is the same as
         .BR \-\-stats .
         """#
-    static let check = #"""
+    package static let check = #"""
         .TP
         .B \-\-check
         Validate and exit: parse the chain, check every path the run would open,

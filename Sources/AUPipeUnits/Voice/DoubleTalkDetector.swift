@@ -1,0 +1,90 @@
+import AUPipeFormats
+import AUPipeGraph
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Double talk as `aec` tells it: the near end talking while the far end plays, seen as a
+/// sudden fall of the canceller's own cancellation.
+///
+/// Per DSP frame in which the far end plays (reference above −50 dBFS) and the microphone is
+/// above −60 dBFS (`ERLEMeter`'s conditions): the filter's cancellation (microphone over the
+/// filter's output, before the preprocessor) smoothed over about 100 ms, and a slow envelope of
+/// it that rises with it within about 200 ms and falls only over about a second. A frame is
+/// double talk when the smoothed cancellation is 10 dB or more below the envelope, and the
+/// envelope is at least 10 dB (the canceller has cancelled something); the verdict holds for
+/// 200 ms after. A near end alone (the far end silent) is not double talk. An echo-path change
+/// reads as double talk until a shadow canceller takes over (`pathChanged()`), the filter has
+/// re-adapted or the envelope has come down to it (the drift tracker is frozen meanwhile). A slow fall (clock drift left
+/// uncompensated) is followed by the envelope and does not count.
+package struct DoubleTalkDetector {
+    private let smooth: Double, rise: Double, fall: Double
+    private let hangFrames: Int
+    private var mic = 0.0, out = 0.0
+    private var envelope = 0.0
+    private var hang = 0
+    /// Whether the latest frame is double talk.
+    package private(set) var active = false
+
+    /// The time constant (s) of the smoothed cancellation: about five 20 ms frames, short
+    /// enough for a near end's first syllable to show, long enough that one loud frame does not.
+    package static let smoothingSeconds = 0.1
+    /// The envelope's time constants (s): it rises with the cancellation within about 200 ms
+    /// (a converging filter is followed) and falls over about a second, so that a sudden fall
+    /// of the cancellation stands below it while a slow one (uncompensated drift) is followed.
+    package static let riseSeconds = 0.2, fallSeconds = 1.0
+    /// How long (s) a verdict of double talk holds after the last frame that made it: the gaps
+    /// between a near talker's words stay double talk.
+    package static let hangSeconds = 0.2
+
+    /// For frames of `frameFrames` at `rate` Hz.
+    package init(frameFrames: Int, rate: Int) {
+        let seconds = Double(frameFrames) / Double(rate)
+        smooth = 1 - exp(-seconds / Self.smoothingSeconds)
+        rise = 1 - exp(-seconds / Self.riseSeconds)
+        fall = 1 - exp(-seconds / Self.fallSeconds)
+        hangFrames = max(1, Int((Self.hangSeconds / seconds).rounded()))
+    }
+
+    /// The gap (dB) below the envelope that is double talk, and the least envelope (dB): a
+    /// canceller that has not yet cancelled 10 dB has no cancellation to lose.
+    package static let dropDB = 10.0, minimumDB = 10.0
+
+    /// An echo-path change is confirmed (a shadow canceller took over: a linear filter cannot
+    /// cancel a near end): the fall was not double talk. The verdict ends and the envelope
+    /// restarts from the cancellation now, so the frames after a take-over count as the far
+    /// end alone (the residual echo suppressor learns and suppresses in them) unless the
+    /// cancellation falls again.
+    package mutating func pathChanged() {
+        envelope = cancellation
+        hang = 0
+        active = false
+    }
+
+    /// The smoothed cancellation (dB): the microphone over the filter's output.
+    private var cancellation: Double { 10 * log10(max(mic, Self.leastPower) / max(out, Self.leastPower)) }
+    /// The least mean square the cancellation is read from (−200 dB: keeps the logarithm finite).
+    package static let leastPower = 1e-20
+
+    /// One frame: the mean squares (full scale 1.0) of the microphone, of the filter's output
+    /// and of the reference. Returns `active`.
+    @discardableResult
+    package mutating func add(mic m: Double, filtered e: Double, reference r: Double) -> Bool {
+        guard r > ERLEMeter.activeThreshold, m > ERLEMeter.micFloor else {
+            hang = max(0, hang - 1)
+            active = hang > 0
+            return active
+        }
+        mic += smooth * (m - mic)
+        out += smooth * (e - out)
+        let cancel = cancellation
+        envelope += (cancel > envelope ? rise : fall) * (cancel - envelope)
+        if envelope >= Self.minimumDB, cancel <= envelope - Self.dropDB {
+            hang = hangFrames
+        } else {
+            hang = max(0, hang - 1)
+        }
+        active = hang > 0
+        return active
+    }
+}

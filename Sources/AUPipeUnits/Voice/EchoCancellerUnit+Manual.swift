@@ -1,0 +1,310 @@
+import AUPipeFormats
+import AUPipeGraph
+
+extension EchoCancellerUnit {
+    /// What `aupipe help aec` says before the parameters: one screen. The rules behind it (the
+    /// delay search and its warm start, drift, path changes, the residual suppressor, what
+    /// --stats reports) are in the unit's manual section (`manual`).
+    package static let helpDetails = """
+        The stream is the microphone (the near end); ref= names the far end, what the loudspeaker
+        played (a file, a FIFO or <(command), any container, mixed to mono, or N channels with
+        speakers=N, and resampled to the stream's rate), or ref-channel=N takes it from input channel
+        N, which is then dropped. The output is the microphone without the echo, exactly as long as
+        the input. delay=auto finds and follows the bulk delay, drift=auto a clock difference between
+        microphone and far end; speex's preprocessor (preprocess=) and a residual and nonlinear echo
+        suppressor (residual=, nonlinear=) take out what the linear filter leaves. With --play the
+        far end is also played on a sound device; in a real-time run a late ref= is silence.
+        --stats reports ERLE, delay, drift and double talk; plot= draws them.
+        """
+}
+
+extension EchoCancellerUnit {
+    /// The aec section of the manual page (roff, after its `.SS` line; `UnitDescriptor.manual`),
+    /// in parts to keep each file short.
+    package static let manualText = [manualParameters, manualDelay, manualChannelsAndDrift, manualPlot].joined(separator: "\n")
+
+    /// The start of `manualText`: what aec does, and its parameters.
+    package static let manualParameters = #"""
+        Cancels the echo of a loudspeaker in a microphone stream with speexdsp's
+        acoustic echo canceller (MDF) and its preprocessor: what VoiceProcessingIO
+        does on iOS, or the echo\-cancel modules of PulseAudio and PipeWire, as a
+        filter in a pipe.
+        The stream is the microphone, the near end.
+        The far end, what the loudspeaker played, comes from a file, a FIFO or a
+        process substitution
+        .RB ( ref= ),
+        or from a channel of the input
+        .RB ( ref\-channel= );
+        exactly one of the two is needed (status 64 otherwise).
+        The output is the microphone with the echo of the far end taken out.
+        The stream must be at least 8000 Hz and frames, tail and delays are checked
+        in frames as well as in time (status 64 otherwise).
+        A reference that ends before the stream is silence from there on, with one
+        warning line on standard error.
+        With
+        .BI \-\-play " DEVICE"
+        the far end of
+        .B ref=
+        is also played on a sound device as it is read, and the canceller gets it as
+        the device plays it (full duplex; see
+        .BR \-\-play ).
+        .TP
+        .BI ref= PATH\fR[\fB,format=\fITOKEN\fB:\fIRATE\fB:\fICHANNELS\fR]
+        (bare value)
+        The far end: a regular file, a FIFO or a process substitution such as
+        .BR <(command) ,
+        in any container aupipe reads (CAF, WAV, AU), or raw with
+        .BR format= .
+        No default.
+        It is read as
+        .B mix
+        reads a bus (see
+        .I The reference
+        below), mixed to mono (the sum of its channels divided by their number) and
+        resampled to the stream's rate as
+        .B resample
+        does it by default (soxr, high, zero delay).
+        .B format=
+        is its only option:
+        .BR gain= ,
+        .BR pan= ,
+        .BR offset= ,
+        .B loop
+        and
+        .B mute
+        are refused (status 64; use
+        .B delay=
+        to shift it), and so is
+        .B \-
+        (standard input is the microphone).
+        .TP
+        .BI ref\-channel= N
+        Take the far end from input channel
+        .I N
+        instead, counted from 0: an integer from 0 to 63.
+        No default.
+        The input needs at least two channels, and more than
+        .I N
+        (status 64 otherwise).
+        That channel is dropped from the output, which keeps the other channels in
+        their order: a stereo capture with the reference in channel 1 gives a mono
+        output.
+        .TP
+        .BI speakers= N
+        How many loudspeakers play the far end of
+        .BR ref= :
+        an integer from 1 to 8.
+        Default
+        .BR 1 :
+        the far end is mixed to mono, one echo path.
+        With
+        .I N
+        above 1 the far end is read as
+        .I N
+        channels (a mono far end is copied to each; another count is refused, status
+        64) and speex's multichannel canceller models one echo path from each
+        loudspeaker to each microphone, at
+        .I N
+        times the cost: a stereo far end played on two loudspeakers whose paths to
+        the microphone differ is cancelled where its mono mix cannot be (23 dB against
+        4 dB in the tests).
+        .B delay=auto
+        estimates the delay common to all of them from their sum, and
+        .B \-\-play
+        plays
+        .I N
+        channels.
+        Needs
+        .B ref=
+        (status 64 with
+        .BR ref\-channel= ).
+        .TP
+        .BI delay= DURATION\fR|\fBauto
+        How long the reference is delayed before the canceller sees it:
+        .BR auto ,
+        or a duration, 0 to 2000 ms (a bare number is in milliseconds;
+        .B s
+        and frame counts such as
+        .B 480f
+        work too), and at most
+        .B max\-delay=
+        (status 64 otherwise).
+        Default
+        .BR auto :
+        the delay is found from the two signals while running (see
+        .I Delay
+        below).
+        A fixed delay should be the bulk delay between the reference and its echo in
+        the microphone (the player's and the recorder's buffers, the way through the
+        air), or a little less: the canceller's filter starts at the delayed
+        reference and reaches
+        .B tail=
+        beyond it, so echo that arrives before the delayed reference, or after the
+        tail, is not cancelled.
+        .TP
+        .BI max\-delay= DURATION
+        The longest delay
+        .B auto
+        looks for, and the length of the reference's delay line: 10 to 2000 ms; a
+        bare number is in milliseconds.
+        Default
+        .BR 500ms .
+        A longer one makes
+        .BR auto 's
+        first estimate come later (it needs half a second plus
+        .B max\-delay=
+        of audio first), its analyses cost more, and its warm start (see
+        .I Warm start
+        below) replays more.
+        .TP
+        .BI tail= DURATION
+        The length of echo the adaptive filter covers after the delay: 10 to 2000 ms,
+        and at least one frame; a bare number is in milliseconds.
+        Default
+        .BR 400ms ,
+        chosen by measurement (see
+        .I Defaults
+        below): enough for rooms up to an RT60 of 1 s.
+        A longer tail takes in more of the room's reverberation but adapts more
+        slowly and costs more.
+        .TP
+        .BI frame= DURATION
+        The frame speexdsp works on: 2.5 to 100 ms, and at least 16 frames; a bare
+        number is in milliseconds.
+        Default
+        .B 20ms
+        (for
+        .B aec
+        only; chosen by measurement, see
+        .I Defaults
+        below).
+        See
+        .I Frames
+        below.
+        .TP
+        .BI preprocess= BOOLEAN
+        Run speex's preprocessor after the canceller (1) or not (0).
+        Default
+        .BR 1 .
+        Without it,
+        .BR suppress= ,
+        .BR suppress\-active= ,
+        .BR denoise= ,
+        .BR agc= ,
+        .B vad=
+        and
+        .B dereverb=
+        have no effect.
+        .TP
+        .BI suppress= DB
+        How far the residual echo (what the filter left of it) is suppressed while
+        only the far end talks, in dB, \-100 to 0.
+        Default
+        .BR \-80
+        (see
+        .I Defaults
+        below).
+        .TP
+        .BI suppress\-active= DB
+        How far the residual echo is suppressed while both ends talk (double talk),
+        in dB, \-100 to 0.
+        Default
+        .BR \-30
+        (see
+        .I Defaults
+        below).
+        Less suppression keeps more of the near end's voice.
+        Both also bound the residual echo suppressor's gains (see
+        .B residual=
+        and
+        .I Residual echo
+        below).
+        .TP
+        .BI residual= BOOLEAN
+        Run the residual echo suppressor after the preprocessor (1) or not (0):
+        it takes out, per frequency bin, what the linear filter leaves of the echo,
+        including a saturating loudspeaker's distortion, without ducking the near
+        end (see
+        .I Residual echo
+        below).
+        Default
+        .BR 1 ;
+        it runs only with
+        .B preprocess=1
+        and one microphone channel.
+        .B residual=0
+        gives the canceller and preprocessor alone, to compare.
+        .TP
+        .BI nonlinear= BOOLEAN
+        With
+        .BR residual=1 ,
+        run the residual echo suppressor's nonlinear canceller (1) or not (0): a
+        short second filter that cancels what a saturating loudspeaker adds to the
+        echo (see
+        .I Residual echo
+        below).
+        Default
+        .BR 1 ;
+        it pauses by itself where the loudspeaker does not saturate.
+        .TP
+        .BI denoise= DB
+        Noise suppression in dB, \-100 to 0, as
+        .B denoise
+        does it.
+        Default
+        .BR \-30
+        (see
+        .I Defaults
+        below);
+        .B denoise=0
+        removes no noise (the noise floor is 0 dB; see
+        .I Residual echo
+        below).
+        .TP
+        .BI agc= LEVEL
+        Automatic gain control towards this level, 1 to 32768, as
+        .BR agc 's
+        .BR level= .
+        No default: off unless given.
+        .TP
+        .BI vad= BOOLEAN
+        Run speex's voice activity detection (1) or not (0).
+        Default
+        .BR 0 .
+        Its decision does not change the output:
+        .B \-\-stats
+        reports the share of frames it called voice (mono microphone).
+        speexdsp prints a warning of its own on standard error when it is switched on.
+        .TP
+        .BI dereverb= BOOLEAN
+        speex's dereverberation (1) or not (0).
+        Default
+        .BR 0 .
+        .TP
+        .BI drift= PPM\fR|\fBauto\fR|\fBoff
+        How the far end's clock relates to the microphone's:
+        .BR auto ,
+        .BR off ,
+        or a known drift in ppm, \-2000 to 2000 (a
+        .B ppm
+        suffix is allowed).
+        Default
+        .BR auto :
+        the drift is tracked and compensated (see
+        .I Clock drift
+        below).
+        A positive drift means the microphone records (1 + PPM/1000000) frames for
+        every frame of the reference, so the echo arrives progressively later (at
+        1000 ppm, 1 ms later every second); a negative one, earlier.
+        .B drift=
+        .I PPM
+        resamples the reference by that much from the start;
+        .B off
+        uses it sample for sample as read.
+        With
+        .B ref\-channel=
+        the far end shares the microphone's clock:
+        .B auto
+        then does nothing and a number is refused (status 64).
+        """#
+}

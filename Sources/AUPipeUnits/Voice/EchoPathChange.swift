@@ -1,0 +1,89 @@
+import AUPipeFormats
+import AUPipeGraph
+
+/// `aec`'s watch on the echo path: double talk as a sudden fall of the cancellation
+/// (`DoubleTalkDetector`), a shadow canceller started at such a fall (`ShadowCanceller`), and
+/// the verdict that tells the two apart: a shadow that takes over confirms a path change (the
+/// detector is told, and the residual echo suppressor gets `justChanged`).
+///
+/// The linear canceller's state in use is swapped here on a take-over or a hand-back
+/// (`LinearEchoCanceller.replace(with:)`); the shadow keeps the states it trains.
+package final class EchoPathChange {
+    /// How long (s) after a take-over, while the replaced canceller still runs beside the new
+    /// one, the residual echo suppressor takes the frames as echo unless the double-talk
+    /// detector says otherwise (`ResidualEchoSuppressor.run`'s `pathChanged`).
+    package static let pathChangeSeconds = 1.0
+
+    package let shadow: ShadowCanceller
+    package private(set) var doubleTalk: DoubleTalkDetector
+    /// Stream frames since double talk was last seen (the drift trackers freeze within it).
+    package private(set) var sinceDoubleTalk = Int.max / 2
+    private let frameFrames: Int, mics: Int
+
+    /// For `layout`'s stream. The shadow's tail is at most `ShadowCanceller.shortTailSeconds`:
+    /// it learns a new echo path fast.
+    package init(layout: EchoLayout) throws {
+        frameFrames = layout.frameFrames
+        mics = layout.mics
+        let rate = layout.rate, tailFrames = layout.tailFrames
+        let shadowTail = min(tailFrames, max(frameFrames, Int((ShadowCanceller.shortTailSeconds * Double(rate)).rounded())))
+        shadow = ShadowCanceller(state: try LinearEchoCanceller.state(layout, tailFrames: shadowTail),
+                                 learner: try LinearEchoCanceller.state(layout, tailFrames: shadowTail),
+                                 frameFrames: frameFrames, mics: mics, rate: rate, handsBack: shadowTail < tailFrames)
+        doubleTalk = DoubleTalkDetector(frameFrames: frameFrames, rate: rate)
+    }
+
+    /// Before the frame is cancelled: a sudden fall of the cancellation (double talk or an
+    /// echo-path change) starts a shadow, trained on the recent past, beside `linear`; a
+    /// retraining under way goes on (the reference at `delay`; `play` and `scratch` as
+    /// `ShadowCanceller.retrain`). A shadow that took over and has been retrained since puts
+    /// the retrained state in use.
+    package func beforeCancel(_ linear: LinearEchoCanceller, delay: Int, play: UnsafeMutablePointer<Int16>, scratch: UnsafeMutablePointer<Int16>) {
+        if doubleTalk.active, shadow.mayStart { shadow.start() }
+        if let retrained = shadow.retrain(history: linear.history, delay: delay, play: play, scratch: scratch, inUse: linear.state) {
+            linear.replace(with: retrained)
+        }
+    }
+
+    /// After `linear` cancelled the frame into `out`: the shadow runs on it (`echo`: the far end
+    /// plays). When it cancels clearly more (an echo-path change) it takes over at stream time
+    /// `time` (s): its output replaces `out` and its state is in use from now on; `trail` when
+    /// speex's preprocessor reads the echo state (it stays with the replaced state while that
+    /// runs on). When the replaced full-tail canceller, still attached to the preprocessor,
+    /// cancels as much as the short shadow, it is the canceller again.
+    package func afterCancel(_ linear: LinearEchoCanceller, rec: UnsafePointer<Int16>, play: UnsafePointer<Int16>, out: UnsafeMutablePointer<Int16>,
+                     echo: Bool, time: Double, trail: Bool) {
+        switch shadow.run(rec: rec, play: play, inUseOutput: out, echo: echo) {
+        case .none:
+            break
+        case .takeOver:
+            out.update(from: shadow.output, count: frameFrames * mics)
+            linear.replace(with: shadow.takeOver(replacing: linear.state, at: time, trail: trail))
+            doubleTalk.pathChanged()
+        case .handBack:
+            out.update(from: shadow.output, count: frameFrames * mics)
+            linear.replace(with: shadow.handBack(inUse: linear.state))
+        }
+    }
+
+    /// The frame's mean squares (full scale 1.0) of the microphone, the filter's output and the
+    /// reference, for the double-talk detector; returns whether the frame is double talk.
+    package func add(mic: Double, filtered: Double, reference: Double) -> Bool {
+        let talking = doubleTalk.add(mic: mic, filtered: filtered, reference: reference)
+        sinceDoubleTalk = talking ? 0 : sinceDoubleTalk + frameFrames
+        return talking
+    }
+
+    /// The echo state speex's preprocessor should read: the replaced full-tail state while it
+    /// trails a take-over (`ShadowCanceller.takeOver`: speex estimates no residual echo for a
+    /// state it does not yet count as adapted), else `inUse`.
+    package func preprocessorEcho(inUse: EchoState) -> EchoState { shadow.trailing > 0 ? shadow.state : inUse }
+
+    /// Whether a shadow took over (a confirmed echo-path change) within `pathChangeSeconds` of
+    /// stream time `now` (s) and the replaced canceller still runs beside it: the residual echo
+    /// suppressor then takes the frames as echo unless the double-talk detector says otherwise.
+    package func justChanged(now: Double) -> Bool {
+        guard shadow.trailing > 0, let at = shadow.lastTakeOver else { return false }
+        return now - at < Self.pathChangeSeconds
+    }
+}

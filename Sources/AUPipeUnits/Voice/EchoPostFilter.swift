@@ -1,0 +1,79 @@
+import AUPipeFormats
+import AUPipeGraph
+
+/// `aec`'s post-filter, after the linear canceller: the nonlinear canceller
+/// (`NonlinearEchoCanceller`, `nonlinear=1`), speex's preprocessor (`preprocess=1`: residual
+/// echo, noise, level, voice activity) attached to the echo state in use, and the residual
+/// echo suppressor (`ResidualEchoSuppressor`, `residual=1`). The residual echo suppressor and
+/// the attachment to the echo state need one microphone channel; several get the preprocessor
+/// alone, one per channel. Everything is allocated in `init`.
+package final class EchoPostFilter {
+    private let preprocessors: [Preprocessor]
+    package let residual: ResidualEchoSuppressor?
+    package let nonlinear: NonlinearEchoCanceller?
+    private let frameFrames: Int, mics: Int, speakers: Int
+    /// One channel's frame, for the preprocessors of several microphones.
+    private let channel16: UnsafeMutablePointer<Int16>
+    /// Frames speex's VAD called voice (with `vad=1`, one microphone).
+    package private(set) var voiceFrames = 0
+
+    /// For `layout`'s stream: the preprocessor with `settings` (nil: none), attached to `echo`
+    /// with one microphone; with `residual` (and one microphone) the residual echo suppressor,
+    /// with `nonlinear` its nonlinear canceller.
+    package init(layout: EchoLayout, settings: PreprocessSettings?, residual residualOn: Bool, nonlinear nonlinearOn: Bool, echo: EchoState) throws {
+        frameFrames = layout.frameFrames
+        mics = layout.mics
+        speakers = layout.speakers
+        let rate = layout.rate, mics = layout.mics, frameFrames = layout.frameFrames
+        if let settings {
+            // Residual echo suppression needs the echo state, which speex attaches to a mono microphone.
+            preprocessors = try (0..<mics).map { _ in
+                try Preprocessor(frameFrames: frameFrames, sampleRate: rate, settings: settings, echo: mics == 1 ? echo : nil)
+            }
+        } else {
+            preprocessors = []
+        }
+        if residualOn, mics == 1, let settings {
+            residual = ResidualEchoSuppressor(frameFrames: frameFrames, rate: rate, suppressDB: settings.echoSuppress, activeDB: settings.echoSuppressActive)
+            nonlinear = nonlinearOn ? try NonlinearEchoCanceller(frameFrames: frameFrames, rate: rate) : nil
+        } else {
+            residual = nil
+            nonlinear = nil
+        }
+        channel16 = .allocate(capacity: frameFrames)
+    }
+
+    deinit { channel16.deallocate() }
+
+    /// Whether speex's preprocessor reads the echo state (one microphone, `preprocess=1`).
+    package var readsEcho: Bool { mics == 1 && !preprocessors.isEmpty }
+
+    /// The frames the output comes late, for the frame blocker to remove: speex's preprocessor
+    /// gives each frame out one frame later, the residual echo suppressor one more.
+    package var latencyFrames: Int { (preprocessors.isEmpty ? 0 : frameFrames) + (residual == nil ? 0 : frameFrames) }
+
+    /// One frame in place: `out`, the linear canceller's output (`frameFrames × mics`), `rec`
+    /// its microphone input, `play` its reference. `echo`: the state the preprocessor is to read
+    /// (`EchoPathChange.preprocessorEcho`); `doubleTalk` and `pathChanged` as
+    /// `ResidualEchoSuppressor.run`.
+    package func run(_ out: UnsafeMutablePointer<Int16>, rec: UnsafePointer<Int16>, play: UnsafePointer<Int16>, echo: EchoState,
+             doubleTalk: Bool, pathChanged: Bool) {
+        guard !preprocessors.isEmpty else { return }
+        if mics == 1 {
+            // The nonlinear canceller's output comes after the linear filter's, and the
+            // preprocessor gets that.
+            let p = preprocessors[0]
+            if let attached = p.echo, attached !== echo { p.attach(echo: echo) }
+            nonlinear?.run(cancelled: out, reference: play, speakers: speakers)
+            residual?.capture(mic: rec, cancelled: out)
+            if p.run(out) { voiceFrames += 1 }
+            residual?.run(out, doubleTalk: doubleTalk, pathChanged: pathChanged)
+        } else {
+            for c in 0..<mics {
+                for f in 0..<frameFrames { channel16[f] = out[f * mics + c] }
+                preprocessors[c].run(channel16)
+                for f in 0..<frameFrames { out[f * mics + c] = channel16[f] }
+            }
+        }
+    }
+}

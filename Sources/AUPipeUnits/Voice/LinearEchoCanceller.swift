@@ -1,0 +1,101 @@
+import AUPipeFormats
+import AUPipeGraph
+
+/// `aec`'s linear canceller: the speex echo state in use (`EchoState`, `tail=` long) and the
+/// recent past of both inputs (`EchoHistory`: the reference's delay line, and what warm starts
+/// and a shadow's retraining replay).
+///
+/// With `delay=auto` it also holds a spare state, never used until a warm start over the whole
+/// stream so far replaces the state in use with it (see `warmStart`). A state replaced by the
+/// path-change part (`replace(with:)`) lives on for as long as another holder (the shadow, the
+/// preprocessor) keeps it.
+package final class LinearEchoCanceller {
+    /// How much history a warm start replays at most, in seconds, beyond `max-delay=`: with it
+    /// the history reaches back to the stream's start when the first estimate comes up to two
+    /// analyses (0.5 s) after the earliest it can (1 s plus `max-delay=`).
+    package static let warmStartSeconds = 1.5
+
+    /// The state in use.
+    package private(set) var state: EchoState
+    /// `delay=auto`: the spare state, until a warm start takes it (or never).
+    private var fresh: EchoState?
+    package let history: EchoHistory
+    /// How much history a warm start replays at most, in DSP frames (the history may hold more,
+    /// for a shadow's retraining); 0 with a fixed delay.
+    package let warmStartFrames: Int
+    /// DSP frames cancelled so far.
+    package private(set) var framesRun = 0
+    /// The history the latest warm start after a delay change replayed, and that the retraining
+    /// at the start of drift compensation replayed, in DSP frames (0: none).
+    package private(set) var warmFrames = 0, driftRetrainedFrames = 0
+    private let frameFrames: Int, mics: Int
+
+    /// For `layout`'s stream; `automatic` with `delay=auto` (a spare state, and warm starts);
+    /// `historyFrames`, the DSP frames of history others replay (a shadow's retraining).
+    package init(layout: EchoLayout, automatic: Bool, historyFrames: Int) throws {
+        frameFrames = layout.frameFrames
+        mics = layout.mics
+        state = try Self.state(layout, tailFrames: layout.tailFrames)
+        if automatic { fresh = try Self.state(layout, tailFrames: layout.tailFrames) }
+        // delay=auto warm-starts from the history; a shadow's retraining replays from it too.
+        warmStartFrames = automatic ? (Int((Self.warmStartSeconds * Double(layout.rate)).rounded()) + layout.maxDelayFrames) / layout.frameFrames : 0
+        history = EchoHistory(frameFrames: layout.frameFrames, mics: layout.mics, speakers: layout.speakers, maxDelay: layout.maxDelayFrames,
+                              capacity: max(warmStartFrames, historyFrames))
+    }
+
+    /// A new echo state for `layout`'s frames, microphones, loudspeakers and rate, `tailFrames` long.
+    package static func state(_ layout: EchoLayout, tailFrames: Int) throws -> EchoState {
+        try EchoState(frameFrames: layout.frameFrames, tailFrames: tailFrames, mics: layout.mics, speakers: layout.speakers, rate: layout.rate)
+    }
+
+    /// Cancels one frame with the state in use (`rec`, `play` and `out` as `EchoState.cancel`).
+    package func cancel(_ rec: UnsafePointer<Int16>, _ play: UnsafePointer<Int16>, into out: UnsafeMutablePointer<Int16>) {
+        state.cancel(rec, play, into: out)
+        framesRun += 1
+    }
+
+    /// Another state is the one in use from now on (a shadow took over, or handed back).
+    package func replace(with other: EchoState) { state = other }
+
+    /// The delay moved to `delay` frames: a warm start of at most `warmStartFrames`.
+    package func delayMoved(to delay: Int, play: UnsafeMutablePointer<Int16>, scratch: UnsafeMutablePointer<Int16>) {
+        warmFrames = warmStart(delay: delay, play: play, scratch: scratch, most: warmStartFrames)
+    }
+
+    /// Drift compensation has just engaged: the past is warped by `warp` (factor − 1) and the
+    /// canceller warm-started over all the history holds.
+    package func driftEngaged(warp: Double, delay: Int, play: UnsafeMutablePointer<Int16>, scratch: UnsafeMutablePointer<Int16>) {
+        history.warpPast(by: warp)
+        driftRetrainedFrames = warmStart(delay: delay, play: play, scratch: scratch, most: .max)
+    }
+
+    /// The filter adapted to the old alignment is wrong for the new one: the canceller starts
+    /// afresh and is run again over the history (oldest frame first, the frames and microphone
+    /// samples it saw, the reference at the new `delay`), its output discarded into `scratch`
+    /// (`frameFrames × mics`; `play`, `frameFrames`, takes the reference), so that it is now as
+    /// converged as if it had had this delay all along, or over the history's length. Returns
+    /// the DSP frames replayed, at most `most`.
+    ///
+    /// When the history holds the whole stream so far (a first estimate within the history's
+    /// length), the spare state, never used, replaces the one in use (the preprocessor follows
+    /// it at the frame's post-filter): the canceller is then exactly the one a fixed `delay=`
+    /// would have given. Otherwise the state in use is reset: speex's reset leaves the filter's
+    /// per-block step sizes and the echo estimate its preprocessor reads as they were until the
+    /// filter counts as adapted again (a fresh state, replayed from the middle of the stream, can
+    /// converge before speex counts it as adapted, and its preprocessor then sees no residual
+    /// echo to suppress until the echo path changes).
+    private func warmStart(delay: Int, play: UnsafeMutablePointer<Int16>, scratch: UnsafeMutablePointer<Int16>, most: Int) -> Int {
+        let replayed = min(history.framesHeld, most)
+        if let spare = fresh, replayed == framesRun {
+            fresh = nil
+            state = spare
+        } else {
+            state.reset()
+        }
+        for back in stride(from: replayed, through: 1, by: -1) {
+            history.reference(back: back, delay: delay, into: play)
+            state.cancel(history.mic(back: back), play, into: scratch)
+        }
+        return replayed
+    }
+}

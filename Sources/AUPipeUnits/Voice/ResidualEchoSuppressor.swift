@@ -1,0 +1,342 @@
+import AUPipeFormats
+import AUPipeGraph
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `aec`'s residual echo suppressor (`residual=1`): the echo the linear canceller leaves —
+/// its misadjustment, the room's tail beyond `tail=`, and what no linear filter can model (a
+/// saturating loudspeaker's harmonics and intermodulation) — taken out per frequency bin
+/// without ducking the near talker.
+///
+/// It runs on one microphone, in the aec's frames of N samples, on an STFT of 2N-sample
+/// sqrt-Hann windows at a hop of N (zero-padded to a power of two), and adds one frame of
+/// latency (which `aec` removes from the output's timing). Per bin:
+/// - the signals: C, the canceller's output before speex's preprocessor; Ŷ = D − C, the
+///   linear filter's echo estimate; D, the microphone; E, the preprocessor's output, which is
+///   what the gain applies to (C, Ŷ and D are held one frame to line up with it).
+/// - the echo model, on C (whose residual follows Ŷ steadily; the preprocessor's output
+///   does not, its own suppression switching from frame to frame): the residual echo power
+///   R = w₁·P + w₂·S + w₃·B, with P = |Ŷ|² held with a decay of `tailSeconds` (the tail),
+///   S = P spread over ±`spreadHz` (intermodulation near strong partials) and B = P's mean
+///   over all bins (a saturating loudspeaker's distortion follows the echo's overall level
+///   and spreads over the band; w₃ learns its shape). The weights adapt by NLMS on smoothed
+///   power spectra, towards C's power less its noise floor, only in frames of echo alone.
+/// - echo alone or not, per frame: the near end may be present when `aec`'s double-talk
+///   detector says so, when D's coherence with Ŷ (weighted by Ŷ's power) is below
+///   `echoCoherence`, or when D's power is more than `micOverEcho` times Ŷ's. That decides
+///   when the model adapts. For the gain, the coherence test allows for the room's background:
+///   in babble (or any noise that is itself speech) the microphone is less coherent with Ŷ in
+///   most frames of echo alone, and a frame counts as echo alone while its incoherence
+///   (1 − the weighted coherence) is within `backgroundMargin` times its running median over
+///   such frames (`backgroundIncoherence`; at most `mostIncoherence`). A near talker starts
+///   well above that median; in quiet rooms it stays below 1 − `echoCoherence` and nothing changes.
+/// - the gain: G = 1 − β·R/|C|², with β = `beta` in frames of echo alone and `betaNear`
+///   otherwise (and at most 1 in bins where the near end is present: D incoherent with Ŷ
+///   and C well above R); at least the gain that leaves C's noise floor (minimum tracking:
+///   the noise bed stays, no pumping), at least `suppress=` (−80 dB by default) in frames of
+///   echo alone and `suppress-active=` (−30) otherwise. No broadband gain is ever applied.
+///   G is smoothed over time and over neighbouring bins.
+/// After the preprocessor rather than before it: applied before it, the gain cancels more but
+/// takes more of the near end in double talk than is allowed (`EchoSceneTests`; the figures
+/// are in bench/README.md).
+/// Everything is allocated in `init`; `capture` and `run` allocate nothing.
+package final class ResidualEchoSuppressor {
+    /// Samples per frame (N), the FFT size (a power of two ≥ 2N) and its bins (size/2 + 1).
+    package let frameFrames: Int
+    package let fftSize: Int
+    package let bins: Int
+    private let fft: FFT
+    /// E's transform and the synthesis: real signals, at half a complex transform's cost.
+    private let realFFT: RealFFT
+    /// Least gain while only the far end talks and while both do (amplitude, 0...1).
+    private let minGain: Float, activeGain: Float
+    /// Ŷ's power decay per frame (the tail); the noise floor's window in frames, and frames into it.
+    private let tailDecay: Float
+    private let noiseWindow: Int
+    private var noiseCount = 0
+    /// The running median of the incoherence in frames of echo alone (0...`mostIncoherence` /
+    /// `backgroundMargin`), and its step per frame.
+    private var backgroundIncoherence: Float
+    private let backgroundStep: Float
+    /// Bins each side of S's spread.
+    private let spreadBins: Int
+
+    /// Over-subtraction in frames where only the far end talks, and in frames where the near end
+    /// may be present (`betaNear`; bins where it is present get at most 1).
+    package static let beta: Float = 8
+    /// Smoothing (per frame) of the spectra for coherence and adaptation, and of |E|² for the gain.
+    package static let statsSmoothing: Float = 0.85, gainPowerSmoothing: Float = 0.4
+    /// The Ŷ-weighted coherence between D and Ŷ above which a frame counts as echo only,
+    /// and the per-bin coherence below which the near end may be present.
+    package static let echoCoherence: Float = 0.93, nearCoherence: Float = 0.5
+    /// NLMS step, and the largest weight.
+    package static let step: Float = 0.1, maxWeight: Float = 8
+    /// The spread of S, and the tail's decay time constant.
+    package static let spreadHz = 500.0, tailSeconds = 0.15
+    /// Over-subtraction in frames where the near end may be present: gentle, so that a near
+    /// talker is not ducked with the residual.
+    package static let betaNear: Float = 0.3
+    /// How far (power ratio) the microphone may be above Ŷ (smoothed) in a frame of echo only.
+    package static let micOverEcho: Float = 2
+    /// The gain's smoothing over time (per frame).
+    package static let gainSmoothing: Float = 0.3
+    /// The background's incoherence: a frame counts as echo alone for the gain while its
+    /// incoherence is at most `backgroundMargin` times the running median (and at most
+    /// `mostIncoherence`: a coherence of 0.88); the median moves by `backgroundRate` per second
+    /// (a near talker the double-talk detector misses moves it by 0.0125 a second). In babble
+    /// the microphone is less coherent with the echo in most frames of echo alone, while a near
+    /// talker at the echo's level starts well above that median; the cap trades babble's ERLE
+    /// against a quiet near talker's level (figures in bench/README.md, "Figures behind aec's
+    /// constants").
+    package static let backgroundMargin: Float = 2, mostIncoherence: Float = 0.12, backgroundRate: Float = 0.0125
+    /// The noise floor's window (s), and what its minimum is multiplied by: the least smoothed
+    /// power over 2 s, itself, keeps more of the echo out than twice the least over 1 s, at the
+    /// same near end.
+    package static let noiseSeconds = 2.0, minimumBias: Float = 1
+    /// The far end counts as heard when the echo estimate's power is this many times the noise
+    /// floor's (10 dB): below that, the frame's coherence is the noise's, not the echo's.
+    package static let farOverNoise: Float = 10
+    /// A bin's error power this many times its predicted residual (6 dB), where the near end
+    /// may be present by coherence, is taken as the near end's: its gain goes no lower than
+    /// `activeGain` and its over-subtraction no higher than 1.
+    package static let nearOverResidual: Float = 4
+    /// The first weight of Ŷ's power, until the model has adapted: a residual 20 dB under the
+    /// echo estimate.
+    package static let initialWeight: Float = 0.01
+
+    private let window: UnsafeMutablePointer<Float>
+    /// Time signals (N each): this frame's Ŷ, D and C as captured before the preprocessor, the
+    /// frames they line up with now and the frames before those, E's previous frame, and the
+    /// overlap-add carry.
+    private var yIn, cIn, yNow, cNow, yPrev, cPrev: UnsafeMutablePointer<Float>
+    private let ePrev, carry: UnsafeMutablePointer<Float>
+    /// FFT work (fftSize each).
+    private let re, im, re2: UnsafeMutablePointer<Float>
+    /// Per bin: E's spectrum (for synthesis); C's, Ŷ's and D's smoothed spectra and cross
+    /// spectrum, C's lightly smoothed power; the regressors P and S and their smoothed values;
+    /// the weights; C's noise floor and its minima; the gains (and, before them, the coherence).
+    private let eRe, eIm: UnsafeMutablePointer<Float>
+    private let see, syy, sdd, sdyRe, sdyIm, eFast: UnsafeMutablePointer<Float>
+    private let p, s, sp, ss: UnsafeMutablePointer<Float>
+    private let w1, w2, w3: UnsafeMutablePointer<Float>
+    /// The weights as they were when a path change began (`run`'s `pathChanged`), put back
+    /// when it ends; and whether one is under way.
+    private let keptW1, keptW2, keptW3: UnsafeMutablePointer<Float>
+    private var inPathChange = false
+    private let noise, minNow, minBefore, gain, rawGain: UnsafeMutablePointer<Float>
+    private var sb: Float = 0
+    private var buffers: [UnsafeMutablePointer<Float>] = []
+    /// Frames run, those that adapted the model, and those whose gain took the far end for alone.
+    package private(set) var framesRun = 0, framesAdapted = 0, framesEchoAlone = 0
+    /// The model's weights summed over the bins (w₁, w₂, w₃): how much residual it predicts.
+    package var weightSums: (Float, Float, Float) {
+        var a: Float = 0, b: Float = 0, c: Float = 0
+        for k in 0..<bins { a += w1[k]; b += w2[k]; c += w3[k] }
+        return (a, b, c)
+    }
+
+    /// For frames of `frameFrames` at `rate` Hz; `suppressDB` and `activeDB` (negative) are
+    /// `suppress=` and `suppress-active=`.
+    package init(frameFrames: Int, rate: Int, suppressDB: Double, activeDB: Double) {
+        self.frameFrames = frameFrames
+        var size = 1
+        while size < 2 * frameFrames { size <<= 1 }
+        fftSize = size
+        bins = size / 2 + 1
+        fft = FFT(size: size)
+        realFFT = RealFFT(size: size)
+        minGain = Float(pow(10, suppressDB / 20))
+        activeGain = Float(pow(10, activeDB / 20))
+        let seconds = Double(frameFrames) / Double(rate)
+        tailDecay = Float(exp(-seconds / Self.tailSeconds))
+        noiseWindow = max(1, Int((Self.noiseSeconds / seconds).rounded()))
+        backgroundIncoherence = (1 - Self.echoCoherence) / Self.backgroundMargin
+        backgroundStep = Self.backgroundRate * Float(seconds)
+        spreadBins = max(1, Int((Self.spreadHz * Double(size) / Double(rate)).rounded()))
+        var made: [UnsafeMutablePointer<Float>] = []
+        func buffer(_ n: Int) -> UnsafeMutablePointer<Float> {
+            let b = UnsafeMutablePointer<Float>.allocate(capacity: n)
+            b.initialize(repeating: 0, count: n)
+            made.append(b)
+            return b
+        }
+        let n = frameFrames, k = size / 2 + 1
+        window = buffer(2 * n)
+        for i in 0..<(2 * n) { window[i] = Float(sin(Double.pi * Double(i) / Double(2 * n))) }
+        yIn = buffer(n); cIn = buffer(n); yNow = buffer(n); cNow = buffer(n)
+        yPrev = buffer(n); cPrev = buffer(n); ePrev = buffer(n); carry = buffer(n)
+        re = buffer(size); im = buffer(size); re2 = buffer(size)
+        eRe = buffer(k); eIm = buffer(k)
+        see = buffer(k); syy = buffer(k); sdd = buffer(k); sdyRe = buffer(k); sdyIm = buffer(k); eFast = buffer(k)
+        p = buffer(k); s = buffer(k); sp = buffer(k); ss = buffer(k)
+        w1 = buffer(k); w2 = buffer(k); w3 = buffer(k)
+        keptW1 = buffer(k); keptW2 = buffer(k); keptW3 = buffer(k)
+        noise = buffer(k); minNow = buffer(k); minBefore = buffer(k); gain = buffer(k); rawGain = buffer(k)
+        buffers = made
+        // Until it has adapted: a residual `initialWeight` of the echo estimate.
+        w1.update(repeating: Self.initialWeight, count: k)
+        minNow.update(repeating: .greatestFiniteMagnitude, count: k)
+        minBefore.update(repeating: .greatestFiniteMagnitude, count: k)
+        gain.update(repeating: 1, count: k)
+    }
+
+    deinit { for b in buffers { b.deallocate() } }
+
+    /// Before the preprocessor: the microphone and the canceller's output of this frame
+    /// (N 16-bit samples each; the output after the nonlinear canceller, when it runs).
+    package func capture(mic: UnsafePointer<Int16>, cancelled: UnsafePointer<Int16>) {
+        for i in 0..<frameFrames {
+            let d = Float(mic[i]) / 32768, c = Float(cancelled[i]) / 32768
+            cIn[i] = c
+            yIn[i] = d - c
+        }
+    }
+
+    /// After the preprocessor: suppresses the residual echo of its output `frame` (N 16-bit
+    /// samples), in place, one frame late (the overlap-add). `doubleTalk`: `aec`'s detector.
+    package func run(_ frame: UnsafeMutablePointer<Int16>, doubleTalk: Bool, pathChanged: Bool = false) {
+        let n = frameFrames, size = fftSize
+        // Analysis: the canceller's output C and Ŷ in one complex transform, E in another (D is
+        // their sum, Ŷ + C).
+        for i in 0..<n {
+            let e = Float(frame[i]) / 32768
+            re[i] = window[i] * cPrev[i]; re[n + i] = window[n + i] * cNow[i]
+            im[i] = window[i] * yPrev[i]; im[n + i] = window[n + i] * yNow[i]
+            re2[i] = window[i] * ePrev[i]; re2[n + i] = window[n + i] * e
+            ePrev[i] = e
+        }
+        for i in (2 * n)..<size { re[i] = 0; im[i] = 0; re2[i] = 0 }
+        fft.forward(real: re, imag: im)
+        realFFT.forward(re2, re: eRe, im: eIm)
+        // Ŷ and C move on a frame (the oldest buffers take the next capture).
+        (yPrev, yNow, yIn) = (yNow, yIn, yPrev)
+        (cPrev, cNow, cIn) = (cNow, cIn, cPrev)
+
+        let a = Self.statsSmoothing, g = Self.gainPowerSmoothing
+        var pSum: Float = 0, cohWeighted: Float = 0, yWeight: Float = 0, noiseSum: Float = 0, dWeight: Float = 0
+        for k in 0..<bins {
+            let j = (size - k) & (size - 1)
+            let ar = re[k], ai = im[k], br = re[j], bi = im[j]
+            let er = (ar + br) / 2, ei = (ai - bi) / 2
+            let yr = (ai + bi) / 2, yi = (br - ar) / 2
+            // D = Ŷ + C (the transform is linear).
+            let dr = yr + er, di = yi + ei
+            let e2 = er * er + ei * ei, y2 = yr * yr + yi * yi
+            see[k] = a * see[k] + (1 - a) * e2
+            syy[k] = a * syy[k] + (1 - a) * y2
+            sdd[k] = a * sdd[k] + (1 - a) * (dr * dr + di * di)
+            sdyRe[k] = a * sdyRe[k] + (1 - a) * (dr * yr + di * yi)
+            sdyIm[k] = a * sdyIm[k] + (1 - a) * (di * yr - dr * yi)
+            eFast[k] = g * eFast[k] + (1 - g) * e2
+            p[k] = max(y2, tailDecay * p[k])
+            pSum += p[k]
+            let coh = (sdyRe[k] * sdyRe[k] + sdyIm[k] * sdyIm[k]) / (sdd[k] * syy[k] + 1e-20)
+            rawGain[k] = coh   // the coherence, until the gain is computed
+            cohWeighted += coh * syy[k]
+            yWeight += syy[k]
+            dWeight += sdd[k]
+            // The noise floor: the least of C's smoothed power over the last one to two
+            // `noiseSeconds`, times the bias of a minimum.
+            minNow[k] = min(minNow[k], see[k])
+            noise[k] = Self.minimumBias * min(minNow[k], minBefore[k])
+            noiseSum += noise[k]
+        }
+        let b = pSum / Float(bins)
+        noiseCount += 1
+        if noiseCount >= noiseWindow {
+            noiseCount = 0
+            minBefore.update(from: minNow, count: bins)
+            minNow.update(repeating: .greatestFiniteMagnitude, count: bins)
+        }
+        // S: P spread over ±spreadBins (a running sum).
+        var run: Float = 0
+        for k in 0...min(spreadBins, bins - 1) { run += p[k] }
+        for k in 0..<bins {
+            let lo = k - spreadBins, hi = k + spreadBins
+            s[k] = run / Float(min(hi, bins - 1) - max(lo, 0) + 1)
+            if hi + 1 < bins { run += p[hi + 1] }
+            if lo >= 0 { run -= p[lo] }
+        }
+        // Echo alone: no double talk, D coherent with Ŷ and at most `micOverEcho` above it (the
+        // near end adds power the filter does not predict); the model adapts when Ŷ is also
+        // well above C's noise.
+        // Just after a confirmed echo-path change (`pathChanged`) the coherence tests are set
+        // aside (a new filter's estimate is not yet coherent with the microphone, but it is all
+        // echo; the level test stays: a near end that starts then is louder than the estimate)
+        // and the model learns the transitional residual; the weights it had before are
+        // put back when that ends, so that the transition's larger leakage does not deepen the
+        // suppression of later double talk.
+        if pathChanged != inPathChange {
+            inPathChange = pathChanged
+            if pathChanged {
+                keptW1.update(from: w1, count: bins); keptW2.update(from: w2, count: bins); keptW3.update(from: w3, count: bins)
+            } else {
+                w1.update(from: keptW1, count: bins); w2.update(from: keptW2, count: bins); w3.update(from: keptW3, count: bins)
+            }
+        }
+        let loud = dWeight > Self.micOverEcho * yWeight
+        // The far end heard well above the noise, the near end not detected by level or by
+        // `aec`'s double-talk detector.
+        let farHeard = !doubleTalk && !loud && pSum > Self.farOverNoise * noiseSum
+        let echoOnly = farHeard && (pathChanged || cohWeighted >= Self.echoCoherence * yWeight)
+        // For the gain, the coherence test allows for the background's incoherence (its running
+        // median over such frames outside a path change).
+        let incoherence = 1 - cohWeighted / max(yWeight, 1e-20)
+        if farHeard, !pathChanged {
+            backgroundIncoherence += backgroundStep * (incoherence > backgroundIncoherence ? 1 : -1)
+            // No higher than where it stops mattering (the margin times it reaching
+            // `mostIncoherence`), so that it comes down again within 5 s.
+            backgroundIncoherence = min(max(backgroundIncoherence, 0), Self.mostIncoherence / Self.backgroundMargin)
+        }
+        let allowed = max(1 - Self.echoCoherence, Self.backgroundMargin * backgroundIncoherence)
+        let nearActive = doubleTalk || loud || (!pathChanged && !(incoherence <= allowed))
+        if !nearActive { framesEchoAlone += 1 }
+        sb = a * sb + (1 - a) * b
+        for k in 0..<bins {
+            sp[k] = a * sp[k] + (1 - a) * p[k]
+            ss[k] = a * ss[k] + (1 - a) * s[k]
+        }
+        if echoOnly {
+            framesAdapted += 1
+            for k in 0..<bins where rawGain[k] >= Self.nearCoherence {
+                let target = max(see[k] - noise[k], 0)
+                let x1 = sp[k], x2 = ss[k], x3 = sb
+                let err = target - (w1[k] * x1 + w2[k] * x2 + w3[k] * x3)
+                let mu = Self.step * err / (x1 * x1 + x2 * x2 + x3 * x3 + 1e-24)
+                w1[k] = min(max(w1[k] + mu * x1, 0), Self.maxWeight)
+                w2[k] = min(max(w2[k] + mu * x2, 0), Self.maxWeight)
+                w3[k] = min(max(w3[k] + mu * x3, 0), Self.maxWeight)
+            }
+        }
+        // The gains.
+        let floor = nearActive ? activeGain : minGain
+        let beta = nearActive ? Self.betaNear : Self.beta
+        for k in 0..<bins {
+            let r = w1[k] * p[k] + w2[k] * s[k] + w3[k] * b
+            let e2 = max(eFast[k], 1e-20)
+            let near = rawGain[k] < Self.nearCoherence && e2 > Self.nearOverResidual * r
+            var gk = 1 - (near ? min(1, beta) : beta) * r / e2
+            // Keep the noise bed: never below the gain that leaves C's noise floor.
+            gk = max(gk, min(1, (noise[k] / e2).squareRoot()), near ? activeGain : floor)
+            rawGain[k] = min(gk, 1)
+        }
+        for k in 0..<bins {
+            let l = rawGain[max(k - 1, 0)], c = rawGain[k], r = rawGain[min(k + 1, bins - 1)]
+            gain[k] = Self.gainSmoothing * gain[k] + (1 - Self.gainSmoothing) * (0.25 * l + 0.5 * c + 0.25 * r)
+        }
+        // Synthesis: G·E, the inverse transform, the window, overlap-add.
+        for k in 0..<bins { re[k] = gain[k] * eRe[k]; im[k] = gain[k] * eIm[k] }
+        realFFT.inverse(re: re, im: im, into: re2)
+        for i in 0..<n {
+            let x = carry[i] + window[i] * re2[i]
+            carry[i] = window[n + i] * re2[n + i]
+            frame[i] = SampleCodec.s16(x, clipped: &clipped)
+        }
+        framesRun += 1
+    }
+
+    /// Output samples clipped to 16 bits (an overlap-add of gains ≤ 1 stays within full scale
+    /// but for rounding).
+    package private(set) var clipped = 0
+}
