@@ -1,0 +1,61 @@
+extension ReverbUnit {
+    /// The reverb section of the manual page (roff, after its `.SS` line; `UnitDescriptor.manual`).
+    static let manualText = #"""
+        Algorithmic reverberation, as Core Audio's AUReverb2 and sox's
+        .B reverb
+        give it: Freeverb as sox builds it, eight feedback combs with a one\-pole low\-pass
+        in each loop (25 to 37 ms long at 44.1 kHz and room\-scale 100 %, scaled with the
+        rate), then four allpasses, with sox's parameters, mappings and defaults.
+        Nothing is random: the same input gives the same output.
+        .TP
+        .BI reverberance= PERCENT
+        (bare value) 0 to 100, default 50: the combs' feedback
+        g = 1 \- e^((R \- b)/(a b)), a = \-1/ln 0.7, b = 100/(a ln 0.02 + 1), from 0.3 at 0 %
+        to 0.98 at 100 %.
+        .TP
+        .BI hf\-damping= PERCENT
+        0 to 100, default 50: the pole of the loops' low\-pass, 0.2 + 0.3 \(mu hf\-damping/100;
+        high frequencies die away faster the higher it is.
+        .TP
+        .BI room\-scale= PERCENT
+        0 to 100, default 100: the comb delays are scaled by 0.1 + 0.9 \(mu room\-scale/100.
+        .TP
+        .BI stereo\-depth= PERCENT
+        0 to 100, default 100: the right bank's delays are longer than the left's by up to
+        12 frames at 44.1 kHz, which decorrelates the two.
+        .TP
+        .BI pre\-delay= DURATION
+        0 to 500 ms, default 0: the delay before the reverberation starts.
+        .TP
+        .BI wet\-gain= DB
+        \-10 to 10 dB, default 0: the reverberation's level, 0.015 \(mu 10^(wet\-gain/20) on
+        the combs' sum as in Freeverb; live, gliding over 10 ms.
+        .TP
+        .BI wet\-only= BOOLEAN
+        1 leaves the dry signal out.
+        .TP
+        .BI stereo= BOOLEAN
+        1 makes stereo of a mono stream (two banks, as below); by default mono stays mono.
+        .TP
+        .BI extend= BOOLEAN
+        Default 0: the length is kept.
+        1 keeps the tail until the longest comb has decayed by 120 dB, after the pre\-delay
+        (at most 60 s).
+        .PP
+        A stereo stream feeds the mean of its two channels to a left and a right bank, which
+        is what sox's two per\-channel reverbs add up to; streams of more channels reverberate
+        each channel on its own, with stereo\-depth unused.
+        .PP
+        .B "Reverberation time."
+        At low frequencies a comb's loop gain is g, so its amplitude falls by g every
+        M frames of its length: 60 dB in 3 M / (rate log10(1/g)) seconds.
+        Taking the mean comb length, M = 1378 \(mu (0.1 + 0.9 room\-scale/100) frames at
+        44.1 kHz, RT60 = 3 M / (44100 log10(1/g)), the same at every rate since the delays
+        scale with it.
+        At room\-scale 100 %: 0.18 s at reverberance 0 %, 0.64 s at 25 %, 1.71 s at 50 %,
+        4.3 s at 75 %, 10.7 s at 100 %.
+        .B \-\-stats
+        prints the value for the settings.
+        The test suite measures it on the impulse response's Schroeder decay.
+        """#
+}
