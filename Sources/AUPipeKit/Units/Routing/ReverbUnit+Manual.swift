@@ -50,10 +50,13 @@ extension ReverbUnit {
         At low frequencies a comb's loop gain is g, so its amplitude falls by g every
         M frames of its length: 60 dB in 3 M / (rate log10(1/g)) seconds.
         Taking the mean comb length, M = 1378 \(mu (0.1 + 0.9 room\-scale/100) frames at
-        44.1 kHz, RT60 = 3 M / (44100 log10(1/g)), the same at every rate since the delays
+        44.1 kHz, gives the combs' decay; the allpasses after them ring on with their own
+        (gain 0.5 every 556 frames for the longest: 3 \(mu 556 / (44100 log10 2) = 0.126 s),
+        and decay times in series add:
+        RT60 = 3 M / (44100 log10(1/g)) + 0.126 s, the same at every rate since the delays
         scale with it.
-        At room\-scale 100 %: 0.18 s at reverberance 0 %, 0.64 s at 25 %, 1.71 s at 50 %,
-        4.3 s at 75 %, 10.7 s at 100 %.
+        At room\-scale 100 %: 0.3 s at reverberance 0 %, 0.76 s at 25 %, 1.84 s at 50 %,
+        4.45 s at 75 %, 10.8 s at 100 %.
         .B \-\-stats
         prints the value for the settings.
         The test suite measures it on the impulse response's Schroeder decay.
