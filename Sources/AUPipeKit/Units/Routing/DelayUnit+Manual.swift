@@ -17,6 +17,7 @@ extension DelayUnit {
         aupipe's durations as milliseconds, so neither is guessed).
         .B "delay 0,2.5ms"
         delays the second channel of a stereo stream by 2.5 ms.
+        Default 0f (no delay).
         A fraction of a frame is interpolated with a 64\-tap Kaiser\-windowed sinc
         (\(*b = 10): up to 0.45 times the rate the result differs from the ideal
         fractional shift by less than \-90 dB; above, the response falls towards the

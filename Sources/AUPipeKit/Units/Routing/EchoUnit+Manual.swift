@@ -11,7 +11,7 @@ extension EchoUnit {
         .TP
         .BI delay= DURATION
         (bare value)
-        D, the time between echoes, 1 ms to 10 s (a bare number in ms), rounded to whole
+        D, the time between echoes, 1 to 10000 ms (a bare number in ms), rounded to whole
         frames.
         Default 250ms.
         .TP
@@ -21,13 +21,13 @@ extension EchoUnit {
         Default 0.4.
         .TP
         .BI mix= NUMBER
-        The share of the echoes in the output, 0 (dry) to 1 (echoes only).
+        The share of the echoes in the output, 0 to 1: 0 is dry, 1 the echoes only.
         Default 0.3.
         .TP
         .BI lowpass= HZ
         A one\-pole low\-pass in the feedback path (y += a (x \- y), a = 1 \- e^(\-2\(*p f/rate)),
-        so each repeat is duller than the one before; below half the rate.
-        Off unless given.
+        so each repeat is duller than the one before; 10 to 384000 Hz, below half the rate.
+        No default: off unless given.
         .TP
         .BI extend= BOOLEAN
         Default 0: the length is kept.

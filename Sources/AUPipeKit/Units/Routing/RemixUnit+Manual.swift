@@ -5,7 +5,8 @@ extension RemixUnit {
         what they type; or with a published matrix.
         .TP
         .BI out= OUT\-SPEC
-        (bare values, one per output channel, in order)
+        (bare value)
+        One per output channel, in order.
         .I OUT\-SPEC
         is input channels counted from 1, joined by commas; each a channel
         .RB ( 2 ),
@@ -42,6 +43,8 @@ extension RemixUnit {
         gives the factors;
         .B "remix 1 1 0"
         makes three channels of a mono stream, the last one silent.
+        No default: give out\-specs or
+        .BR preset= .
         .TP
         .BI scaling= WORD
         How the channels without a volume are scaled when an output mixes n of them:
@@ -57,6 +60,7 @@ extension RemixUnit {
         .B power
         .RB ( \-p :
         1/\(srn where auto gives 1/n).
+        Default auto.
         sox's flags are taken too, as the first out\-spec, where aupipe does not read them as
         its own options: after
         .BR \-\- ,
@@ -79,6 +83,7 @@ extension RemixUnit {
         .B ms\-decode
         its inverse, L = M + S, R = M \- S.
         The presets are not normalised: loud passages of a full-scale 5.1 mix exceed full scale.
+        No default.
         .TP
         .BI overload= clip\fR|\fBkeep
         Samples the sums push beyond full scale are clipped to it
@@ -88,11 +93,15 @@ extension RemixUnit {
         or
         .B loudnorm
         .RB ( keep );
-        either way they are counted in
-        .BR \-\-stats .
+        either way
+        .B \-\-stats
+        counts them (as clipped, or in remix's note as kept).
+        Default clip.
         .TP
         .BI gain= DB
-        A gain on every output, \-120 to 60 dB, default 0; live: a change made with
+        A gain on every output, \-120 to 60 dB.
+        Default 0.
+        Live: a change made with
         .B \-\-control
         glides linearly in amplitude over 10 ms.
         """#

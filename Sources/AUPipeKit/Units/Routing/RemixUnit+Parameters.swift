@@ -17,7 +17,7 @@ extension RemixUnit {
         /// A named matrix (`RemixPreset`), instead of out-specs.
         public static let preset = OptionalParameter("preset", .choice(RemixPreset.self), help: "a published matrix instead of out-specs")
         /// Clip (counted) or keep beyond full scale; default `clip`.
-        public static let overload = Parameter("overload", .choice(Overload.self), default: .clip, help: "clip at full scale, or keep (both counted)")
+        public static let overload = Parameter("overload", .choice(Overload.self), default: .clip, help: "clip at full scale (counted), or keep (counted too)")
         /// A gain on every output, in dB, −120...60; live.
         public static let gain = Parameter("gain", .gainDB, default: 0, help: "gain on every output channel", live: true)
     }

@@ -98,7 +98,10 @@ public final class RemixUnit: AudioUnit, LiveControllable, StatsReporting {
 
     public func parameterValue(_ name: String) -> String? { name == Keys.gain.name ? formatNumber(gain) : nil }
 
-    public var clippedSamples: Int { beyondFullScale }
+    /// Samples clipped (`overload=clip`); with `keep` none are, and `statsNote` counts those beyond full scale.
+    public var clippedSamples: Int { overload == .clip ? beyondFullScale : 0 }
+
+    public var statsFigures: [StatsFigure] { [StatsFigure("beyondFullScale", Double(beyondFullScale))] }
 
     public var statsNote: String? {
         guard beyondFullScale > 0 else { return nil }

@@ -9,33 +9,47 @@ extension ReverbUnit {
         Nothing is random: the same input gives the same output.
         .TP
         .BI reverberance= PERCENT
-        (bare value) 0 to 100, default 50: the combs' feedback
+        (bare value) 0 to 100.
+        Default 50.
+        The combs' feedback
         g = 1 \- e^((R \- b)/(a b)), a = \-1/ln 0.7, b = 100/(a ln 0.02 + 1), from 0.3 at 0 %
         to 0.98 at 100 %.
         .TP
         .BI hf\-damping= PERCENT
-        0 to 100, default 50: the pole of the loops' low\-pass, 0.2 + 0.3 \(mu hf\-damping/100;
+        0 to 100.
+        Default 50.
+        The pole of the loops' low\-pass, 0.2 + 0.3 \(mu hf\-damping/100;
         high frequencies die away faster the higher it is.
         .TP
         .BI room\-scale= PERCENT
-        0 to 100, default 100: the comb delays are scaled by 0.1 + 0.9 \(mu room\-scale/100.
+        0 to 100.
+        Default 100.
+        The comb delays are scaled by 0.1 + 0.9 \(mu room\-scale/100.
         .TP
         .BI stereo\-depth= PERCENT
-        0 to 100, default 100: the right bank's delays are longer than the left's by up to
+        0 to 100.
+        Default 100.
+        The right bank's delays are longer than the left's by up to
         12 frames at 44.1 kHz, which decorrelates the two.
         .TP
         .BI pre\-delay= DURATION
-        0 to 500 ms, default 0: the delay before the reverberation starts.
+        0 to 500 ms.
+        Default 0ms.
+        The delay before the reverberation starts.
         .TP
         .BI wet\-gain= DB
-        \-10 to 10 dB, default 0: the reverberation's level, 0.015 \(mu 10^(wet\-gain/20) on
+        \-10 to 10 dB.
+        Default 0.
+        The reverberation's level, 0.015 \(mu 10^(wet\-gain/20) on
         the combs' sum as in Freeverb; live, gliding over 10 ms.
         .TP
         .BI wet\-only= BOOLEAN
         1 leaves the dry signal out.
+        Default 0.
         .TP
         .BI stereo= BOOLEAN
-        1 makes stereo of a mono stream (two banks, as below); by default mono stays mono.
+        1 makes stereo of a mono stream (two banks, as below).
+        Default 0: mono stays mono.
         .TP
         .BI extend= BOOLEAN
         Default 0: the length is kept.

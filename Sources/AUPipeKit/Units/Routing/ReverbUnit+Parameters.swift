@@ -9,7 +9,7 @@ extension ReverbUnit {
         public static let hfDamping = Parameter("hf-damping", .number(0...100, unit: "%"), default: 50, help: "how much faster high frequencies die away")
         public static let roomScale = Parameter("room-scale", .number(0...100, unit: "%"), default: 100, help: "size of the room: scales the comb delays")
         public static let stereoDepth = Parameter("stereo-depth", .number(0...100, unit: "%"), default: 100, help: "decorrelation of left and right wet channels")
-        public static let preDelay = Parameter("pre-delay", .duration(0...0.5, bareUnit: .milliseconds), default: .frames(0), help: "delay before the reverberation starts")
+        public static let preDelay = Parameter("pre-delay", .duration(0...0.5, bareUnit: .milliseconds), default: .milliseconds(0), help: "delay before the reverberation starts")
         public static let wetGain = Parameter("wet-gain", .number(-10...10, unit: "dB"), default: 0, help: "gain of the reverberation", live: true)
         public static let wetOnly = Parameter("wet-only", .boolean, default: false, help: "output the reverberation without the dry signal")
         public static let stereo = Parameter("stereo", .boolean, default: false, help: "mono in gives stereo out")
