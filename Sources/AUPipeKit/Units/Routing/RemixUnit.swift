@@ -30,10 +30,8 @@ public final class RemixUnit: AudioUnit, LiveControllable, StatsReporting {
     private var glide: GainGlide
     /// The matrix, one row per output channel (after `prepare`).
     public private(set) var matrix: [[Double]] = []
-    /// The non-zero factors, row by row: input channel and factor; `rowStart[o]..<rowStart[o+1]`.
-    private var entryInput: [Int] = []
-    private var entryFactor: [Float] = []
-    private var rowStart: [Int] = []
+    /// The non-zero factors as the audio loop reads them.
+    private var table: RemixTable?
     private var inChannels = 0
     private var outChannels = 0
     private var beyondFullScale = 0
@@ -76,14 +74,7 @@ public final class RemixUnit: AudioUnit, LiveControllable, StatsReporting {
             throw AUPipeError.usage("remix: \(counted(matrix.count, "output channel")); at most \(StreamFormat.channelRange.upperBound)")
         }
         outChannels = matrix.count
-        rowStart = [0]
-        for row in matrix {
-            for (c, f) in row.enumerated() where f != 0 {
-                entryInput.append(c)
-                entryFactor.append(Float(f))
-            }
-            rowStart.append(entryInput.count)
-        }
+        table = RemixTable(matrix: matrix)
         glide.glideFrames = GainGlide.frames(atRate: context.input.sampleRate)
         var output = context.input
         output.channels = outChannels
@@ -109,31 +100,64 @@ public final class RemixUnit: AudioUnit, LiveControllable, StatsReporting {
     }
 
     public func process(_ input: UnsafePointer<Float>, frames: Int, into output: UnsafeMutablePointer<Float>) throws -> Int {
+        guard let inputs = table?.inputs, let factors = table?.factors, let starts = table?.starts else { return 0 }
         let clip = overload == .clip
         var beyond = 0
-        entryInput.withUnsafeBufferPointer { inputs in
-            entryFactor.withUnsafeBufferPointer { factors in
-                rowStart.withUnsafeBufferPointer { starts in
-                    var x = input, y = output
-                    for _ in 0..<frames {
-                        let g = glide.next()
-                        for o in 0..<outChannels {
-                            var sum: Float = 0
-                            for e in starts[o]..<starts[o + 1] { sum += x[inputs[e]] * factors[e] }
-                            sum *= g
-                            if sum > 1 || sum < -1 {
-                                beyond += 1
-                                if clip { sum = sum > 1 ? 1 : -1 }
-                            }
-                            y[o] = sum
-                        }
-                        x += inChannels
-                        y += outChannels
-                    }
+        let outs = outChannels, ins = inChannels
+        var x = input, y = output
+        for _ in 0..<frames {
+            // Outside a glide the factor is constant, and 1 leaves the sums as they are.
+            let g = glide.isGliding ? glide.next() : glide.factor
+            for o in 0..<outs {
+                var sum: Float = 0
+                var e = starts[o]
+                let end = starts[o + 1]
+                while e < end {
+                    sum += x[inputs[e]] * factors[e]
+                    e += 1
                 }
+                if g != 1 { sum *= g }
+                if sum > 1 || sum < -1 {
+                    beyond += 1
+                    if clip { sum = sum > 1 ? 1 : -1 }
+                }
+                y[o] = sum
             }
+            x += ins
+            y += outs
         }
         beyondFullScale += beyond
         return frames
+    }
+}
+
+/// `remix`'s matrix as the audio loop reads it: the non-zero factors row by row, with their
+/// input channels; row o is `starts[o]..<starts[o + 1]`. Allocated once, in `prepare`.
+final class RemixTable {
+    let inputs: UnsafeMutablePointer<Int>
+    let factors: UnsafeMutablePointer<Float>
+    let starts: UnsafeMutablePointer<Int>
+
+    init(matrix: [[Double]]) {
+        let entries = matrix.flatMap { row in row.enumerated().filter { $0.element != 0 } }
+        inputs = .allocate(capacity: max(1, entries.count))
+        factors = .allocate(capacity: max(1, entries.count))
+        starts = .allocate(capacity: matrix.count + 1)
+        var k = 0
+        for (o, row) in matrix.enumerated() {
+            starts[o] = k
+            for (c, f) in row.enumerated() where f != 0 {
+                inputs[k] = c
+                factors[k] = Float(f)
+                k += 1
+            }
+        }
+        starts[matrix.count] = k
+    }
+
+    deinit {
+        inputs.deallocate()
+        factors.deallocate()
+        starts.deallocate()
     }
 }
