@@ -86,3 +86,20 @@ import Testing
         #expect(abs(later.last! - 1) < 1e-3, "w settles at 0.5 / (1 - 0.5) = 1: \(later.last!)")
     }
 }
+
+/// The tails `extend=1` keeps are the same samples whatever the block size.
+@Suite struct ExtendedTailBlockSizeTests {
+    @Test(arguments: [["delay", "10f,2.5f", "extend=1"], ["echo", "37f", "feedback=0.6", "lowpass=2k", "extend=1"],
+                      ["reverb", "20", "room-scale=20", "pre-delay=1ms", "extend=1"]])
+    func tailsDoNotDependOnTheBlockSize(words: [String]) throws {
+        let format = StreamFormat(encoding: .f32le, sampleRate: 8000, channels: 2)
+        let input = TestSignals.tones(frames: 901, rate: 8000, channels: 2)
+        var reference: [UInt32]?
+        for block in [1, 7, 480, 4096] {
+            let h = try UnitHarness(words, format: format, block: block)
+            let out = try h.run(input).map(\.bitPattern)
+            #expect(h.framesOut > 901, "\(words.joined(separator: " ")): the tail is kept")
+            if let reference { #expect(out == reference, "\(words.joined(separator: " ")) at block \(block)") } else { reference = out }
+        }
+    }
+}
