@@ -63,7 +63,7 @@ import Testing
     @Test func feedbackMustBeBelowOne() throws {
         #expect {
             _ = try UnitHarness(["echo", "250ms", "feedback=1"], format: Self.format(1))
-        } throws: { ($0 as? AUPipeError)?.message.contains("feedback=1 is out of range 0...0.999") == true }
+        } throws: { ($0 as? AUPipeError)?.message == "echo: feedback=1 must be below 1: each echo is feedback times the one before, so at 1 or more they never die away; use e.g. 0.4, at most 0.999" }
         #expect {
             _ = try UnitHarness(["echo", "250ms", "lowpass=30k"], format: Self.format(1))
         } throws: { ($0 as? AUPipeError)?.message.contains("is not below half the rate") == true }

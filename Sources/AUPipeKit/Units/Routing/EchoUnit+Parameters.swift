@@ -13,7 +13,7 @@ extension EchoUnit {
         public static let delay = Parameter("delay", .duration(0.001...EchoUnit.maxDelaySeconds, bareUnit: .milliseconds), default: .milliseconds(250),
                                             help: "time between echoes (whole frames)", live: true)
         /// The gain of each echo relative to the one before, below 1; live.
-        public static let feedback = Parameter("feedback", .number(0...0.999, unit: ""), default: 0.4,
+        public static let feedback = Parameter("feedback", .feedback, default: 0.4,
                                                help: "each echo's gain relative to the one before; below 1", live: true)
         /// The share of the echoes in the output: (1 − mix)·x + mix·w; live.
         public static let mix = Parameter("mix", .number(0...1, unit: ""), default: 0.3, help: "output = (1-mix) x + mix w", live: true)
