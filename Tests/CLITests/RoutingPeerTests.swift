@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 
-/// `remix` and `delay` next to sox on the same file: sox's grammar gives sox's samples, and a
-/// whole-frame delay with `extend=1` is sox's `delay`.
+/// `remix`, `delay` and `reverb` next to sox on the same file: sox's grammar gives sox's
+/// samples, a whole-frame delay with `extend=1` is sox's `delay`, and `reverb` is sox's.
 @Suite struct RoutingPeerTests {
     static let clip = "clip44k_stereo.wav"
 
@@ -18,7 +18,7 @@ import Testing
     static func both(aupipe words: String, sox soxWords: String, channels: Int) throws -> (ours: [Float], sox: [Float]) {
         let ours = try CLI.shell("\(CLI.binary) -i \(clip) -t raw --out-format f32le:44100:\(channels) \(words)", cwd: CLI.goldenDirectory)
         try #require(ours.status == 0, "aupipe \(words): \(ours.stderr)")
-        let sox = try CLI.shell("sox -V1 \(clip) -t raw -e floating-point -b 32 -L - \(soxWords)", cwd: CLI.goldenDirectory)
+        let sox = try CLI.shell("sox -V1 \(clip) -t raw -e floating-point -b 32 -L -c \(channels) - \(soxWords)", cwd: CLI.goldenDirectory)
         try #require(sox.status == 0, "sox \(soxWords): \(sox.stderr)")
         return (floats(ours.stdout), floats(sox.stdout))
     }
@@ -40,5 +40,19 @@ import Testing
         let (ours, sox) = try Self.both(aupipe: "delay 100f,37f extend=1", sox: "delay 100s 37s", channels: 2)
         #expect(ours.count == sox.count && ours.count == (8820 + 100) * 2, "\(ours.count) samples against sox's \(sox.count)")
         #expect(ours == sox)
+    }
+
+    @Test("reverb is sox's reverb with the same parameters", .needs("sox"),
+          arguments: [("remix 1 : reverb 50 wet-only=1", "remix 1 reverb -w 50 50 100 0", 1),
+                      // (wet-gain=-3: the golden clip is loud, and sox clips what passes full scale; aupipe keeps floats.)
+                      ("remix 1 : reverb 40 hf-damping=30 room-scale=80 pre-delay=20ms wet-gain=-3 stereo=1", "remix 1 reverb 40 30 80 100 20 -3", 2),
+                      ("reverb 60 stereo-depth=70", "reverb 60 50 100 70", 2),
+                      ("reverb 60 hf-damping=20 room-scale=50 stereo-depth=0 wet-only=1", "reverb -w 60 20 50 0", 2)])
+    func reverbAgreesWithSox(ours words: String, sox soxWords: String, channels: Int) throws {
+        let (ours, sox) = try Self.both(aupipe: words, sox: soxWords, channels: channels)
+        try #require(ours.count == sox.count && ours.count == 8820 * channels, "\(ours.count) samples against sox's \(sox.count)")
+        let worst = zip(ours, sox).map { abs($0 - $1) }.max()!
+        #expect(worst < 1e-6, "\(words): largest difference from sox \(worst) (-120 dB is 1e-6)")
+        #expect(sox.map(abs).max()! > 0.01, "the reverb is audible at all")
     }
 }

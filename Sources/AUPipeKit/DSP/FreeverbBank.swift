@@ -6,18 +6,19 @@ import Glibc
 /// (after Jezar's Freeverb): eight feedback combs in parallel, each with a one-pole low-pass in
 /// its loop (the HF damping), then four allpasses in series.
 ///
-/// Comb i delays by M_i = round(scale × rate/44100 × (combLengths[i] + 12 × offset)) frames,
-/// allpass i by round(rate/44100 × (allpassLengths[i] + 12 × offset)); `offset` (0...1, the
-/// stereo depth) makes the right channel's bank a little longer than the left's, so that the
-/// two decorrelate. At low frequencies a comb's loop gain is `feedback`, so its amplitude falls
+/// Comb i delays by M_i = round(scale × rate/44100 × (combLengths[i] ± 12 × offset)) frames,
+/// allpass i by round(rate/44100 × (allpassLengths[i] ± 12 × offset)), the sign alternating
+/// from one filter to the next (+ for comb 0, − for comb 1, ..., + again for allpass 0), as sox
+/// does; `offset` (0...1, the stereo depth) detunes the right channel's bank from the left's,
+/// so that the two decorrelate. At low frequencies a comb's loop gain is `feedback`, so its amplitude falls
 /// by that factor every M_i frames: 60 dB in 3·M_i / (rate · log10(1/feedback)) seconds.
 final class FreeverbBank {
     /// Freeverb's comb lengths at 44.1 kHz, in frames: mutually prime, 25...37 ms.
     static let combLengths = [1116, 1188, 1277, 1356, 1422, 1491, 1557, 1617]
     /// Freeverb's allpass lengths at 44.1 kHz, in frames.
     static let allpassLengths = [225, 341, 441, 556]
-    /// Frames at 44.1 kHz by which the right bank's delays exceed the left's at full stereo
-    /// depth (sox's `stereo_adjust`).
+    /// Frames at 44.1 kHz by which the right bank's delays differ from the left's at full
+    /// stereo depth (sox's `stereo_adjust`).
     static let stereoSpread = 12.0
     /// The rate Freeverb's lengths are given at.
     static let referenceRate = 44100.0
@@ -39,8 +40,14 @@ final class FreeverbBank {
     /// A bank for `rate` Hz, comb delays scaled by `scale` (0.1...1), right-channel `offset` 0...1.
     init(rate: Int, scale: Double, offset: Double) {
         let r = Double(rate) / Self.referenceRate
-        combSizes = Self.combLengths.map { max(1, Int(scale * r * (Double($0) + Self.stereoSpread * offset) + 0.5)) }
-        allpassSizes = Self.allpassLengths.map { max(1, Int(r * (Double($0) + Self.stereoSpread * offset) + 0.5)) }
+        // The offset's sign alternates over the combs, then on over the allpasses (8 combs: + again).
+        func sign(_ i: Int) -> Double { i % 2 == 0 ? 1 : -1 }
+        combSizes = Self.combLengths.enumerated().map { i, length in
+            max(1, Int(scale * r * (Double(length) + sign(i) * Self.stereoSpread * offset) + 0.5))
+        }
+        allpassSizes = Self.allpassLengths.enumerated().map { i, length in
+            max(1, Int(r * (Double(length) + sign(Self.combLengths.count + i) * Self.stereoSpread * offset) + 0.5))
+        }
         sizes = combSizes + allpassSizes
         starts = []
         var total = 0

@@ -29,8 +29,8 @@ extension ReverbUnit {
         .BI stereo\-depth= PERCENT
         0 to 100.
         Default 100.
-        The right bank's delays are longer than the left's by up to
-        12 frames at 44.1 kHz, which decorrelates the two.
+        The right bank's delays differ from the left's by up to 12 frames at 44.1 kHz,
+        alternately longer and shorter, as in sox, which decorrelates the two.
         .TP
         .BI pre\-delay= DURATION
         0 to 500 ms.
@@ -57,8 +57,11 @@ extension ReverbUnit {
         (at most 60 s).
         .PP
         A stereo stream feeds the mean of its two channels to a left and a right bank, which
-        is what sox's two per\-channel reverbs add up to; streams of more channels reverberate
-        each channel on its own, with stereo\-depth unused.
+        is what sox's two per\-channel reverbs add up to; at stereo\-depth 0, and in streams of
+        more channels, each channel reverberates on its own, as in sox.
+        The output equals sox's
+        .B reverb
+        with the same parameters (the test suite compares them, within \-120 dB).
         .PP
         .B "Reverberation time."
         At low frequencies a comb's loop gain is g, so its amplitude falls by g every

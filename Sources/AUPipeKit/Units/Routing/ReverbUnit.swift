@@ -6,8 +6,8 @@ import Glibc
 /// parameters and mappings (`FreeverbBank`, `ReverbUnit.Keys`).
 ///
 /// Mono stays mono unless `stereo=1`; a stereo stream feeds the mean of its channels to two
-/// banks (left, and right made longer by the stereo depth), as sox's two per-channel reverbs
-/// add up to; more channels get one bank each. The output is the dry signal (unless
+/// banks (left, and right detuned by the stereo depth), as sox's two per-channel reverbs add up
+/// to; at stereo depth 0, or with more channels, each channel gets a bank of its own, as in sox. The output is the dry signal (unless
 /// `wet-only=1`) plus 0.015 × 10^(wet-gain/20) × the bank's output. `wet-gain` is live and
 /// glides over 10 ms. Deterministic: nothing is random.
 public final class ReverbUnit: AudioUnit, LiveControllable, StatsReporting {
@@ -16,7 +16,7 @@ public final class ReverbUnit: AudioUnit, LiveControllable, StatsReporting {
         summary: "algorithmic reverberation (Freeverb, with sox's parameters)",
         details: """
             Freeverb as sox's reverb builds it: 8 damped feedback combs (25-37 ms at room-scale 100 %) and 4 allpasses, with sox's parameters and defaults. The low-frequency RT60 (60 dB decay) is 3 M / (44100 log10(1/g)) + 0.126 s: g = 1 - exp((R - b)/(a b)), the combs' feedback, from reverberance R (a = -1/ln 0.7, b = 100/(a ln 0.02 + 1); 0.3 at 0 %, 0.98 at 100 %), M = 1378 x (0.1 + 0.9 room-scale/100) frames, the mean comb length at 44.1 kHz; 0.126 s is the longest allpass's own decay (556 frames, gain 0.5). At room-scale 100 %: RT60 0.3 s at reverberance 0 %, 0.76 s at 25 %, 1.84 s at 50 %, 4.45 s at 75 %, 10.8 s at 100 %; --stats prints it. hf-damping shortens it at high frequencies.
-            Mono stays mono unless stereo=1; stereo in feeds both channels' mean to a left and a right bank (right delays longer by stereo-depth); more channels reverberate each on its own. Output: dry (unless wet-only=1) + 0.015 x 10^(wet-gain/20) x wet. The length is kept; extend=1 keeps the tail until -120 dB (at most 60 s). wet-gain is live and glides over 10 ms.
+            Mono stays mono unless stereo=1; stereo in feeds both channels' mean to a left and a right bank (the right one's delays detuned by stereo-depth), as sox's reverb adds up to; at stereo-depth 0, or with more channels, each channel reverberates on its own. Output: dry (unless wet-only=1) + 0.015 x 10^(wet-gain/20) x wet. The length is kept; extend=1 keeps the tail until -120 dB (at most 60 s). wet-gain is live and glides over 10 ms.
             """,
         parameters: [Keys.reverberance, Keys.hfDamping, Keys.roomScale, Keys.stereoDepth, Keys.preDelay, Keys.wetGain, Keys.wetOnly, Keys.stereo, Keys.extend],
         primary: Keys.reverberance.name,
@@ -72,10 +72,12 @@ public final class ReverbUnit: AudioUnit, LiveControllable, StatsReporting {
             throw AUPipeError.usage("reverb: stereo=1 makes stereo of a mono stream, but this one has \(counted(inChannels, "channel")); leave stereo= out")
         }
         outChannels = stereo ? 2 : inChannels
-        shared = outChannels <= 2
+        // sox: a bank pair fed by the channels' mean when there is a stereo depth to give; else
+        // each channel on its own.
+        shared = inChannels == 1 || (inChannels == 2 && stereoDepth > 0)
         let scale = Self.combScale(roomScale: roomScale), depth = stereoDepth / 100
         banks = (0..<outChannels).map { c in
-            FreeverbBank(rate: rate, scale: scale, offset: shared && outChannels == 2 && c == 1 ? depth : 0)
+            FreeverbBank(rate: rate, scale: scale, offset: shared && c == 1 ? depth : 0)
         }
         feedback = Float(Self.feedback(reverberance: reverberance))
         damping = Float(Self.damping(hfDamping: hfDamping))
