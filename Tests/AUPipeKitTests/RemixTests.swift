@@ -111,3 +111,30 @@ import Testing
         #expect(usageMessage(["3-1"], channels: 3)?.contains("runs backwards") == true)
     }
 }
+
+/// The 5.1 and 7.1 presets mix by where the channels play when the header says it.
+@Suite struct RemixLayoutTests {
+    static func at(_ azimuth: Double) -> ChannelLayout.Speaker { .direction(azimuth: azimuth, elevation: 0) }
+
+    func matrix(_ preset: String, layout: ChannelLayout) throws -> [[Double]] {
+        let unit = try RemixUnit(specs: [], scaling: .auto, preset: RemixPreset(rawValue: preset), overload: .clip, gain: 0)
+        let format = StreamFormat(encoding: .f32le, sampleRate: 48000, channels: layout.speakers.count)
+        _ = try unit.prepare(PrepareContext(input: format, maxFrames: 480, layout: layout))
+        return unit.matrix
+    }
+
+    @Test func coreAudiosMPEG51CIsMixedByPosition() throws {
+        // C L R Ls Rs LFE (kAudioChannelLayoutTag_MPEG_5_1_C).
+        let layout = ChannelLayout(speakers: [Self.at(0), Self.at(30), Self.at(-30), Self.at(110), Self.at(-110), .lowFrequency])
+        let k = RemixPreset.minus3dB
+        #expect(try matrix("5.1-to-stereo", layout: layout) == [[k, 1, 0, k, 0, 0], [k, 0, 1, 0, k, 0]])
+    }
+
+    @Test func theWAVOrderIsKeptAndAssumedWhenUnknown() throws {
+        let k = RemixPreset.minus3dB
+        #expect(try matrix("5.1-to-stereo", layout: .standard(channels: 6)) == RemixPreset.surround51ToStereo.matrix)
+        #expect(try matrix("7.1-to-stereo", layout: .standard(channels: 8)) == RemixPreset.surround71ToStereo.matrix)
+        let unknown = ChannelLayout(speakers: [ChannelLayout.Speaker](repeating: .unknown, count: 6))
+        #expect(try matrix("5.1-to-stereo", layout: unknown) == [[1, 0, k, 0, k, 0], [0, 1, k, 0, 0, k]])
+    }
+}

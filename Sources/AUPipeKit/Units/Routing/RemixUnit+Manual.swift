@@ -68,7 +68,11 @@ extension RemixUnit {
         .BR "aupipe \-\- remix \-m 1,2" .
         .TP
         .BI preset= NAME
-        A published matrix instead of out-specs (channels in WAV order):
+        A published matrix instead of out-specs.
+        The input's channels are taken by where its header (a WAV channel mask, a CAF
+        .B chan
+        chunk) places them, so a 5.1 in Core Audio's order (C L R Ls Rs LFE) is mixed right;
+        without positions they are taken in WAV order, as below.
         .B 5.1\-to\-stereo
         is ITU\-R BS.775\-3, Table 2 (3/2 to 2/0): Lo = L + 0.7071 C + 0.7071 Ls,
         Ro = R + 0.7071 C + 0.7071 Rs, the LFE omitted as published; input L R C LFE Ls Rs.

@@ -12,7 +12,7 @@ public final class RemixUnit: AudioUnit, LiveControllable, StatsReporting {
         summary: "mix input channels into output channels (sox's grammar, or a preset)",
         details: """
             One out-spec per output channel, as sox's remix takes them: input channels from 1 joined by commas, ranges (1-3, 3-, -2; '-' alone is every channel), each with an optional volume: vX a linear factor (v-1 inverts), pX dB, iX dB inverted; 0 alone is a silent channel. An output mixed from n channels scales each by 1/n unless the out-spec gives a volume; scaling=always (sox's -a) keeps 1/n beside volumes, manual (-m) turns it off, power (-p) makes it 1/sqrt(n); sox's flags work as first out-spec after '--' (remix -- -m 1,2). So 'remix 2 1' swaps a stereo pair, 'remix 1,2' or 'remix -' mixes to mono at 0.5 each, 'remix scaling=manual 1,2' sums.
-            preset= instead: 5.1-to-stereo (ITU-R BS.775-3 Table 2: L + 0.7071 C + 0.7071 Ls, LFE omitted), 7.1-to-stereo (back pair folded into the side pair at -3 dB as libswresample does, then BS.775: L + 0.7071 C + 0.7071 Ls + 0.5 Lb), stereo-to-mono (0.5 each), ms-encode (M = (L+R)/2, S = (L-R)/2), ms-decode (L = M+S, R = M-S). Channels in WAV order (5.1: L R C LFE Ls Rs; 7.1: L R C LFE Lb Rb Ls Rs). The presets are not normalised: overload= clips (default) or keeps what passes full scale, counted in --stats either way. gain= is live and glides over 10 ms.
+            preset= instead: 5.1-to-stereo (ITU-R BS.775-3 Table 2: L + 0.7071 C + 0.7071 Ls, LFE omitted), 7.1-to-stereo (back pair folded into the side pair at -3 dB as libswresample does, then BS.775: L + 0.7071 C + 0.7071 Ls + 0.5 Lb), stereo-to-mono (0.5 each), ms-encode (M = (L+R)/2, S = (L-R)/2), ms-decode (L = M+S, R = M-S). Channels by where the header (WAV mask, CAF chan) places them, else in WAV order (5.1: L R C LFE Ls Rs; 7.1: L R C LFE Lb Rb Ls Rs). The presets are not normalised: overload= clips (default) or keeps what passes full scale, counted in --stats either way. gain= is live and glides over 10 ms.
             """,
         parameters: [Keys.out, Keys.scaling, Keys.preset, Keys.overload, Keys.gain],
         primary: Keys.out.name,
@@ -66,7 +66,13 @@ public final class RemixUnit: AudioUnit, LiveControllable, StatsReporting {
             guard inChannels == preset.inputChannels else {
                 throw AUPipeError.usage("remix: preset=\(preset.rawValue) needs \(preset.inputName) but the stream has \(counted(inChannels, "channel")); convert or remix it first")
             }
-            matrix = preset.matrix
+            // Columns follow where the channels play when the header says (else the WAV order).
+            let columns = preset.columns(in: context.layout) ?? Array(0..<inChannels)
+            matrix = preset.matrix.map { row in
+                var placed = [Double](repeating: 0, count: inChannels)
+                for (j, f) in row.enumerated() { placed[columns[j]] = f }
+                return placed
+            }
         } else {
             matrix = try specs.map { try $0.row(inputChannels: inChannels, scaling: scaling) }
         }
