@@ -1,24 +1,31 @@
 import AUPipeFormats
 import AUPipeGraph
 
-/// The units aupipe is built with.
+/// The units aupipe is built with: a new unit is one line here (any place), listed by
+/// `aupipe units`, the manual and the completions in the order of their names.
 public struct BuiltInUnits: UnitProvider {
     public init() {}
 
     public var descriptors: [UnitDescriptor] {
-        [
-            EchoCancellerUnit.descriptor,
-            PreprocessUnit.agcDescriptor,
-            ConvertUnit.descriptor,
-            PreprocessUnit.denoiseDescriptor,
-            GainUnit.descriptor,
-            LoudnormUnit.descriptor,
-            MeterUnit.descriptor,
-            MixUnit.descriptor,
-            MuteUnit.descriptor,
-            ResampleUnit.descriptor,
-            SpectrogramUnit.descriptor,
-            TeeUnit.descriptor,
-        ]
+        Self.all
     }
+
+    private static let all: [UnitDescriptor] = [
+        ConvertUnit.descriptor,
+        DelayUnit.descriptor,
+        EchoCancellerUnit.descriptor,
+        EchoUnit.descriptor,
+        GainUnit.descriptor,
+        LoudnormUnit.descriptor,
+        MeterUnit.descriptor,
+        MixUnit.descriptor,
+        MuteUnit.descriptor,
+        PreprocessUnit.agcDescriptor,
+        PreprocessUnit.denoiseDescriptor,
+        RemixUnit.descriptor,
+        ResampleUnit.descriptor,
+        ReverbUnit.descriptor,
+        SpectrogramUnit.descriptor,
+        TeeUnit.descriptor,
+        ].sorted { $0.name < $1.name }
 }

@@ -15,6 +15,7 @@ import Testing
     static func arguments(for unit: String, in dir: URL) throws -> [String]? {
         switch unit {
         case "resample": return ["16000"]
+        case "delay": return ["2.5f"]
         case "loudnorm", "denoise", "agc": return []
         case "aec":
             let ref = dir.appendingPathComponent("ref.wav")
