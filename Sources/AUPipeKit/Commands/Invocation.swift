@@ -57,6 +57,8 @@ public struct PipelineOptionsText: Equatable, Sendable {
     public var reconnect: String?
     /// `--live`: the run is real time (`RealTimePolicy`).
     public var live = false
+    /// `--dither=auto|off|tpdf|shaped`.
+    public var dither: String?
 
     public init() {}
 
@@ -84,6 +86,12 @@ public struct PipelineOptionsText: Equatable, Sendable {
         }
         o.check = check
         o.live = live
+        if let dither {
+            guard let mode = DitherMode(rawValue: dither) else {
+                throw AUPipeError.usage("--dither=\(dither): use auto (the default), off, tpdf or shaped")
+            }
+            o.dither = mode
+        }
         o.control = control
         if controlReply != nil, control == nil {
             throw AUPipeError.usage("--control-reply needs --control PATH")

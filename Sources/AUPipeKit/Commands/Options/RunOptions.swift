@@ -26,6 +26,15 @@ extension RunOption {
                   manual: RunOptionManual.block, .set { $0.block = $1 }),
         RunOption(["--stats"], .optional("json", implied: "text"), help: ["print per-unit figures on stderr at the end"],
                   completion: .words(["json"]), manual: RunOptionManual.stats, .set { $0.stats = $1 }),
+        RunOption(["--dither"], .required("TYPE"), help: [
+            "add seeded dither where the output or a tee's copy",
+            "rounds samples finer than its integers (16 bits or",
+            "fewer; not mu-law/A-law): auto (default) and tpdf:",
+            "TPDF; shaped: F-weighted noise at 44.1/48 kHz, TPDF",
+            "at other rates; off: plain rounding. A 16-bit input",
+            "that no unit recomputes stays bit-exact",
+        ], completion: .words(DitherMode.allCases.map(\.rawValue)), manual: RunOptionManual.dither,
+           .set { $0.dither = $1 }),
         RunOption(["--check"], help: [
             "check the paths the run would open, validate the chain against",
             "the input's header (with no input to read: against --in-format,",
