@@ -89,6 +89,17 @@ import Glibc
         #expect((auto != off) == dithered)
     }
 
+    @Test("a convert format=s16le in the middle of the chain dithers before it rounds")
+    func midChainConvertDithers() throws {
+        let x = TestSignals.tones(frames: 8000, rate: 8000, channels: 1, level: 0.3)
+        let input = TestSignals.wav(x, StreamFormat(encoding: try SampleEncoding(token: "f32le"), sampleRate: 8000, channels: 1))
+        let chain = [["convert", "format=s16le"], ["meter"]]
+        let auto = TestSignals.decode(try Self.run(chain, input, out: "f32le"), try SampleEncoding(token: "f32le"))
+        let off = TestSignals.decode(try Self.run(chain, input, dither: .off, out: "f32le"), try SampleEncoding(token: "f32le"))
+        #expect(auto != off)
+        #expect(auto.allSatisfy { ($0 * 32768).rounded() == $0 * 32768 })
+    }
+
     @Test("shaped falls back to TPDF where there is no shape (16 kHz)")
     func shapedFallsBack() throws {
         let input = TestSignals.wav(TestSignals.tones(frames: 8000, rate: 16000, channels: 1), StreamFormat(encoding: .s16le, sampleRate: 16000, channels: 1))

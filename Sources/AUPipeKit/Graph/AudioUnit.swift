@@ -66,11 +66,12 @@ public struct PrepareContext: Sendable {
     /// The precision of the input's samples (what the units before declared), for a unit that
     /// quantizes (`dither`, `tee`'s copy).
     public var precision: SignalPrecision
-    /// The run's `--dither`, for a unit that writes a side output of its own (`tee`).
+    /// The run's `--dither`, for a unit that quantizes (`tee`'s copy, `convert format=`); `.off`
+    /// where no run sets it (a unit prepared on its own rounds plainly).
     public var dither: DitherMode
 
     public init(input: StreamFormat, maxFrames: Int, realTime: RealTimePolicy = .offline, layout: ChannelLayout? = nil,
-                precision: SignalPrecision = .float, dither: DitherMode = .auto) {
+                precision: SignalPrecision = .float, dither: DitherMode = .off) {
         self.input = input
         self.maxFrames = maxFrames
         self.realTime = realTime

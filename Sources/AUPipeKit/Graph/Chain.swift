@@ -102,10 +102,10 @@ public final class Chain {
     /// format those produce (`--out-format`'s conversions). `layout` is the input's channel
     /// layout (the default for its count when nil); a stage that changes the channel count
     /// hands the next the default layout for the new count. `precision` is the input's (nil: its
-    /// encoding's); `dither` the run's `--dither`, told to each unit.
+    /// encoding's); `dither` the run's `--dither`, told to each unit (`.off` unless a run sets it).
     public init(stages entries: [ChainStage], then more: ((StreamFormat) throws -> [ChainStage])? = nil, input: StreamFormat,
                 maxFrames: Int, measurePeaks: Bool, allowBypass: Bool = true, realTime: RealTimePolicy = .offline, layout: ChannelLayout? = nil,
-                precision: SignalPrecision? = nil, dither: DitherMode = .auto) throws {
+                precision: SignalPrecision? = nil, dither: DitherMode = .off) throws {
         inputFormat = input
         self.maxFrames = maxFrames
         self.measurePeaks = measurePeaks

@@ -11,15 +11,18 @@ extension DitherUnit {
         .TP
         .BI bits= N
         (bare value)
-        The integer width, 2 to 24 (default 16): every sample becomes a multiple of
-        2^\-(N\-1), which an encoder of N bits writes exactly.
+        The integer width, 2 to 24.
+        Default 16.
+        Every sample becomes a multiple of 2^\-(N\-1), which an encoder of N bits writes
+        exactly.
         A stream that carries no more than N bits already (a 16\-bit input that no
         unit before recomputed) has nothing to lose and is passed on untouched
         (bypassed).
         .TP
         .BI type= TYPE
-        .B tpdf
-        (default): triangular noise of \(+-1 step, white; the error's power is a quarter
+        Default tpdf.
+        .BR tpdf :
+        triangular noise of \(+-1 step, white; the error's power is a quarter
         step squared, 4.8 dB above plain rounding's, and no longer follows the signal.
         .BR shaped :
         the error is fed back through Wannamaker's 9\-tap F\-weighted filter (J. Audio
@@ -31,7 +34,8 @@ extension DitherUnit {
         (status 64): resample first, or use tpdf.
         .TP
         .BI seed= N
-        0 to 4294967295 (default 0).
+        0 to 4294967295.
+        Default 0.
         Each channel's noise is a hash of the seed, the channel and the frame's position
         in the stream, so the same seed gives the same bytes on every run and for every
         .BR \-\-block .
