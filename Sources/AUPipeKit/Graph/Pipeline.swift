@@ -182,6 +182,8 @@ public final class Pipeline {
         let chain = try prepareChain(for: inFormat, layout: ChannelLayout(header: header), controlled: control != nil)
         let plan = try outputPlan(for: header, chain: chain, fromDevice: input.capture != nil)
         var report = RunReport(input: header, output: plan)
+        let ditherer = EdgeDither.ditherer(options.dither, precision: chain.outputPrecision, format: plan.format)
+        report.dither = ditherer?.kind.name
         if options.check {
             report.stages = chain.stats
             return report
@@ -194,7 +196,7 @@ public final class Pipeline {
         try StreamLoop(chain: chain, plan: plan, header: header, source: input.audio, sink: try openSink(),
                        live: live, progress: progress, monitor: devices.monitor, losses: devices.losses,
                        limit: inputLimit(inFormat),
-                       dither: EdgeDither.ditherer(options.dither, precision: chain.outputPrecision, format: plan.format)).run(into: &report)
+                       dither: ditherer).run(into: &report)
         devices.finish()
         report.stages = chain.stats
         report.devices = devices.stats

@@ -26,6 +26,14 @@ extension RunOptionManual {
         rates it falls back to TPDF.
         .B off
         rounds to nearest (ties to even) with no noise, as before.
+        .B \-\-check
+        and
+        .B \-\-stats
+        name the dither the output gets
+        .RB ( "dither tpdf" ;
+        in JSON,
+        .BR "dither" ,
+        null when none).
         Whether to dither is decided before any audio, from the precision each unit
         declares for its output (sox's signal precision): a byte copy, a bypassed unit
         .RB ( "gain 0" ,
