@@ -108,16 +108,28 @@ import Glibc
         #expect(stride(from: 0, to: twin.count, by: 2).contains { twin[$0] != twin[$0 + 1] })
     }
 
-    @Test("samples already on the grid come out exact: silence stays silent", arguments: [Ditherer.Kind.tpdf, .shaped(.fWeighted)])
-    func onTheGridIsExact(kind: Ditherer.Kind) {
+    @Test("exact zeros come out exact, with no noise: silence stays silent", arguments: [Ditherer.Kind.tpdf, .shaped(.fWeighted)])
+    func silenceStaysSilent(kind: Ditherer.Kind) {
         let silence = [Float](repeating: 0, count: 5000)
         #expect(Self.dither(silence, kind: kind) == silence)
-        let steps = (0..<5000).map { Float(($0 * 37) % 2001 - 1000) / 32768 }
-        #expect(Self.dither(steps, kind: kind) == steps)
-        // Off the grid once, then 40 samples on it: noise for the next 32, exact after.
-        let burst = [Float(0.3 / 32768)] + [Float](repeating: 0, count: 40)
+        // A burst, then silence: the silence is exact from its first sample.
+        let burst = Self.busy(100, seed: 4) + [Float](repeating: 0, count: 100)
         let y = Self.dither(burst, kind: kind)
-        #expect(y[33...].allSatisfy { $0 == 0 })
+        #expect(y[100...].allSatisfy { $0 == 0 })
+        #expect(y[..<100].contains { $0 != 0 })
+    }
+
+    @Test("the TPDF values are triangular on (-1, 1): mean 0, variance 1/6")
+    func tpdfMoments() {
+        let noise = DitherNoise(seed: 77)
+        let key = noise.key(high: 0)
+        let d = (0..<200_000).map { Double(DitherNoise.tpdf(key: key, low: UInt32($0))) }
+        let mean = d.reduce(0, +) / Double(d.count), variance = d.reduce(0) { $0 + $1 * $1 } / Double(d.count) - mean * mean
+        #expect(abs(mean) < 0.005 && abs(variance - 1.0 / 6) < 0.003, "mean \(mean), variance \(variance)")
+        #expect(d.allSatisfy { $0 > -1 && $0 < 1 })
+        // Triangular: a third of the values lie beyond ±0.42 (1 − (1 − 0.42)² = 0.664 within).
+        let outer = Double(d.filter { abs($0) > 0.42 }.count) / Double(d.count)
+        #expect(abs(outer - 0.3364) < 0.01, "\(outer) beyond ±0.42")
     }
 
     @Test("every output is on the grid of its width", arguments: [8, 12, 16, 24])

@@ -1,17 +1,18 @@
-/// Seeded triangular (TPDF) noise, indexed by channel and frame rather than drawn in sequence,
-/// so that the value at a frame never depends on how the stream was cut into blocks.
+/// Seeded triangular (TPDF) noise, indexed by the sample's position in the stream rather than
+/// drawn in sequence, so that the value at a sample never depends on how the stream was cut
+/// into blocks.
 ///
-/// Each value is a counter-based hash (SplitMix64's finaliser) of the seed, the channel and the
-/// frame; its two 24-bit halves are two independent uniforms on [0, 1), and their difference
-/// is triangular on (−1, 1): mean 0, variance 1/6 (in steps of the output's least significant
-/// bit, the TPDF that removes the error's dependence on the signal in its first two moments).
+/// Sample i of the stream (i = frame × channels + channel) gets a 32-bit counter-based hash
+/// (Wellons' lowbias32 finaliser) of i's low 32 bits, keyed by the seed and i's high bits; the
+/// hash's two 16-bit halves are two independent uniforms on [0, 1), and their difference is
+/// triangular on (−1, 1): mean 0, variance 1/6 (in steps of the output's least significant
+/// bit: the TPDF that makes the error's first two moments independent of the signal). 32-bit
+/// arithmetic, so a loop of it vectorizes.
 public struct DitherNoise: Sendable {
-    /// SplitMix64's increment (2^64 / golden ratio): consecutive frames land far apart.
-    private static let frameStep: UInt64 = 0x9E37_79B9_7F4A_7C15
-    /// Another odd constant, so that channel keys do not line up with frame steps.
-    private static let channelStep: UInt64 = 0xD1B5_4A32_D192_ED03
-    /// 2^−24: a 24-bit integer to [0, 1), exactly in Float.
-    private static let unit: Float = 1.0 / 16_777_216
+    /// 2^32 / golden ratio: consecutive samples land far apart before the finaliser.
+    static let step: UInt32 = 0x9E37_79B9
+    /// 2^−16: a 16-bit integer to [0, 1), exactly in Float.
+    static let unit: Float = 1.0 / 65536
 
     public let seed: UInt64
 
@@ -19,26 +20,28 @@ public struct DitherNoise: Sendable {
         self.seed = seed
     }
 
-    /// The key of `channel`'s sequence (computed once per block, not per sample).
+    /// The key for samples whose index has `high` as its top 32 bits (it changes every 2^32
+    /// samples: computed once per block, not per sample).
     @inline(__always)
-    public func key(channel: Int) -> UInt64 {
-        Self.mix(seed &+ UInt64(truncatingIfNeeded: channel &+ 1) &* Self.channelStep)
+    public func key(high: UInt32) -> UInt32 {
+        Self.mix(UInt32(truncatingIfNeeded: seed) ^ Self.mix(UInt32(truncatingIfNeeded: seed >> 32) &+ Self.mix(high &+ Self.step)))
     }
 
-    /// The TPDF value, in (−1, 1), of the sequence `key` at `frame`.
+    /// The TPDF value, in (−1, 1), of the sample whose index has `low` as its low 32 bits.
     @inline(__always)
-    public static func tpdf(key: UInt64, frame: Int64) -> Float {
-        let z = mix(key &+ UInt64(bitPattern: frame) &* frameStep)
-        let a = Float(UInt32(truncatingIfNeeded: z >> 40)), b = Float(UInt32(truncatingIfNeeded: z) & 0xFF_FFFF)
-        return (a - b) * unit
+    public static func tpdf(key: UInt32, low: UInt32) -> Float {
+        let z = mix((low &* step) ^ key)
+        return (Float(Int32(truncatingIfNeeded: z >> 16)) - Float(Int32(truncatingIfNeeded: z & 0xFFFF))) * unit
     }
 
-    /// SplitMix64's output function: a bijection that mixes every input bit into every output bit.
+    /// lowbias32 (C. Wellons, 2018): a bijection of 32 bits with low bias, two multiplies.
     @inline(__always)
-    static func mix(_ x: UInt64) -> UInt64 {
+    static func mix(_ x: UInt32) -> UInt32 {
         var z = x
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
+        z ^= z >> 16
+        z = z &* 0x7FEB_352D
+        z ^= z >> 15
+        z = z &* 0x846C_A68B
+        return z ^ (z >> 16)
     }
 }

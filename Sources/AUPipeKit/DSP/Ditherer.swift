@@ -3,15 +3,16 @@
 /// feedback (`NoiseShape`). The output is on the grid, so an encoder of that width writes it
 /// exactly; values beyond full scale are left for the encoder to clip and count.
 ///
-/// Deterministic: each channel has its own sequence (`DitherNoise`) indexed by the frame's
-/// position in the stream, and the feedback state runs on from block to block, so the output
-/// is the same for every block size and every run.
+/// Deterministic: the noise of each sample is a hash of the seed and the sample's position in
+/// the stream (`DitherNoise`: each channel its own sequence, indexed by frame), and the
+/// feedback state runs on from block to block, so the output is the same for every block size
+/// and every run.
 ///
-/// Like sox, it dithers only where the input is not on the grid already: after 32 samples of a
-/// channel in a row that are (digital silence, a stretch a unit left untouched), that channel is
-/// rounded without noise (exact) until a sample off the grid comes; silence stays silent.
+/// A sample that is exactly 0 is written as 0 with no noise (and, shaped, no feedback), so
+/// digital silence stays silent, as sox's dither leaves it.
 ///
-/// Allocates in `init` only.
+/// TPDF to 16 bits or fewer (the output edge) runs in Float, one flat loop that vectorizes;
+/// wider grids and shaped noise in Double, sample by sample. Allocates in `init` only.
 public final class Ditherer {
     /// The noise's spectrum.
     public enum Kind: Equatable, Sendable {
@@ -29,10 +30,13 @@ public final class Ditherer {
         }
     }
 
-    /// A sample on the grid this many times in a row turns a channel's dither off.
-    static let quietRun = UInt32.bitWidth
-    /// 1.5 × 2^52: adding and subtracting it rounds a Double below 2^51 to nearest, ties to even.
-    private static let roundingMagic = 6_755_399_441_055_744.0
+    /// Grids this narrow are rounded in Float: 2^(bits−1) × full scale stays far below 2^22,
+    /// where `floatMagic` stops rounding to integers.
+    static let widestFloatBits = 16
+    /// 1.5 × 2^23: adding and subtracting it rounds a Float below 2^22 to nearest, ties to even.
+    private static let floatMagic: Float = 12_582_912
+    /// 1.5 × 2^52: the same for a Double below 2^51.
+    private static let doubleMagic = 6_755_399_441_055_744.0
 
     public let bits: Int
     public let channels: Int
@@ -43,12 +47,12 @@ public final class Ditherer {
     private let coefficients: UnsafeMutablePointer<Double>
     /// Per channel, the last `taps` errors twice over (`position` walks down; no wrapping reads).
     private let errors: UnsafeMutablePointer<Double>
-    /// Per channel: bit k set when the sample k samples ago was off the grid.
-    private let history: UnsafeMutablePointer<UInt32>
-    private let keys: UnsafeMutablePointer<UInt64>
     private var position = 0
+    /// The stream position of the next sample (frame × channels + channel).
+    private var sample: UInt64 = 0
+
     /// The stream position of the next frame.
-    public private(set) var frame: Int64 = 0
+    public var frame: Int64 { Int64(sample / UInt64(channels)) }
 
     /// `bits`: the integer width of the grid, 2...24; `channels` ≥ 1; `seed` picks the sequences.
     public init(bits: Int, channels: Int, kind: Kind, seed: UInt64) {
@@ -66,59 +70,75 @@ public final class Ditherer {
         for (k, h) in shape.enumerated() { coefficients[k] = h }
         errors = .allocate(capacity: max(1, channels * 2 * taps))
         errors.initialize(repeating: 0, count: max(1, channels * 2 * taps))
-        history = .allocate(capacity: channels)
-        history.initialize(repeating: 0, count: channels)
-        keys = .allocate(capacity: channels)
-        for c in 0..<channels { keys[c] = noise.key(channel: c) }
     }
 
     deinit {
         coefficients.deallocate()
         errors.deallocate()
-        history.deallocate()
-        keys.deallocate()
     }
 
     /// Dithers and rounds `frames` interleaved frames of `input` into `output` (they may be the
     /// same memory): the next `frames` frames of the stream.
     public func process(_ input: UnsafePointer<Float>, frames: Int, into output: UnsafeMutablePointer<Float>) {
-        let channels = self.channels, taps = self.taps, scale = self.scale, inverse = self.inverse, magic = Self.roundingMagic
-        let stride = 2 &* taps
-        for f in 0..<frames {
-            let n = frame &+ Int64(f)
-            let base = f &* channels
-            if taps > 0 { position = position == 0 ? taps &- 1 : position &- 1 }
-            for c in 0..<channels {
-                let y = Double(input[base &+ c]) * scale
-                guard y.isFinite else {
-                    output[base &+ c] = input[base &+ c]
-                    continue
-                }
-                let r = (y + magic) - magic
-                let offGrid: UInt32 = r == y ? 0 : 1
-                let h = history[c] << 1 | offGrid
-                history[c] = h
-                var error = 0.0, q = r
-                if h != 0 {
-                    var v = y
-                    if taps > 0 {
-                        let offset: Int = c &* stride &+ position &+ 1
-                        let e = errors + offset
-                        for k in 0..<taps { v -= coefficients[k] * e[k] }
-                    }
-                    let d = Double(DitherNoise.tpdf(key: keys[c], frame: n))
-                    let dithered: Double = v + d + magic
-                    q = dithered - magic
-                    error = q - v
-                }
-                if taps > 0 {
-                    let e = errors + c &* stride
-                    e[position] = error
-                    e[position &+ taps] = error
-                }
-                output[base &+ c] = Float(q * inverse)
+        let count = frames * channels
+        var done = 0
+        while done < count {
+            // A stretch within which the index's top 32 bits, and so the key, stay the same.
+            let low = UInt32(truncatingIfNeeded: sample)
+            let n = Int(min(UInt64(count - done), (1 << 32) - UInt64(low)))
+            let key = noise.key(high: UInt32(truncatingIfNeeded: sample >> 32))
+            if taps == 0 && bits <= Self.widestFloatBits {
+                tpdfInFloat(input + done, into: output + done, count: n, key: key, low: low)
+            } else {
+                exact(input + done, into: output + done, count: n, key: key, low: low)
             }
+            sample &+= UInt64(n)
+            done += n
         }
-        frame &+= Int64(frames)
+    }
+
+    /// TPDF to 16 bits or fewer: one flat loop of 32-bit and Float arithmetic.
+    private func tpdfInFloat(_ input: UnsafePointer<Float>, into output: UnsafeMutablePointer<Float>, count: Int, key: UInt32, low: UInt32) {
+        let scale = Float(self.scale), inverse = Float(self.inverse), magic = Self.floatMagic
+        for i in 0..<count {
+            let x = input[i]
+            let d = DitherNoise.tpdf(key: key, low: low &+ UInt32(truncatingIfNeeded: i))
+            let y = x * scale
+            let v = x == 0 ? y : y + d
+            output[i] = ((v + magic) - magic) * inverse
+        }
+    }
+
+    /// Any width, TPDF or shaped, in Double: sample by sample (the feedback is sequential).
+    /// `count` may start and end mid-frame.
+    private func exact(_ input: UnsafePointer<Float>, into output: UnsafeMutablePointer<Float>, count: Int, key: UInt32, low: UInt32) {
+        let channels = self.channels, taps = self.taps, scale = self.scale, inverse = self.inverse, magic = Self.doubleMagic
+        let stride = 2 &* taps
+        var c = Int(sample % UInt64(channels))
+        for i in 0..<count {
+            if c == 0 && taps > 0 { position = position == 0 ? taps &- 1 : position &- 1 }
+            let x = input[i]
+            var q = 0.0, error = 0.0
+            if x != 0 {
+                var v = Double(x) * scale
+                if taps > 0 {
+                    let offset: Int = c &* stride &+ position &+ 1
+                    let e = errors + offset
+                    for k in 0..<taps { v -= coefficients[k] * e[k] }
+                }
+                let d = Double(DitherNoise.tpdf(key: key, low: low &+ UInt32(truncatingIfNeeded: i)))
+                let dithered: Double = v + d + magic
+                q = dithered - magic
+                error = q - v
+                if !error.isFinite { error = 0 }  // NaN or infinity in: written as it is, no feedback
+            }
+            if taps > 0 {
+                let e = errors + c &* stride
+                e[position] = error
+                e[position &+ taps] = error
+            }
+            output[i] = Float(q * inverse)
+            c = c &+ 1 == channels ? 0 : c &+ 1
+        }
     }
 }

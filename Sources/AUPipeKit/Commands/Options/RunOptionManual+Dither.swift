@@ -50,9 +50,7 @@ extension RunOptionManual {
         The noise is seeded: each channel has its own sequence indexed by the frame's
         position in the stream, so the bytes are the same on every run and for every
         .BR \-\-block .
-        A channel whose samples have been on the output's grid for 32 samples in a row
-        (digital silence) is rounded without noise until a sample off the grid comes,
-        so silence stays silent.
+        A sample that is exactly 0 gets no noise, so digital silence stays silent.
         A
         .B convert format=
         to such an encoding in the middle of the chain dithers the same way.
