@@ -108,15 +108,23 @@ import Glibc
         #expect(stride(from: 0, to: twin.count, by: 2).contains { twin[$0] != twin[$0 + 1] })
     }
 
-    @Test("exact zeros come out exact, with no noise: silence stays silent", arguments: [Ditherer.Kind.tpdf, .shaped(.fWeighted)])
-    func silenceStaysSilent(kind: Ditherer.Kind) {
+    @Test("samples on the grid for 32 in a row come out exact: silence stays silent", arguments: [Ditherer.Kind.tpdf, .shaped(.fWeighted)])
+    func onTheGridIsExact(kind: Ditherer.Kind) {
         let silence = [Float](repeating: 0, count: 5000)
         #expect(Self.dither(silence, kind: kind) == silence)
-        // A burst, then silence: the silence is exact from its first sample.
+        let steps = (0..<5000).map { Float(($0 * 37) % 2001 - 1000) / 32768 }
+        #expect(Self.dither(steps, kind: kind) == steps)
+        // A burst off the grid, then silence: noise for 31 more samples, exact after.
         let burst = Self.busy(100, seed: 4) + [Float](repeating: 0, count: 100)
-        let y = Self.dither(burst, kind: kind)
-        #expect(y[100...].allSatisfy { $0 == 0 })
-        #expect(y[..<100].contains { $0 != 0 })
+        for block in [1, 7, 4096] {
+            let y = Self.dither(burst, kind: kind, block: block)
+            #expect(y[131...].allSatisfy { $0 == 0 }, "block \(block)")
+            #expect(y[100..<131].contains { $0 != 0 }, "block \(block)")
+        }
+        // In stereo, each channel's run is its own: a quiet right channel stays exact.
+        let stereo = Self.busy(2000, seed: 8).enumerated().map { $0.offset % 2 == 0 ? $0.element : 0 }
+        let y = Self.dither(stereo, channels: 2, kind: kind)
+        #expect(stride(from: 1, to: y.count, by: 2).allSatisfy { y[$0] == 0 })
     }
 
     @Test("the TPDF values are triangular on (-1, 1): mean 0, variance 1/6")

@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Adds seeded dither to Float samples and rounds them to the grid of `bits`-bit integers
 /// (value / 2^(bits−1), the scale of `SampleCodec`), optionally shaping the noise by error
 /// feedback (`NoiseShape`). The output is on the grid, so an encoder of that width writes it
@@ -8,11 +12,14 @@
 /// feedback state runs on from block to block, so the output is the same for every block size
 /// and every run.
 ///
-/// A sample that is exactly 0 is written as 0 with no noise (and, shaped, no feedback), so
-/// digital silence stays silent, as sox's dither leaves it.
+/// Like sox's dither, it adds noise only where the input is off the grid: a sample is dithered
+/// when it or one of the 31 samples before it in its channel is off the grid; 32 samples of a
+/// channel in a row on the grid (digital silence, a 16-bit stream a unit passed on at 0 dB, a
+/// plugin's exact product) are rounded without noise, exactly, until one is off it again.
 ///
-/// TPDF to 16 bits or fewer (the output edge) runs in Float, one flat loop that vectorizes;
-/// wider grids and shaped noise in Double, sample by sample. Allocates in `init` only.
+/// TPDF to 16 bits or fewer (the output edge) runs in Float in flat loops that vectorize (the
+/// 32-sample window as five doublings of an OR over byte flags); wider grids and shaped noise
+/// in Double, sample by sample. Allocates in `init` only.
 public final class Ditherer {
     /// The noise's spectrum.
     public enum Kind: Equatable, Sendable {
@@ -37,6 +44,10 @@ public final class Ditherer {
     private static let floatMagic: Float = 12_582_912
     /// 1.5 × 2^52: the same for a Double below 2^51.
     private static let doubleMagic = 6_755_399_441_055_744.0
+    /// Samples of a channel on the grid in a row that turn its noise off (sox's count).
+    static let quietRun = 32
+    /// Samples the Float path takes at a time (its flag buffers' size).
+    private static let chunk = 4096
 
     public let bits: Int
     public let channels: Int
@@ -50,6 +61,13 @@ public final class Ditherer {
     private var position = 0
     /// The stream position of the next sample (frame × channels + channel).
     private var sample: UInt64 = 0
+    /// Float path: per sample, 1 when off the grid, after the last `tail` samples' flags
+    /// (`tail` = 31 × channels); and the OR over each sample's window, built by doubling.
+    private let tail: Int
+    private let offGrid: UnsafeMutablePointer<UInt8>
+    private let window: UnsafeMutablePointer<UInt8>, window2: UnsafeMutablePointer<UInt8>
+    /// Double path: per channel, bit k set when the channel's sample k samples ago was off the grid.
+    private let history: UnsafeMutablePointer<UInt32>
 
     /// The stream position of the next frame.
     public var frame: Int64 { Int64(sample / UInt64(channels)) }
@@ -70,11 +88,24 @@ public final class Ditherer {
         for (k, h) in shape.enumerated() { coefficients[k] = h }
         errors = .allocate(capacity: max(1, channels * 2 * taps))
         errors.initialize(repeating: 0, count: max(1, channels * 2 * taps))
+        tail = (Self.quietRun - 1) * channels
+        offGrid = .allocate(capacity: tail + Self.chunk)
+        offGrid.initialize(repeating: 0, count: tail + Self.chunk)
+        window = .allocate(capacity: tail + Self.chunk)
+        window.initialize(repeating: 0, count: tail + Self.chunk)
+        window2 = .allocate(capacity: tail + Self.chunk)
+        window2.initialize(repeating: 0, count: tail + Self.chunk)
+        history = .allocate(capacity: channels)
+        history.initialize(repeating: 0, count: channels)
     }
 
     deinit {
         coefficients.deallocate()
         errors.deallocate()
+        offGrid.deallocate()
+        window.deallocate()
+        window2.deallocate()
+        history.deallocate()
     }
 
     /// Dithers and rounds `frames` interleaved frames of `input` into `output` (they may be the
@@ -85,7 +116,7 @@ public final class Ditherer {
         while done < count {
             // A stretch within which the index's top 32 bits, and so the key, stay the same.
             let low = UInt32(truncatingIfNeeded: sample)
-            let n = Int(min(UInt64(count - done), (1 << 32) - UInt64(low)))
+            let n = Int(min(UInt64(min(count - done, Self.chunk)), (1 << 32) - UInt64(low)))
             let key = noise.key(high: UInt32(truncatingIfNeeded: sample >> 32))
             if taps == 0 && bits <= Self.widestFloatBits {
                 tpdfInFloat(input + done, into: output + done, count: n, key: key, low: low)
@@ -97,16 +128,38 @@ public final class Ditherer {
         }
     }
 
-    /// TPDF to 16 bits or fewer: one flat loop of 32-bit and Float arithmetic.
+    /// TPDF to 16 bits or fewer, `count` ≤ `chunk` samples: flags, the window, then the noise,
+    /// each a flat loop of byte, 32-bit and Float arithmetic.
     private func tpdfInFloat(_ input: UnsafePointer<Float>, into output: UnsafeMutablePointer<Float>, count: Int, key: UInt32, low: UInt32) {
         let scale = Float(self.scale), inverse = Float(self.inverse), magic = Self.floatMagic
+        let tail = self.tail, end = tail + count
+        let off = offGrid, w = window, w2 = window2
+        for i in 0..<count {
+            let y = input[i] * scale
+            off[tail &+ i] = (y + magic) - magic == y ? 0 : 1
+        }
+        // w[i] = OR of off over i's window of 32 samples of its channel (i, i − c, ... i − 31c),
+        // by doubling the window five times (1, 2, 4, 8, 16, 32 samples), from buffer to buffer.
+        // A window of 2^k samples is complete from index (2^k − 1) × c: all of them from `tail`.
+        var src = UnsafePointer(off), dst = w
+        var span = 1
+        while span < Self.quietRun {
+            let shift = span * channels
+            for i in shift..<end { dst[i] = src[i] | src[i &- shift] }
+            src = UnsafePointer(dst)
+            dst = dst == w ? w2 : w
+            span *= 2
+        }
+        let windowed = src
         for i in 0..<count {
             let x = input[i]
-            let d = DitherNoise.tpdf(key: key, low: low &+ UInt32(truncatingIfNeeded: i))
             let y = x * scale
-            let v = x == 0 ? y : y + d
+            let d = DitherNoise.tpdf(key: key, low: low &+ UInt32(truncatingIfNeeded: i))
+            let v = windowed[tail &+ i] != 0 ? y + d : y
             output[i] = ((v + magic) - magic) * inverse
         }
+        // The last 31 samples of each channel start the next chunk's windows.
+        memmove(off, off + count, tail)
     }
 
     /// Any width, TPDF or shaped, in Double: sample by sample (the feedback is sequential).
@@ -118,9 +171,14 @@ public final class Ditherer {
         for i in 0..<count {
             if c == 0 && taps > 0 { position = position == 0 ? taps &- 1 : position &- 1 }
             let x = input[i]
-            var q = 0.0, error = 0.0
-            if x != 0 {
-                var v = Double(x) * scale
+            let y = Double(x) * scale
+            let r = (y + magic) - magic
+            let flag: UInt32 = r == y ? 0 : 1
+            let h = history[c] << 1 | flag
+            history[c] = h
+            var q = r, error = 0.0
+            if h != 0 {
+                var v = y
                 if taps > 0 {
                     let offset: Int = c &* stride &+ position &+ 1
                     let e = errors + offset

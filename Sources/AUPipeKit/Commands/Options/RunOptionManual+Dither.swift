@@ -50,7 +50,10 @@ extension RunOptionManual {
         The noise is seeded: each channel has its own sequence indexed by the frame's
         position in the stream, so the bytes are the same on every run and for every
         .BR \-\-block .
-        A sample that is exactly 0 gets no noise, so digital silence stays silent.
+        Like sox, it adds noise only where the samples are off the output's grid: a
+        channel whose samples have been on it for 32 samples in a row (digital silence, a
+        16\-bit stream a unit passed on at 0 dB, a plugin's exact product) is rounded
+        without noise, exactly, until a sample off the grid comes.
         A
         .B convert format=
         to such an encoding in the middle of the chain dithers the same way.

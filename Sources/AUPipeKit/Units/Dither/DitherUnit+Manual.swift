@@ -40,7 +40,7 @@ extension DitherUnit {
         in the stream, so the same seed gives the same bytes on every run and for every
         .BR \-\-block .
         .PP
-        A sample that is exactly 0 gets no noise (and, shaped, feeds back no error), so
-        digital silence stays silent.
+        A channel whose input has been on the grid for 32 samples in a row (digital
+        silence) is rounded without noise, exactly, until a sample off the grid comes.
         """#
 }
