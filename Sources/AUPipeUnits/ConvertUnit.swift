@@ -60,6 +60,9 @@ public final class ConvertUnit: AudioUnit, StatsReporting, EncodingChooser {
     /// convert that changes no channels has nothing left to do, and an otherwise empty chain
     /// copies integers exactly (u32le to s32le by a sign flip) instead of through float.
     private var formatIsOutputs = false
+    /// The dither before quantizing to an integer `format` in the middle of the chain, when the
+    /// run's `--dither` and the input's precision call for it (`EdgeDither`).
+    private var ditherer: Ditherer?
 
     public init(format: SampleEncoding?, channels: Int?, map: [Int]?) throws {
         if let map, let channels, map.count != channels {
@@ -100,6 +103,9 @@ public final class ConvertUnit: AudioUnit, StatsReporting, EncodingChooser {
             if !format.isFloat {
                 codec = SampleCodec(format)
                 scratch = .allocate(byteCount: max(1, maxFrames * outChannels * format.bytesPerSample), alignment: 16)
+                if !formatIsOutputs {
+                    ditherer = EdgeDither.ditherer(context.dither, precision: mixPrecision(context.precision), format: output)
+                }
             }
         }
         return output
@@ -111,6 +117,19 @@ public final class ConvertUnit: AudioUnit, StatsReporting, EncodingChooser {
     }
 
     public var clippedSamples: Int { clipped }
+
+    /// Channels copied or picked keep the precision; a mean of several does not.
+    private func mixPrecision(_ input: SignalPrecision) -> SignalPrecision {
+        if case .average = mix, inChannels > 1 { return .float }
+        return input
+    }
+
+    /// Quantized here: at most the encoding's precision.
+    public func outputPrecision(forInput input: SignalPrecision) -> SignalPrecision {
+        let mixed = mixPrecision(input)
+        guard let format, codec != nil, !formatIsOutputs else { return mixed }
+        return min(mixed, SignalPrecision(format))
+    }
 
     public var chosenEncoding: SampleEncoding? { format }
 
@@ -140,6 +159,7 @@ public final class ConvertUnit: AudioUnit, StatsReporting, EncodingChooser {
             }
         }
         if let codec, let scratch {
+            ditherer?.process(output, frames: frames, into: output)
             clipped += codec.requantize(output, count: frames * oc, scratch: scratch)
         }
         return frames

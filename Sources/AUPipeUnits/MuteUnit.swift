@@ -61,6 +61,10 @@ public final class MuteUnit: AudioUnit, LiveControllable, StatsReporting {
         self.signal = signal
     }
 
+    /// Passes samples on or zeroes them: the precision stays (the fades of `ramp=` are short
+    /// and are rounded without dither, so a 16-bit stream stays bit-exact outside them).
+    public func outputPrecision(forInput input: SignalPrecision) -> SignalPrecision { input }
+
     public func prepare(_ context: PrepareContext) throws -> StreamFormat {
         let input = context.input
         channels = input.channels

@@ -41,9 +41,13 @@ public final class TeeUnit: AudioUnit, StatsReporting, SideOutputWriter {
 
     public var sideOutputs: [(role: String, path: String)] { [("tee", output.path)] }
 
+    /// Passes the samples on untouched.
+    public func outputPrecision(forInput input: SignalPrecision) -> SignalPrecision { input }
+
     public func prepare(_ context: PrepareContext) throws -> StreamFormat {
         channels = context.input.channels
-        try output.prepare(format: context.input, maxFrames: context.maxFrames, realTime: context.realTime)
+        try output.prepare(format: context.input, maxFrames: context.maxFrames, realTime: context.realTime,
+                           precision: context.precision, dither: context.dither)
         return context.input
     }
 

@@ -56,7 +56,9 @@ import AUPipeKit
     @Test func mainReportsOneLineAndTheStatus() {
         let console = BufferConsole()
         #expect(AUPipeCommand.main(["gian", "-6"], console: console) == 64)
-        #expect(console.stderr == ["aupipe: unknown unit 'gian'; did you mean 'gain'? (units: aec, agc, convert, denoise, gain, loudnorm, meter, mix, mute, resample, spectrogram, tee, ladspa, lv2; see 'aupipe units')"])
+        let units = UnitRegistry.all.map(\.name).joined(separator: ", ")
+        #expect(units.hasPrefix("aec, agc, convert, ") && units.hasSuffix(", ladspa, lv2"))
+        #expect(console.stderr == ["aupipe: unknown unit 'gian'; did you mean 'gain'? (units: \(units); see 'aupipe units')"])
         let c2 = BufferConsole()
         #expect(AUPipeCommand.main(["-i", "/nonexistent/x.wav"], console: c2) == 66)
         #expect(c2.stderr.count == 1 && c2.stderr[0].hasPrefix("aupipe: cannot open input /nonexistent/x.wav"))

@@ -30,6 +30,9 @@ struct ScheduledControl {
         var options = PipelineOptions()
         options.block = .frames(block)
         options.control = dir.appendingPathComponent("ctl").path
+        // Rounded plainly: under control no unit is bypassed, so a 16-bit stream through a gain
+        // at 0 dB is dithered by default, and these checks read exact sample values.
+        options.dither = .off
         let pipeline = try Pipeline(chain: chain, options: options, registry: registry)
         let wav = TestSignals.wav(samples, format)
         let audioBytes = samples.count * format.encoding.bytesPerSample

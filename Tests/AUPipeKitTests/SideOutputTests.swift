@@ -184,7 +184,8 @@ import Glibc
         let sidePath = path("side.\(c.container.rawValue)")
         let side = try SideOutput(path: sidePath, options: SideOutputOptions(label: "tee", encoding: encoding))
         #expect(side.container == c.container) // from the extension
-        try side.prepare(format: input, maxFrames: 64)
+        // f32 samples into an integer copy: dithered as the main output is (the run's default).
+        try side.prepare(format: input, maxFrames: 64, precision: SignalPrecision(input.encoding), dither: .auto)
         var i = 0
         for n in [1, 7, 64, 200] + Array(repeating: 64, count: c.frames / 64 + 1) where i < c.frames {
             let k = min(n, c.frames - i)

@@ -3,7 +3,8 @@ import Testing
 
 /// `mix` with a real-time stream (`--live`) and FIFO buses, through the binary. The stream is a paced writer
 /// (10 ms chunks of 16 kHz mono s16 of the value 16448); a bus adds the value 4112, so mixed
-/// frames read 20560. Nothing is timed: the checks are that the run completes at the stream's
+/// frames read 20560 (rounded plainly, `--dither=off`: mix's sum is float, dithered by
+/// default). Nothing is timed: the checks are that the run completes at the stream's
 /// length, and that the bus's frames all arrive, together, once.
 @Suite(.serialized) struct MixLiveTests {
     static func samples(_ url: URL) throws -> [Int16] {
@@ -17,7 +18,7 @@ import Testing
             mkfifo bus
             # The bus writer starts 0.5 s late, then writes 8000 frames at once.
             (sleep 0.5; head -c 16000 /dev/zero | tr '\\0' '\\020' | timeout 10 tee bus > /dev/null) &
-            (\(LiveTests.pacedWriter(chunks: 150))) | "$AUPIPE" --live --in-format s16le:16000:1 -t raw --stats mix input=bus,format=s16le:16000:1 > out.raw 2> err.txt
+            (\(LiveTests.pacedWriter(chunks: 150))) | "$AUPIPE" --live --dither=off --in-format s16le:16000:1 -t raw --stats mix input=bus,format=s16le:16000:1 > out.raw 2> err.txt
             echo "status=$?"; wait; cat err.txt
             """, cwd: dir)
         let text = String(decoding: r.stdout, as: UTF8.self)

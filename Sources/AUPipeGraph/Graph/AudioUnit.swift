@@ -36,12 +36,21 @@ public protocol AudioUnit: AnyObject {
     /// After the end of the stream: writes up to `capacity` held-back frames to `output`.
     /// Returns `done` once nothing remains; the default holds nothing back.
     func drain(into output: UnsafeMutablePointer<Float>, capacity: Int) throws -> (frames: Int, done: Bool)
+
+    /// Once prepared: the precision of the samples `process` writes when its input has
+    /// `input` (sox's signal precision; see `SignalPrecision`). The output edge dithers when it
+    /// rounds to fewer bits than this. The default, `.float`, is safe: a unit that computes in
+    /// Float32 gets its result dithered. A unit that passes samples through (`tee`, `meter`),
+    /// only selects or zeroes them (`mute`), or whose output is integers (speexdsp's 16 bits)
+    /// says so, and then a 16-bit stream through it stays bit-exact.
+    func outputPrecision(forInput input: SignalPrecision) -> SignalPrecision
 }
 
 extension AudioUnit {
     public var isBypassed: Bool { false }
     public func maxOutputFrames(forInput inputFrames: Int) -> Int { inputFrames }
     public func drain(into output: UnsafeMutablePointer<Float>, capacity: Int) throws -> (frames: Int, done: Bool) { (0, true) }
+    public func outputPrecision(forInput input: SignalPrecision) -> SignalPrecision { .float }
 }
 
 /// What a unit learns in `prepare`: the stream as it reaches the unit.
@@ -56,12 +65,21 @@ public struct PrepareContext: Sendable {
     /// Where each of the input's channels plays: the input header's layout while the channel
     /// count is the input's, else the default layout for the count (`meter` weights by it).
     public var layout: ChannelLayout
+    /// The precision of the input's samples (what the units before declared), for a unit that
+    /// quantizes (`dither`, `tee`'s copy).
+    public var precision: SignalPrecision
+    /// The run's `--dither`, for a unit that quantizes (`tee`'s copy, `convert format=`); `.off`
+    /// where no run sets it (a unit prepared on its own rounds plainly).
+    public var dither: DitherMode
 
-    public init(input: StreamFormat, maxFrames: Int, realTime: RealTimePolicy = .offline, layout: ChannelLayout? = nil) {
+    public init(input: StreamFormat, maxFrames: Int, realTime: RealTimePolicy = .offline, layout: ChannelLayout? = nil,
+                precision: SignalPrecision = .float, dither: DitherMode = .off) {
         self.input = input
         self.maxFrames = maxFrames
         self.realTime = realTime
         self.layout = layout ?? .standard(channels: input.channels)
+        self.precision = precision
+        self.dither = dither
     }
 }
 

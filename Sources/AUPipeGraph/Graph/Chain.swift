@@ -92,6 +92,9 @@ public final class Chain {
     /// Most frames one `process` call can return (for sizing the encoder's buffer).
     public let maxOutputFrames: Int
     private let measurePeaks: Bool
+    /// The precision of the samples the last stage writes (`AudioUnit.outputPrecision`): the
+    /// input's encoding's through every stage that runs.
+    public let outputPrecision: SignalPrecision
 
     /// Prepares `stages` for `input`, in order; each name labels the stage's figures in `stats`.
     /// `maxFrames` bounds every block; `realTime` says whether the run is real time.
@@ -99,20 +102,24 @@ public final class Chain {
     /// changed while running). `then`, when given, adds stages after those, made from the
     /// format those produce (`--out-format`'s conversions). `layout` is the input's channel
     /// layout (the default for its count when nil); a stage that changes the channel count
-    /// hands the next the default layout for the new count.
+    /// hands the next the default layout for the new count. `precision` is the input's (nil: its
+    /// encoding's); `dither` the run's `--dither`, told to each unit (`.off` unless a run sets it).
     public init(stages entries: [ChainStage], then more: ((StreamFormat) throws -> [ChainStage])? = nil, input: StreamFormat,
-                maxFrames: Int, measurePeaks: Bool, allowBypass: Bool = true, realTime: RealTimePolicy = .offline, layout: ChannelLayout? = nil) throws {
+                maxFrames: Int, measurePeaks: Bool, allowBypass: Bool = true, realTime: RealTimePolicy = .offline, layout: ChannelLayout? = nil,
+                precision: SignalPrecision? = nil, dither: DitherMode = .off) throws {
         inputFormat = input
         self.maxFrames = maxFrames
         self.measurePeaks = measurePeaks
         var format = input
         var layout = layout ?? .standard(channels: input.channels)
         var frames = maxFrames
+        var precision = precision ?? SignalPrecision(input.encoding)
         var index = 0
         var prepared: [Stage] = [], bypassed: [(index: Int, stats: StageStats)] = []
         func prepare(_ entry: ChainStage) throws {
             let next: StreamFormat
-            do { next = try entry.unit.prepare(PrepareContext(input: format, maxFrames: frames, realTime: realTime, layout: layout)) } catch let e as StageError {
+            do { next = try entry.unit.prepare(PrepareContext(input: format, maxFrames: frames, realTime: realTime, layout: layout,
+                                                                  precision: precision, dither: dither)) } catch let e as StageError {
                 throw e.error(stage: entry.name, origin: entry.origin)
             }
             if allowBypass && entry.unit.isBypassed {
@@ -124,6 +131,7 @@ public final class Chain {
                 prepared.append(Stage(unit: entry.unit, output: AudioBuffer(channels: next.channels, capacity: max(outFrames, 1)),
                                       stats: StageStats(name: entry.name)))
                 frames = outFrames
+                precision = entry.unit.outputPrecision(forInput: precision)
             }
             if next.channels != format.channels { layout = .standard(channels: next.channels) }
             format = next
@@ -135,6 +143,7 @@ public final class Chain {
         bypassedStats = bypassed
         outputFormat = format
         maxOutputFrames = frames
+        outputPrecision = precision
     }
 
     /// True when no stage touches the samples: the stream can be copied as it is.

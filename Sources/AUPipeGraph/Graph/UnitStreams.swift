@@ -76,8 +76,10 @@ package protocol SideOutputStream: AnyObject {
     var path: String { get }
     /// How messages name it (`tee (copy.wav)`).
     var name: String { get }
-    /// Opens it for `format`; a FIFO in real time gets a writer thread and a queue.
-    func prepare(format: StreamFormat, maxFrames: Int, realTime: RealTimePolicy) throws
+    /// Opens it for `format`; a FIFO in real time gets a writer thread and a queue. `precision`
+    /// (that of the samples it will be given) and `dither` (the run's `--dither`) decide whether
+    /// the copy is dithered before it is rounded (`EdgeDither`).
+    func prepare(format: StreamFormat, maxFrames: Int, realTime: RealTimePolicy, precision: SignalPrecision, dither: DitherMode) throws
     /// Writes interleaved float frames in the output's encoding.
     func write(samples: UnsafePointer<Float>, frames: Int) throws
     /// Writes what is queued and closes it (a file's header gets its final sizes).

@@ -48,6 +48,9 @@ public final class SideOutput {
 
     private let file: SideOutputFile
     private var codec: SampleCodec?
+    /// Dither before the encoder rounds (`EdgeDither`), and a block of dithered samples.
+    private var ditherer: Ditherer?
+    private var dithered: UnsafeMutablePointer<Float>?
     private var maxFrames = 0
     private var frameBytes = 0
     /// One block of encoded audio, with room for the header in front of it.
@@ -82,13 +85,18 @@ public final class SideOutput {
     deinit {
         if !finished, live == nil, framesGiven > 0 { try? finish() }
         scratch?.deallocate()
+        dithered?.deallocate()
     }
 
     /// Learns the stream's format (the unit's input) and allocates everything: a block of
     /// `maxFrames` frames (at least 1) encoded, and for a FIFO or pipe the queue. `realTime` is
     /// the run's policy, which `options.live` applies (default: a real-time run, where a FIFO or
-    /// pipe never stalls the stream). Called once, before the first `write`.
-    public func prepare(format: StreamFormat, maxFrames: Int, realTime: RealTimePolicy = .realTime) throws {
+    /// pipe never stalls the stream). `precision` is that of the samples it will be given and
+    /// `dither` the run's `--dither`: together they decide whether the copy is dithered before
+    /// it is rounded (`EdgeDither`; the default, `.off`, never dithers). Called once, before the
+    /// first `write`.
+    public func prepare(format: StreamFormat, maxFrames: Int, realTime: RealTimePolicy = .realTime,
+                        precision: SignalPrecision = .float, dither: DitherMode = .off) throws {
         guard fileWriter == nil && live == nil && !finished else {
             throw AUPipeError(.software, "\(name): prepare after audio")
         }
@@ -99,6 +107,9 @@ public final class SideOutput {
         self.plan = plan
         codec = SampleCodec(plan.format.encoding)
         self.maxFrames = max(1, maxFrames)
+        ditherer = EdgeDither.ditherer(dither, precision: precision, format: plan.format)
+        dithered?.deallocate()
+        dithered = ditherer == nil ? nil : .allocate(capacity: self.maxFrames * plan.format.channels)
         frameBytes = plan.format.bytesPerFrame
         let header = plan.header(dataBytes: nil)
         room = header.count
@@ -126,7 +137,12 @@ public final class SideOutput {
         var done = 0
         while done < frames {
             let n = min(maxFrames, frames - done)
-            clippedSamples += codec.encode(samples + done * channels, count: n * channels, into: scratch + room)
+            var block = samples + done * channels
+            if let ditherer, let dithered {
+                ditherer.process(block, frames: n, into: dithered)
+                block = UnsafePointer(dithered)
+            }
+            clippedSamples += codec.encode(block, count: n * channels, into: scratch + room)
             if let live {
                 do { try live.write(scratch + room, frames: n) } catch is OutputClosed { readerWentAway(live) }
             } else {

@@ -185,6 +185,8 @@ public final class Pipeline {
         let chain = try prepareChain(for: inFormat, layout: ChannelLayout(header: header), controlled: control != nil)
         let plan = try outputPlan(for: header, chain: chain, fromDevice: input.capture != nil)
         var report = RunReport(input: header, output: plan)
+        let ditherer = EdgeDither.ditherer(options.dither, precision: chain.outputPrecision, format: plan.format)
+        report.dither = ditherer?.kind.name
         if options.check {
             report.stages = chain.stats
             return report
@@ -196,7 +198,8 @@ public final class Pipeline {
         let devices = try RunDevices.open(options, capture: input.capture, outputFormat: plan.format, units: units.map(\.unit))
         try StreamLoop(chain: chain, plan: plan, header: header, source: input.audio, sink: try openSink(),
                        live: live, progress: progress, monitor: devices.monitor, losses: devices.losses,
-                       limit: inputLimit(inFormat)).run(into: &report)
+                       limit: inputLimit(inFormat),
+                       dither: ditherer).run(into: &report)
         devices.finish()
         report.stages = chain.stats
         report.devices = devices.stats
@@ -218,7 +221,8 @@ public final class Pipeline {
         let stages = units.map { ChainStage($0.label ?? $0.name, $0.unit) }
         // Under live control no unit is skipped: a gain at 0 dB may be turned down later.
         return try Chain(stages: stages, then: outputConversions, input: inFormat, maxFrames: blockFrames,
-                         measurePeaks: options.stats != .off, allowBypass: !controlled, realTime: Self.realTime(options), layout: layout)
+                         measurePeaks: options.stats != .off, allowBypass: !controlled, realTime: Self.realTime(options), layout: layout,
+                         dither: options.dither)
     }
 
     /// The conversions `--out-format` asks for beyond the encoding (channels, then rate), from

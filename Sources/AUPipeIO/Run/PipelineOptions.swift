@@ -51,6 +51,8 @@ public struct PipelineOptions: Sendable {
     /// makes it so anyway): side streams never stall it (`RealTimePolicy`), and the default
     /// resampler is the low-latency one.
     public var live = false
+    /// `--dither`: what the output edges do when they round to 16 bits or fewer (`EdgeDither`).
+    public var dither = DitherMode.auto
 
     /// `--capture`'s format unless `--capture-format` says otherwise.
     public static let defaultCaptureFormat = StreamFormat(encoding: .s16le, sampleRate: 48000, channels: 2)

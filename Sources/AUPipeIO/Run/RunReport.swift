@@ -12,6 +12,9 @@ public struct RunReport: Sendable {
     public var framesOut: Int64 = 0
     /// Samples clipped by the final encoder.
     public var encoderClipped = 0
+    /// What the output adds before rounding (`EdgeDither`): `tpdf`, `shaped (f-weighted)`, or
+    /// nil for plain rounding.
+    public var dither: String?
     /// NaN and infinities that reached a float output (an integer output writes NaN as 0 and
     /// clips infinities, counted in `encoderClipped`).
     public var outputNonFinite = NonFiniteSamples()

@@ -39,6 +39,9 @@ package final class StreamLoop {
     /// The input's audio after its header: the bytes it declares, decoded.
     private var input: StreamDecoder
     private let encoder: SampleCodec
+    /// Dither before the encoder rounds (`EdgeDither`), and a block of dithered samples.
+    private let ditherer: Ditherer?
+    private let dithered: UnsafeMutablePointer<Float>?
     private let inFrameBytes: Int, outFrameBytes: Int
     /// The input as read, with room for the header in front (a copied stream writes from here).
     private let readStorage: UnsafeMutableRawPointer
@@ -65,9 +68,11 @@ package final class StreamLoop {
     /// The output's reader went away: nothing more is written to it.
     private var outputClosed = false
 
-    /// `limit`: `--duration`'s most input bytes to read (nil: to the end).
+    /// `limit`: `--duration`'s most input bytes to read (nil: to the end). `dither`: what the
+    /// chain's output gets before it is encoded (nil: plain rounding).
     package init(chain: Chain, plan: OutputPlan, header: StreamHeader, source: any ByteSource, sink: any ByteSink,
-         live: LiveControl?, progress: ProgressMeter?, monitor: MonitorOutput?, losses: DeviceLosses? = nil, limit: UInt64?) {
+         live: LiveControl?, progress: ProgressMeter?, monitor: MonitorOutput?, losses: DeviceLosses? = nil, limit: UInt64?,
+         dither: Ditherer? = nil) {
         self.chain = chain
         self.plan = plan
         self.header = header
@@ -114,12 +119,20 @@ package final class StreamLoop {
         }
         outStorage = .allocate(byteCount: room + max(outCapacity, 1), alignment: 16)
         outBuffer = outStorage + room
+        if case .chain = path, let dither {
+            ditherer = dither
+            dithered = .allocate(capacity: max(1, chain.maxOutputFrames) * plan.format.channels)
+        } else {
+            ditherer = nil
+            dithered = nil
+        }
     }
 
     deinit {
         readStorage.deallocate()
         floats.deallocate()
         outStorage.deallocate()
+        dithered?.deallocate()
     }
 
     /// Streams the whole input; fills in the report's frame counts, clips, patching and any
@@ -228,6 +241,11 @@ package final class StreamLoop {
 
     /// Encodes `frames` frames into the output buffer at `offset`; the bytes written.
     private func encode(_ samples: UnsafePointer<Float>, _ frames: Int, at offset: Int) -> Int {
+        var samples = samples
+        if let ditherer, let dithered {
+            ditherer.process(samples, frames: frames, into: dithered)
+            samples = UnsafePointer(dithered)
+        }
         clipped += encoder.encode(samples, count: frames * plan.format.channels, into: outBuffer + offset)
         framesOut += Int64(frames)
         return frames * outFrameBytes

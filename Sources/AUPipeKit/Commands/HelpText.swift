@@ -61,7 +61,9 @@ public enum HelpText {
                      "Writes a deterministic test signal: the same arguments give the same bytes on every run.",
                      "It is made in 32-bit float and written like a chain's output: --out-format sets the encoding,",
                      "rate and channels (default s16le:48000:1), -t the container (default: that of -o's extension,",
-                     ".caf .wav .au .snd .raw .pcm, else wav), -o the file.",
+                     ".caf .wav .au .snd .raw .pcm, else wav), -o the file. Integers of 16 bits or fewer get seeded",
+                     "TPDF dither, as a chain's output does (--dither's default; f32le through 'aupipe --dither=off'",
+                     "rounds plainly).",
                      "Every signal takes duration= (seconds, ms, or frames like 480f; default 1s, for dtmf the",
                      "length of its digits). Noise differs between channels; every other signal is the same in all.", ""]
         for d in SignalRegistry.all {

@@ -57,6 +57,8 @@ public struct PipelineOptionsText: Equatable, Sendable {
     public var reconnect: String?
     /// `--live`: the run is real time (`RealTimePolicy`).
     public var live = false
+    /// `--dither=auto|off|tpdf|shaped`.
+    public var dither: String?
 
     public init() {}
 

@@ -29,7 +29,8 @@ package enum RunCheck {
         } else {
             do {
                 let report = try pipeline.run(source: source, sink: MemorySink())
-                console.out("ok: \(report.input.container.rawValue) \(report.input.format.spec) -> \(report.output.container.rawValue) \(report.output.format.spec)")
+                console.out("ok: \(report.input.container.rawValue) \(report.input.format.spec) -> \(report.output.container.rawValue) \(report.output.format.spec)" +
+                            (report.dither.map { ", dither \($0)" } ?? ""))
                 return .ok
             } catch let e as AUPipeError where e.cause == .emptyInput {
                 why = "stdin is empty"

@@ -26,7 +26,7 @@ package enum StatsPrinter {
                 console.err(line)
             }
             console.err("aupipe: stats: output \(r.output.container.rawValue) \(r.output.format.spec), \(counted(Int(r.framesOut), "frame")), clipped \(r.encoderClipped)" +
-                        (r.outputNonFinite.count > 0 ? ", non-finite \(r.outputNonFinite.count)" : "") + (r.sizesPatched ? ", header sizes patched" : "") +
+                        (r.dither.map { ", dither \($0)" } ?? "") + (r.outputNonFinite.count > 0 ? ", non-finite \(r.outputNonFinite.count)" : "") + (r.sizesPatched ? ", header sizes patched" : "") +
                         (r.outputClosed ? ", closed by its reader before the end" : ""))
             for d in r.devices where d.role != "capture" { console.err("aupipe: stats: \(d.text)") }
             if !r.deviceGaps.isEmpty {
@@ -80,6 +80,7 @@ package enum StatsPrinter {
         output.add("format", r.output.format.spec)
         output.add("frames", r.framesOut)
         output.add("clipped", r.encoderClipped)
+        output.add("dither", r.dither)
         output.add("nonFinite", r.outputNonFinite.count)
         output.add("sizesPatched", r.sizesPatched)
         output.add("closedByReader", r.outputClosed)

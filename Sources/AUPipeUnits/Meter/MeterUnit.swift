@@ -86,6 +86,9 @@ public final class MeterUnit: AudioUnit, StatsReporting, LiveControllable, SideO
         return context.input
     }
 
+    /// Passes the samples on untouched.
+    public func outputPrecision(forInput input: SignalPrecision) -> SignalPrecision { input }
+
     public func process(_ input: UnsafePointer<Float>, frames count: Int, into output: UnsafeMutablePointer<Float>) throws -> Int {
         output.update(from: input, count: count * channels)
         guard let meter, let finite else { return count }

@@ -89,6 +89,9 @@ public final class SpectrogramUnit: AudioUnit, SideOutputWriter {
         return context.input
     }
 
+    /// Passes the samples on untouched.
+    public func outputPrecision(forInput input: SignalPrecision) -> SignalPrecision { input }
+
     public func process(_ input: UnsafePointer<Float>, frames count: Int, into output: UnsafeMutablePointer<Float>) throws -> Int {
         output.update(from: input, count: count * channels)
         analyser?.add(input, frames: count)

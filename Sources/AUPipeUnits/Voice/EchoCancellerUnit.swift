@@ -107,6 +107,9 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
         return out
     }
 
+    /// speexdsp's output is 16-bit integers (`Speex16`), whatever the input's precision.
+    public func outputPrecision(forInput input: SignalPrecision) -> SignalPrecision { min(input, Speex16.precision) }
+
     public func maxOutputFrames(forInput inputFrames: Int) -> Int { blocker?.maxOutput(forInput: inputFrames) ?? inputFrames }
 
     public func process(_ input: UnsafePointer<Float>, frames: Int, into output: UnsafeMutablePointer<Float>) throws -> Int {

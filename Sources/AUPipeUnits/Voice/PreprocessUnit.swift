@@ -65,6 +65,9 @@ public final class PreprocessUnit: AudioUnit, StatsReporting {
         return input
     }
 
+    /// speexdsp's preprocessor writes 16-bit integers (`Speex16`).
+    public func outputPrecision(forInput input: SignalPrecision) -> SignalPrecision { min(input, Speex16.precision) }
+
     public func maxOutputFrames(forInput inputFrames: Int) -> Int { frames?.maxOutput(forInput: inputFrames) ?? inputFrames }
 
     public func process(_ input: UnsafePointer<Float>, frames count: Int, into output: UnsafeMutablePointer<Float>) throws -> Int {

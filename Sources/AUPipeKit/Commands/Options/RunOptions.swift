@@ -37,6 +37,18 @@ extension RunOption {
                       guard let mode = StatsMode(rawValue: text), mode != .off else { throw AUPipeError.usage("--stats=\(text): use --stats (text) or --stats=json") }
                       o.stats = mode
                   }),
+        RunOption(["--dither"], .required("TYPE"), help: [
+            "add seeded dither where the output or a tee's copy",
+            "rounds samples finer than its integers (16 bits or",
+            "fewer; not mu-law/A-law): auto (default) and tpdf:",
+            "TPDF; shaped: F-weighted noise at 44.1/48 kHz, TPDF",
+            "at other rates; off: plain rounding. A 16-bit input",
+            "that no unit recomputes stays bit-exact",
+        ], completion: .words(DitherMode.allCases.map(\.rawValue)), manual: RunOptionManual.dither,
+           .value(\.dither) { o, text in
+            guard let mode = DitherMode(rawValue: text) else { throw AUPipeError.usage("--dither=\(text): use auto (the default), off, tpdf or shaped") }
+            o.dither = mode
+        }),
         RunOption(["--check"], help: [
             "check the paths the run would open, validate the chain against",
             "the input's header (with no input to read: against --in-format,",
