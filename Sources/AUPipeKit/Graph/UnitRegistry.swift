@@ -17,6 +17,7 @@ public struct BuiltInUnits: UnitProvider {
             PreprocessUnit.agcDescriptor,
             ConvertUnit.descriptor,
             PreprocessUnit.denoiseDescriptor,
+            FIRUnit.descriptor,
             GainUnit.descriptor,
             LoudnormUnit.descriptor,
             MeterUnit.descriptor,
