@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Zero-latency convolution of one channel with a `ConvolutionFilter`: y[n] = Σₖ h[k]·x[n−k],
 /// output sample n written as soon as input sample n is given.
 ///
@@ -13,9 +17,13 @@
 final class PartitionedConvolver {
     let filter: ConvolutionFilter
     private let levels: [ConvolutionLevel]
-    /// [granule earlier frames | the current granule]: the direct taps read back from here.
+    /// [`back` earlier frames | the current granule]: the direct taps read back from here.
     private let history: UnsafeMutablePointer<Float>
-    private let granule: Int, directLength: Int
+    private let granule: Int, back: Int
+    /// The direct taps reversed and padded with zeros in front to a multiple of 16 (`padded`):
+    /// reversed[padded − 1 − k] = h[k], so an output is one dot product with the history.
+    private let reversed: UnsafeMutablePointer<Float>
+    private let padded: Int
     /// Frames processed so far, modulo the largest level's block (a multiple of every block).
     private var position = 0
     private let period: Int
@@ -24,13 +32,19 @@ final class PartitionedConvolver {
         self.filter = filter
         levels = filter.plan.levels.indices.map { ConvolutionLevel(filter, level: $0) }
         granule = filter.plan.granule
-        directLength = filter.plan.directLength
-        history = .allocate(capacity: 2 * granule)
-        history.initialize(repeating: 0, count: 2 * granule)
+        let direct = filter.plan.directLength
+        padded = (direct + 15) / 16 * 16
+        reversed = .allocate(capacity: padded)
+        reversed.initialize(repeating: 0, count: padded)
+        for k in 0..<direct { reversed[padded - 1 - k] = filter.direct[k] }
+        // The dot product reads padded − 1 frames back: room for them before the granule.
+        back = max(granule, padded)
+        history = .allocate(capacity: back + granule)
+        history.initialize(repeating: 0, count: back + granule)
         period = filter.plan.levels.last?.size ?? granule
     }
 
-    deinit { history.deallocate() }
+    deinit { history.deallocate(); reversed.deallocate() }
 
     /// Convolves `frames` samples of `input` (stride 1) into `output` (may not overlap).
     func process(_ input: UnsafePointer<Float>, frames: Int, into output: UnsafeMutablePointer<Float>) {
@@ -42,8 +56,8 @@ final class PartitionedConvolver {
             done += n
             position += n
             if position % granule == 0 {
-                // The last granule − 1 frames move to the front for the next granule.
-                history.update(from: history + granule, count: granule)
+                // The last `back` frames move to the front for the next granule.
+                memmove(history, history + granule, back * MemoryLayout<Float>.stride)
                 for level in levels where position % level.size == 0 { level.cycle() }
                 if position == period { position = 0 }
             }
@@ -52,25 +66,36 @@ final class PartitionedConvolver {
 
     /// `n` frames within one granule, the first at `offset` in it.
     private func run(_ x: UnsafePointer<Float>, _ n: Int, _ y: UnsafeMutablePointer<Float>, at offset: Int) {
-        let now = history + granule + offset
+        let now = history + back + offset
         now.update(from: x, count: n)
         for level in levels { (level.input + position % level.size).update(from: x, count: n) }
-        // y[j] = Σₖ h[k]·x[j − k], k ascending: the taps' order, whatever n is.
-        let h = filter.direct
-        y.update(repeating: 0, count: n)
-        for k in 0..<directLength {
-            let c = h[k], past = now - k
-            for j in 0..<n { y[j] += c * past[j] }
-        }
+        // y[j] = Σₖ h[k]·x[j − k]: the same dot product (two 8-lane sums, then across lanes)
+        // for every frame, whatever n is.
+        for j in 0..<n { y[j] = dot(now + j + 1 - padded) }
         for level in levels {
             let out = level.output + position % level.size
             for j in 0..<n { y[j] += out[j] }
         }
     }
 
+    /// Σᵢ reversed[i]·x[i] over the padded taps.
+    @inline(__always)
+    private func dot(_ x: UnsafePointer<Float>) -> Float {
+        var a = SIMD8<Float>(), b = SIMD8<Float>()
+        let h = UnsafeRawPointer(reversed), v = UnsafeRawPointer(x)
+        var i = 0
+        while i < padded {
+            let o = i &* 4
+            a += h.loadUnaligned(fromByteOffset: o, as: SIMD8<Float>.self) * v.loadUnaligned(fromByteOffset: o, as: SIMD8<Float>.self)
+            b += h.loadUnaligned(fromByteOffset: o &+ 32, as: SIMD8<Float>.self) * v.loadUnaligned(fromByteOffset: o &+ 32, as: SIMD8<Float>.self)
+            i &+= 16
+        }
+        return (a + b).sum()
+    }
+
     /// Back to silence, as before the first frame.
     func reset() {
-        history.initialize(repeating: 0, count: 2 * granule)
+        history.initialize(repeating: 0, count: back + granule)
         for level in levels { level.reset() }
         position = 0
     }

@@ -44,16 +44,21 @@ final class RealFFT {
         let h = size / 2
         for n in 0..<h { zr[n] = x[2 * n]; zi[n] = x[2 * n + 1] }
         half.forward(real: zr, imag: zi)
-        for k in 0...h {
-            let a = k % h, b = (h - k) % h
-            // E = (Z[a] + Z*[b])/2, O = (Z[a] − Z*[b])/(2i).
-            let er = (zr[a] + zr[b]) / 2, ei = (zi[a] - zi[b]) / 2
-            let or = (zi[a] + zi[b]) / 2, oi = (zr[b] - zr[a]) / 2
-            // W^k = cos − i·sin.
-            let c = k < h ? cosTable[k] : -1, s = k < h ? sinTable[k] : 0
-            re[k] = er + c * or + s * oi
-            im[k] = ei + c * oi - s * or
-        }
+        // Bin 0 and bin h pair Z[0] with itself; bins 1..<h pair Z[k] with Z[h − k].
+        bin(0, 0, 0, cosTable[0], sinTable[0], re, im)
+        for k in 1..<max(h, 1) { bin(k, k, h - k, cosTable[k], sinTable[k], re, im) }
+        bin(h, 0, 0, -1, 0, re, im)
+    }
+
+    /// X[k] from Z[a] and Z[b] (b = N/2 − a, modulo N/2) with W^k = c − i·s.
+    @inline(__always)
+    private func bin(_ k: Int, _ a: Int, _ b: Int, _ c: Float, _ s: Float,
+                     _ re: UnsafeMutablePointer<Float>, _ im: UnsafeMutablePointer<Float>) {
+        // E = (Z[a] + Z*[b])/2, O = (Z[a] − Z*[b])/(2i).
+        let er = (zr[a] + zr[b]) / 2, ei = (zi[a] - zi[b]) / 2
+        let or = (zi[a] + zi[b]) / 2, oi = (zr[b] - zr[a]) / 2
+        re[k] = er + c * or + s * oi
+        im[k] = ei + c * oi - s * or
     }
 
     /// The N real values whose spectrum is `re`, `im` (k in 0...N/2; Hermitian beyond), into
