@@ -58,7 +58,7 @@ final class PartitionedConvolver {
             if position % granule == 0 {
                 // The last `back` frames move to the front for the next granule.
                 memmove(history, history + granule, back * MemoryLayout<Float>.stride)
-                for level in levels where position % level.size == 0 { level.cycle() }
+                for l in 0..<levels.count where position % levels[l].size == 0 { levels[l].cycle() }
                 if position == period { position = 0 }
             }
         }
@@ -68,12 +68,13 @@ final class PartitionedConvolver {
     private func run(_ x: UnsafePointer<Float>, _ n: Int, _ y: UnsafeMutablePointer<Float>, at offset: Int) {
         let now = history + back + offset
         now.update(from: x, count: n)
-        for level in levels { (level.input + position % level.size).update(from: x, count: n) }
+        // Index loops: an array's iterator allocates in debug builds.
+        for l in 0..<levels.count { (levels[l].input + position % levels[l].size).update(from: x, count: n) }
         // y[j] = Σₖ h[k]·x[j − k]: the same dot product (two 8-lane sums, then across lanes)
         // for every frame, whatever n is.
         for j in 0..<n { y[j] = dot(now + j + 1 - padded) }
-        for level in levels {
-            let out = level.output + position % level.size
+        for l in 0..<levels.count {
+            let out = levels[l].output + position % levels[l].size
             for j in 0..<n { y[j] += out[j] }
         }
     }
@@ -96,7 +97,7 @@ final class PartitionedConvolver {
     /// Back to silence, as before the first frame.
     func reset() {
         history.initialize(repeating: 0, count: back + granule)
-        for level in levels { level.reset() }
+        for l in 0..<levels.count { levels[l].reset() }
         position = 0
     }
 }
