@@ -11,6 +11,7 @@ extension FIRUnit {
         .BI ir= PATH
         (bare value)
         The response: a CAF, WAV or AU file, any encoding, at most 2^22 frames.
+        No default; the unit needs it.
         One channel is used on every channel of the stream; otherwise it must have as
         many channels as the stream, and channel i filters channel i (an error says
         so when the counts differ).
