@@ -42,7 +42,14 @@ final class RealFFT {
     /// X[k] for k in 0...N/2 of `x` (N values) into `re` and `im` (N/2 + 1 each).
     func forward(_ x: UnsafePointer<Float>, re: UnsafeMutablePointer<Float>, im: UnsafeMutablePointer<Float>) {
         let h = size / 2
-        for n in 0..<h { zr[n] = x[2 * n]; zi[n] = x[2 * n + 1] }
+        var n = 0
+        while n &+ Self.lanes <= h {
+            let v = UnsafeRawPointer(x + 2 &* n).loadUnaligned(as: SIMD16<Float>.self)
+            Self.store(v.evenHalf, zr, n)
+            Self.store(v.oddHalf, zi, n)
+            n &+= Self.lanes
+        }
+        for n in n..<h { zr[n] = x[2 * n]; zi[n] = x[2 * n + 1] }
         half.forward(real: zr, imag: zi)
         // Bin 0 and bin h pair Z[0] with itself; bins 1..<h pair Z[k] with Z[h − k].
         bin(0, 0, 0, cosTable[0], sinTable[0], re, im)
@@ -129,6 +136,14 @@ final class RealFFT {
         }
         half.inverse(real: zr, imag: zi)
         // (1/N)·Σ X[k]·W^(−2nk) over N bins is (1/(N/2))·Σ E[k]·W^(−2nk) over N/2: FFT.inverse's.
-        for n in 0..<h { x[2 * n] = zr[n]; x[2 * n + 1] = zi[n] }
+        var n = 0
+        while n &+ Self.lanes <= h {
+            var v = SIMD16<Float>()
+            v.evenHalf = Self.load(zr, n)
+            v.oddHalf = Self.load(zi, n)
+            UnsafeMutableRawPointer(x + 2 &* n).storeBytes(of: v, as: SIMD16<Float>.self)
+            n &+= Self.lanes
+        }
+        for n in n..<h { x[2 * n] = zr[n]; x[2 * n + 1] = zi[n] }
     }
 }
