@@ -36,6 +36,17 @@ import Testing
         #expect(message.split(separator: "\n").count == 1, "more than one line: \(message)")
     }
 
+    @Test func aFileThatIsNotAudioIsADataErrorWithoutTheRawHint() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("notes.wav").path
+        try Data("hello, not audio".utf8).write(to: URL(fileURLWithPath: path))
+        let r = try CLI.shell("\"$AUPIPE\" gen sine duration=0.1 -t wav | \"$AUPIPE\" fir '\(path)' > /dev/null")
+        #expect(r.status == 65, "status \(r.status): \(r.stderr)")
+        #expect(r.stderr.contains("fir: ") && r.stderr.contains("notes.wav") && r.stderr.contains("CAF, WAV or AU"), "message: \(r.stderr)")
+        #expect(!r.stderr.contains("--in-format"), "the main input's hint in fir's message: \(r.stderr)")
+    }
+
     @Test func aResponseWithAnotherChannelCountIsAUsageError() throws {
         let dir = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }

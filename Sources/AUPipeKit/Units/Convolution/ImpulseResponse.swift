@@ -23,7 +23,14 @@ struct ImpulseResponse {
         let file = try ResponseFile(path)
         defer { file.close() }
         let decoder: StreamDecoder, source: any ByteSource
-        do { (decoder, source) = try StreamDecoder.open(file, rawFormat: nil) } catch let e as AUPipeError { throw e.prefixed("fir: \(path)") }
+        do { (decoder, source) = try StreamDecoder.open(file, rawFormat: nil) } catch let e as AUPipeError {
+            // The reader's message names the file; its hint about --in-format is for the main input.
+            var message = e.message
+            if let hint = message.firstRange(of: "; for raw PCM") {
+                message = String(message[..<hint.lowerBound]) + "; give the response as a CAF, WAV or AU file"
+            }
+            throw AUPipeError(e.status, "fir: \(message)", cause: e.cause)
+        }
         let format = decoder.format
         let frameBytes = decoder.frameBytes
         var bytes: [UInt8] = []
@@ -32,7 +39,10 @@ struct ImpulseResponse {
         while true {
             let allowed = decoderState.allowed(chunk.count)
             if allowed == 0 { break }
-            let n = try chunk.withUnsafeMutableBytes { try source.read(into: UnsafeMutableRawBufferPointer(rebasing: $0[0..<allowed])) }
+            let n: Int
+            do {
+                n = try chunk.withUnsafeMutableBytes { try source.read(into: UnsafeMutableRawBufferPointer(rebasing: $0[0..<allowed])) }
+            } catch let e as AUPipeError { throw e.prefixed("fir") }
             if n == 0 { break }
             decoderState.take(n)
             bytes += chunk[0..<n]
@@ -118,7 +128,7 @@ private final class ResponseFile: ByteSource {
             let n = Glibc.read(fd, buffer.baseAddress, buffer.count)
             if n >= 0 { return n }
             if errno == EINTR { continue }
-            throw AUPipeError.io("fir: cannot read \(name): \(String(cString: strerror(errno)))")
+            throw AUPipeError.io("cannot read \(name): \(String(cString: strerror(errno)))")
         }
     }
 
