@@ -119,14 +119,14 @@ import Testing
         #expect(abs(out[0] - 0.5 / norm * 0.5) < 1e-6 && abs(out[1] + 2 / norm * 0.5) < 1e-6, "\(out)")
     }
 
-    /// 2 s at 48 kHz: 128 direct taps, three partitions of 128, 512 and 2048, then 11 of 8192.
+    /// 2 s at 48 kHz: 64 direct taps, three partitions of 64, 256 and 1024, then 23 of 4096.
     @Test func thePlanOfATwoSecondResponse() {
         let plan = ConvolutionPlan(length: 96000)
-        #expect(plan.directLength == 128)
-        #expect(plan.levels.map(\.size) == [128, 512, 2048, 8192])
-        #expect(plan.levels.map(\.count) == [3, 3, 3, 11])
-        #expect(plan.levels.last!.endTap >= 96000 && plan.levels.last!.endTap - 8192 < 96000)
-        #expect(ConvolutionPlan(length: 100).levels.isEmpty)
-        #expect(ConvolutionPlan(length: 129).levels.map(\.count) == [1])
+        #expect(plan.directLength == 64)
+        #expect(plan.levels.map(\.size) == [64, 256, 1024, 4096])
+        #expect(plan.levels.map(\.count) == [3, 3, 3, 23])
+        #expect(plan.levels.last!.endTap >= 96000 && plan.levels.last!.endTap - 4096 < 96000)
+        #expect(ConvolutionPlan(length: 50).levels.isEmpty)
+        #expect(ConvolutionPlan(length: 65).levels.map(\.count) == [1])
     }
 }

@@ -5,7 +5,7 @@ import Testing
 /// and no allocation per block.
 @Suite struct FIRTests {
     /// (taps, frames, block, response channels, stream channels): response lengths from 1 to
-    /// 2^17 (every level of the partition plan, the last one with 16 partitions) and blocks
+    /// 2^17 (every level of the partition plan, the last one with 31 partitions) and blocks
     /// from 1 to 4096, streams longer than the response so that every level contributes.
     static let cases: [(Int, Int, Int, Int, Int)] = [
         (1, 3000, 1, 1, 1), (100, 3000, 7, 1, 2), (129, 5000, 4096, 2, 2), (700, 6000, 1, 1, 1),

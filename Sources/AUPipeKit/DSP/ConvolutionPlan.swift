@@ -10,16 +10,18 @@
 /// the next level starts at `growth × size`, its own size again; the last level takes as many
 /// partitions of its size (at most `maxPartition`, the largest such power) as the response still needs.
 struct ConvolutionPlan: Equatable, Sendable {
-    /// Taps applied directly (time domain) per output sample. 128: a direct tap costs about a
-    /// sixteenth of what an FFT level costs per sample, so fewer, larger levels win until here.
-    static let defaultDirectLength = 128
+    /// Taps applied directly (time domain) per output sample. 64: measured against 32 and 128
+    /// with a 2 s response (bench/README.md, fir), 64 direct taps and one more FFT level cost
+    /// the least: 8 % less time than 128, and 32 no better.
+    static let defaultDirectLength = 64
     /// Each level's partitions are this many times the previous level's: 4 with 3 partitions per
     /// level balances the FFTs (one pair per level per block) against the spectral products.
     static let growth = 4
-    /// The largest partition: 8192 frames (an FFT of 16384 points). Beyond it the spectral
-    /// products of more partitions cost less than a larger FFT would, and the float rounding of
-    /// one transform stays near 1e-7 (a 4 s response at 48 kHz: 23 partitions at the last level).
-    static let maxPartition = 8192
+    /// The largest partition: 4096 frames (an FFT of 8192 points). Beyond it the spectral
+    /// products of more partitions cost less than a larger FFT would (a last level of 16384
+    /// frames measured 8 % slower with a 2 s response), and the float rounding of one transform
+    /// stays near 1e-7. A 2 s response at 48 kHz has 23 partitions at the last level, 4 s 47.
+    static let maxPartition = 4096
 
     /// One FFT level: partitions of `size` frames, `count` of them, from tap `size` on.
     struct Level: Equatable, Sendable {

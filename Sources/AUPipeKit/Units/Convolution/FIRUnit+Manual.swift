@@ -38,10 +38,10 @@ extension FIRUnit {
         instead of N. Default 0: the stream keeps its length.
         .PP
         No latency: output frame n is written when input frame n is read.
-        The first 128 taps act in the time domain, sample by sample; the rest by
+        The first 64 taps act in the time domain, sample by sample; the rest by
         non\-uniformly partitioned FFT convolution (overlap\-save, W. G. Gardner,
         "Efficient convolution without input\-output delay", JAES 1995): three
-        partitions of 128 frames, three of 512, three of 2048, then as many of 8192 as
+        partitions of 64 frames, three of 256, three of 1024, then as many of 4096 as
         the response needs, each level's block transformed the moment it is complete.
         Every level runs at the same stream positions whatever the block size, so the
         output is the same bits for any block size and on every run.
