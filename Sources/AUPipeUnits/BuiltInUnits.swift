@@ -16,6 +16,7 @@ public struct BuiltInUnits: UnitProvider {
             DitherUnit.descriptor,
             EchoCancellerUnit.descriptor,
             EchoUnit.descriptor,
+            FIRUnit.descriptor,
             GainUnit.descriptor,
             LoudnormUnit.descriptor,
             MeterUnit.descriptor,

@@ -111,20 +111,31 @@ public final class FFT {
             let ti = im[i]; im[i] = im[j]; im[j] = ti
         }
         guard size > 1 else { return }
-        // Span 1: the twiddle is 1.
-        var a = 0
-        while a < size {
-            let b = a &+ 1
-            let xr = re[b], xi = im[b]
-            re[b] = re[a] - xr
-            im[b] = im[a] - xi
-            re[a] += xr
-            im[a] += xi
-            a &+= 2
-        }
-        // Spans 2, 4, ...: twiddle j of the pass's own table.
         var half = 2
+        if size >= 8 {
+            firstThreePasses(re, im, sign: sign)
+            half = 8
+        } else {
+            // Span 1: the twiddle is 1.
+            var a = 0
+            while a < size {
+                let b = a &+ 1
+                let xr = re[b], xi = im[b]
+                re[b] = re[a] - xr
+                im[b] = im[a] - xi
+                re[a] += xr
+                im[a] += xi
+                a &+= 2
+            }
+        }
+        // Spans 2, 4, ...: twiddle j of the pass's own table; from span 8 on, eight butterflies
+        // at a time (`wideButterflies`: the same operations lane by lane, so the same bits).
         while half < size {
+            if half >= Self.lanes {
+                wideButterflies(re, im, half: half, sign: sign)
+                half &*= 2
+                continue
+            }
             let cs = cosTable + (half &- 2), sn = sinTable + (half &- 2)
             var start = 0
             while start < size {
@@ -142,6 +153,86 @@ public final class FFT {
                 start &+= 2 &* half
             }
             half &*= 2
+        }
+    }
+
+    /// The passes of span 1, 2 and 4 over each group of 8 values at once, in registers: the
+    /// operations of the pass-by-pass loops, in the same order for each value (the same bits).
+    @inline(__always)
+    private func firstThreePasses(_ re: UnsafeMutablePointer<Float>, _ im: UnsafeMutablePointer<Float>, sign: Float) {
+        let c1 = cosTable[1], s1 = sign * sinTable[1]
+        let c0 = cosTable[0], s0 = sign * sinTable[0]
+        let q0 = cosTable[2], p0 = sign * sinTable[2], q1 = cosTable[3], p1 = sign * sinTable[3]
+        let q2 = cosTable[4], p2 = sign * sinTable[4], q3 = cosTable[5], p3 = sign * sinTable[5]
+        var g = 0
+        while g < size {
+            let r = re + g, i = im + g
+            var r0 = r[0], r1 = r[1], r2 = r[2], r3 = r[3], r4 = r[4], r5 = r[5], r6 = r[6], r7 = r[7]
+            var i0 = i[0], i1 = i[1], i2 = i[2], i3 = i[3], i4 = i[4], i5 = i[5], i6 = i[6], i7 = i[7]
+            Self.plain(&r0, &i0, &r1, &i1); Self.plain(&r2, &i2, &r3, &i3)
+            Self.plain(&r4, &i4, &r5, &i5); Self.plain(&r6, &i6, &r7, &i7)
+            Self.twiddled(&r0, &i0, &r2, &i2, c0, s0); Self.twiddled(&r1, &i1, &r3, &i3, c1, s1)
+            Self.twiddled(&r4, &i4, &r6, &i6, c0, s0); Self.twiddled(&r5, &i5, &r7, &i7, c1, s1)
+            Self.twiddled(&r0, &i0, &r4, &i4, q0, p0); Self.twiddled(&r1, &i1, &r5, &i5, q1, p1)
+            Self.twiddled(&r2, &i2, &r6, &i6, q2, p2); Self.twiddled(&r3, &i3, &r7, &i7, q3, p3)
+            r[0] = r0; r[1] = r1; r[2] = r2; r[3] = r3; r[4] = r4; r[5] = r5; r[6] = r6; r[7] = r7
+            i[0] = i0; i[1] = i1; i[2] = i2; i[3] = i3; i[4] = i4; i[5] = i5; i[6] = i6; i[7] = i7
+            g &+= 8
+        }
+    }
+
+    /// A butterfly of span 1 (twiddle 1), as the scalar loop writes it.
+    @inline(__always)
+    private static func plain(_ ar: inout Float, _ ai: inout Float, _ br: inout Float, _ bi: inout Float) {
+        let xr = br, xi = bi
+        br = ar - xr
+        bi = ai - xi
+        ar += xr
+        ai += xi
+    }
+
+    /// A butterfly with the twiddle wr + i·wi, as the scalar loop writes it.
+    @inline(__always)
+    private static func twiddled(_ ar: inout Float, _ ai: inout Float, _ br: inout Float, _ bi: inout Float, _ wr: Float, _ wi: Float) {
+        let xr = br, xi = bi
+        let tr = wr * xr - wi * xi
+        let ti = wr * xi + wi * xr
+        br = ar - tr
+        bi = ai - ti
+        ar += tr
+        ai += ti
+    }
+
+    /// Butterflies per vector in `wideButterflies`.
+    private static let lanes = 8
+
+    /// One pass of span `half` (a multiple of `lanes`), `lanes` butterflies at a time: each lane
+    /// computes exactly what the scalar loop computes for its j (no fused multiply-add).
+    @inline(__always)
+    private func wideButterflies(_ re: UnsafeMutablePointer<Float>, _ im: UnsafeMutablePointer<Float>, half: Int, sign: Float) {
+        typealias V = SIMD8<Float>
+        let cs = UnsafeRawPointer(cosTable + (half &- 2)), sn = UnsafeRawPointer(sinTable + (half &- 2))
+        let r = UnsafeMutableRawPointer(re), i = UnsafeMutableRawPointer(im)
+        let stride = MemoryLayout<Float>.stride
+        var start = 0
+        while start < size {
+            var j = 0
+            while j < half {
+                let t = j &* stride
+                let wr = cs.loadUnaligned(fromByteOffset: t, as: V.self)
+                let wi = sign * sn.loadUnaligned(fromByteOffset: t, as: V.self)
+                let a = (start &+ j) &* stride, b = a &+ half &* stride
+                let xr = r.loadUnaligned(fromByteOffset: b, as: V.self), xi = i.loadUnaligned(fromByteOffset: b, as: V.self)
+                let ar = r.loadUnaligned(fromByteOffset: a, as: V.self), ai = i.loadUnaligned(fromByteOffset: a, as: V.self)
+                let tr = wr * xr - wi * xi
+                let ti = wr * xi + wi * xr
+                r.storeBytes(of: ar - tr, toByteOffset: b, as: V.self)
+                i.storeBytes(of: ai - ti, toByteOffset: b, as: V.self)
+                r.storeBytes(of: ar + tr, toByteOffset: a, as: V.self)
+                i.storeBytes(of: ai + ti, toByteOffset: a, as: V.self)
+                j &+= Self.lanes
+            }
+            start &+= 2 &* half
         }
     }
 }

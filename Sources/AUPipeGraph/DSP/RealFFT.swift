@@ -43,25 +43,89 @@ package final class RealFFT {
     /// X[k] for k in 0...N/2 of `x` (N values) into `re` and `im` (N/2 + 1 each).
     package func forward(_ x: UnsafePointer<Float>, re: UnsafeMutablePointer<Float>, im: UnsafeMutablePointer<Float>) {
         let h = size / 2
-        for n in 0..<h { zr[n] = x[2 * n]; zi[n] = x[2 * n + 1] }
-        half.forward(real: zr, imag: zi)
-        for k in 0...h {
-            let a = k % h, b = (h - k) % h
-            // E = (Z[a] + Z*[b])/2, O = (Z[a] − Z*[b])/(2i).
-            let er = (zr[a] + zr[b]) / 2, ei = (zi[a] - zi[b]) / 2
-            let or = (zi[a] + zi[b]) / 2, oi = (zr[b] - zr[a]) / 2
-            // W^k = cos − i·sin.
-            let c = k < h ? cosTable[k] : -1, s = k < h ? sinTable[k] : 0
-            re[k] = er + c * or + s * oi
-            im[k] = ei + c * oi - s * or
+        var n = 0
+        while n &+ Self.lanes <= h {
+            let v = UnsafeRawPointer(x + 2 &* n).loadUnaligned(as: SIMD16<Float>.self)
+            Self.store(v.evenHalf, zr, n)
+            Self.store(v.oddHalf, zi, n)
+            n &+= Self.lanes
         }
+        for n in n..<h { zr[n] = x[2 * n]; zi[n] = x[2 * n + 1] }
+        half.forward(real: zr, imag: zi)
+        // Bin 0 and bin h pair Z[0] with itself; bins 1..<h pair Z[k] with Z[h − k].
+        bin(0, 0, 0, cosTable[0], sinTable[0], re, im)
+        // Eight bins at a time where they fit (the same operations lane by lane), then the rest.
+        var k = 1
+        while k &+ Self.lanes <= h {
+            wideBins(k, h, re, im)
+            k &+= Self.lanes
+        }
+        while k < h { bin(k, k, h - k, cosTable[k], sinTable[k], re, im); k &+= 1 }
+        bin(h, 0, 0, -1, 0, re, im)
+    }
+
+    /// Values per vector in the packing passes.
+    private static let lanes = 8
+    private typealias V = SIMD8<Float>
+
+    @inline(__always)
+    private static func load(_ p: UnsafePointer<Float>, _ i: Int) -> V {
+        UnsafeRawPointer(p + i).loadUnaligned(as: V.self)
+    }
+
+    /// p[i + 7], p[i + 6], ..., p[i]: the values at b = h − k for k, k + 1, ... when i = h − k − 7.
+    @inline(__always)
+    private static func reversed(_ p: UnsafePointer<Float>, _ i: Int) -> V {
+        let v = load(p, i)
+        return V(v[7], v[6], v[5], v[4], v[3], v[2], v[1], v[0])
+    }
+
+    @inline(__always)
+    private static func store(_ v: V, _ p: UnsafeMutablePointer<Float>, _ i: Int) {
+        UnsafeMutableRawPointer(p + i).storeBytes(of: v, as: V.self)
+    }
+
+    /// `bin(k, k, h − k, ...)` for eight consecutive k, k + 7 < h.
+    @inline(__always)
+    private func wideBins(_ k: Int, _ h: Int, _ re: UnsafeMutablePointer<Float>, _ im: UnsafeMutablePointer<Float>) {
+        let ar = Self.load(zr, k), ai = Self.load(zi, k)
+        let br = Self.reversed(zr, h &- k &- 7), bi = Self.reversed(zi, h &- k &- 7)
+        let c = Self.load(cosTable, k), s = Self.load(sinTable, k)
+        let er = (ar + br) / 2, ei = (ai - bi) / 2
+        let or = (ai + bi) / 2, oi = (br - ar) / 2
+        Self.store(er + c * or + s * oi, re, k)
+        Self.store(ei + c * oi - s * or, im, k)
+    }
+
+    /// X[k] from Z[a] and Z[b] (b = N/2 − a, modulo N/2) with W^k = c − i·s.
+    @inline(__always)
+    private func bin(_ k: Int, _ a: Int, _ b: Int, _ c: Float, _ s: Float,
+                     _ re: UnsafeMutablePointer<Float>, _ im: UnsafeMutablePointer<Float>) {
+        // E = (Z[a] + Z*[b])/2, O = (Z[a] − Z*[b])/(2i).
+        let er = (zr[a] + zr[b]) / 2, ei = (zi[a] - zi[b]) / 2
+        let or = (zi[a] + zi[b]) / 2, oi = (zr[b] - zr[a]) / 2
+        re[k] = er + c * or + s * oi
+        im[k] = ei + c * oi - s * or
     }
 
     /// The N real values whose spectrum is `re`, `im` (k in 0...N/2; Hermitian beyond), into
     /// `x` (N values), divided by N as `FFT.inverse` does.
     package func inverse(re: UnsafePointer<Float>, im: UnsafePointer<Float>, into x: UnsafeMutablePointer<Float>) {
         let h = size / 2
-        for k in 0..<h {
+        var k = 0
+        while k &+ Self.lanes <= h {
+            // The loop below for eight k at a time (b = h − k runs down from h − k).
+            let ar = Self.load(re, k), ai = Self.load(im, k)
+            let br = Self.reversed(re, h &- k &- 7), bi = Self.reversed(im, h &- k &- 7)
+            let er = (ar + br) / 2, ei = (ai - bi) / 2
+            let dr = (ar - br) / 2, di = (ai + bi) / 2
+            let c = Self.load(cosTable, k), s = Self.load(sinTable, k)
+            let or = c * dr - s * di, oi = c * di + s * dr
+            Self.store(er - oi, zr, k)
+            Self.store(ei + or, zi, k)
+            k &+= Self.lanes
+        }
+        for k in k..<h {
             let b = h - k
             // E = (X[k] + X*[h−k])/2, O = (X[k] − X*[h−k])·W^(−k)/2, Z = E + i·O.
             let er = (re[k] + re[b]) / 2, ei = (im[k] - im[b]) / 2
@@ -73,6 +137,14 @@ package final class RealFFT {
         }
         half.inverse(real: zr, imag: zi)
         // (1/N)·Σ X[k]·W^(−2nk) over N bins is (1/(N/2))·Σ E[k]·W^(−2nk) over N/2: FFT.inverse's.
-        for n in 0..<h { x[2 * n] = zr[n]; x[2 * n + 1] = zi[n] }
+        var n = 0
+        while n &+ Self.lanes <= h {
+            var v = SIMD16<Float>()
+            v.evenHalf = Self.load(zr, n)
+            v.oddHalf = Self.load(zi, n)
+            UnsafeMutableRawPointer(x + 2 &* n).storeBytes(of: v, as: SIMD16<Float>.self)
+            n &+= Self.lanes
+        }
+        for n in n..<h { x[2 * n] = zr[n]; x[2 * n + 1] = zi[n] }
     }
 }
