@@ -13,7 +13,8 @@ extension FilterUnit {
         primary: Keys.band.name,
         example: "aupipe eq file=ParametricEQ.txt < in.wav > out.wav",
         exercise: UnitExercise(["peak,1k,gain=-6,q=0.7", "highpass,80,order=3", "highshelf,8k,gain=3", "preamp=-3"]),
-        manual: eqManual,
+        manual: manual(details: "Several filter bands in one unit, in series, with a gain before them.", parameters: [Keys.band, Keys.file, Keys.preamp, Keys.channels],
+                       primary: Keys.band.name, extra: eqManualGrammar),
         make: { v in
             FilterUnit(name: "eq", bands: v[Keys.band], perBand: true, preamp: v[Keys.preamp], file: v[Keys.file], only: v[Keys.channels])
         })

@@ -1,10 +1,10 @@
 extension FilterUnit {
-    /// `eq`'s section of the manual page (roff, after its `.SS` line).
-    static let eqManual = #"""
-        Several filter bands in one unit, in series, with an optional gain before them.
-        .TP
-        .BI band= KIND,FREQ[,key=value...]
-        (bare value, repeatable) One band.
+    /// What `eq`'s manual section says after its parameters: the band grammar, the file
+    /// format, dropped bands and live changes (roff).
+    static let eqManualGrammar = #"""
+        .PP
+        A band is
+        .IR KIND , FREQ [, key = value ...].
         .I KIND
         is
         .B peak
@@ -49,21 +49,9 @@ extension FilterUnit {
         (low- and high-pass). Defaults are those of the unit of the same name:
         Q 1 for peak, 0.707 for band-pass, notch and all-pass, slope 1 for shelves,
         Butterworth of order 2 for low- and high-pass.
-        .TP
-        .BI file= PATH
-        An Equalizer APO parametric file, as AutoEQ publishes one per headphone
-        .RI ( ParametricEQ.txt ),
-        read once before the audio starts. Its bands come first, then those given as
-        .BR band= .
-        .TP
-        .BI preamp= DB
-        Gain before the bands, \-60 to 60 dB, default 0; added to the file's
-        .BR Preamp: .
-        .TP
-        .BI channels= LIST
-        Filter only these channels, counted from 0
-        .RB ( 0,1 );
-        the others pass untouched. Default all.
+        The bands of
+        .B file=
+        come first, then those given on the command line.
         .PP
         The file is read line by line:
         .RS

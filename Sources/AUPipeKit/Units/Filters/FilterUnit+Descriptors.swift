@@ -36,14 +36,17 @@ extension FilterUnit {
 
     static func passDescriptor(_ name: String, _ kind: FilterKind) -> UnitDescriptor {
         let pass = kind == .highpass ? "above" : "below"
+        let details = "Passes what is \(pass) freq. order=N (1...8, default 2) is Butterworth as scipy's butter(N) designs it, -3 dB at freq, 6 dB per octave per order, as cascaded second-order sections (and a first-order one for odd N); type=linkwitz-riley (even N) is Butterworth of N/2 twice, -6 dB at freq, so that a lowpass and a highpass at one freq sum flat. q=Q gives one cookbook section with that Q instead (order 2). \(liveNote)"
+        let parameters: [any AnyParameter] = [Keys.freq, Keys.order, Keys.type, Keys.q, Keys.channels]
         return UnitDescriptor(
             name: name,
             summary: "\(kind == .highpass ? "high" : "low")-pass filter: Butterworth of order 1...8, or Linkwitz-Riley",
-            details: "Passes what is \(pass) freq. order=N (1...8, default 2) is Butterworth as scipy's butter(N) designs it, -3 dB at freq, 6 dB per octave per order, as cascaded second-order sections (and a first-order one for odd N); type=linkwitz-riley (even N) is Butterworth of N/2 twice, -6 dB at freq, so that a lowpass and a highpass at one freq sum flat. q=Q gives one cookbook section with that Q instead (order 2). \(liveNote)",
-            parameters: [Keys.freq, Keys.order, Keys.type, Keys.q, Keys.channels],
+            details: details,
+            parameters: parameters,
             primary: Keys.freq.name,
             example: "aupipe \(name) \(kind == .highpass ? "80" : "8k order=4") < in.wav > out.wav",
             exercise: UnitExercise(kind == .highpass ? ["200", "order=4", "type=linkwitz-riley"] : ["3k", "order=5"]),
+            manual: manual(details: details, parameters: parameters, primary: Keys.freq.name),
             make: { v in
                 var band = FilterBand(kind: kind, frequency: try frequency(v, name), order: v[Keys.order], response: v[Keys.type])
                 if let q = v[Keys.q] {
@@ -57,14 +60,17 @@ extension FilterUnit {
     static func widthDescriptor(_ name: String, _ kind: FilterKind, summary: String, q: Double, example: String) -> UnitDescriptor {
         let qKey = Keys.q(default: q)
         let gain = kind == .peaking
+        let details = "\(cookbookNote)\(gain ? " gain= is the gain at freq; far from it, 0 dB. Its width is between the points at half the gain in dB." : " The width is between the -3 dB points.") width= gives it in Hz (Q = freq / width, as sox's h) or octaves (1oct) instead of q=. \(liveNote)"
+        let parameters: [any AnyParameter] = [Keys.freq] + (gain ? [Keys.gain] : []) + [qKey, Keys.width, Keys.channels]
         return UnitDescriptor(
             name: name,
             summary: summary,
-            details: "\(cookbookNote)\(gain ? " gain= is the gain at freq; far from it, 0 dB. Its width is between the points at half the gain in dB." : " The width is between the -3 dB points.") width= gives it in Hz (Q = freq / width, as sox's h) or octaves (1oct) instead of q=. \(liveNote)",
-            parameters: [Keys.freq] + (gain ? [Keys.gain] : []) + [qKey, Keys.width, Keys.channels],
+            details: details,
+            parameters: parameters,
             primary: Keys.freq.name,
             example: "aupipe \(example) < in.wav > out.wav",
             exercise: UnitExercise(gain ? ["1k", "gain=-6", "q=2"] : kind == .notch ? ["1k", "width=1oct"] : ["1k"]),
+            manual: manual(details: details, parameters: parameters, primary: Keys.freq.name),
             make: { v in
                 if v.explicit.contains(qKey.name) && v[Keys.width] != nil { throw AUPipeError.usage("\(name): give q= or width=, not both") }
                 let band = FilterBand(kind: kind, frequency: try frequency(v, name), gain: gain ? v[Keys.gain] : 0, width: v[Keys.width] ?? .q(v[qKey]))
@@ -78,14 +84,18 @@ extension FilterUnit {
         let freqKey: any AnyParameter = freq.map { Keys.freq(default: $0) } ?? Keys.freq
         let side = kind == .lowshelf ? "below" : "above"
         let sox = freq == nil ? "" : "sox's \(name): gain first, freq \(formatNumber(freq!)) Hz and slope \(formatNumber(slope)) by default. "
+        let details = "\(sox)\(cookbookNote) Gain dB \(side) freq, half of it (in dB) at freq, 0 dB far \(kind == .lowshelf ? "above" : "below"). The width is slope=S (1: steepest without a bump) or q=Q instead. \(liveNote)"
+        let parameters: [any AnyParameter] = freq == nil ? [Keys.freq, Keys.gain, Keys.shelfQ, slopeKey, Keys.channels] : [Keys.gain, freqKey, Keys.shelfQ, slopeKey, Keys.channels]
+        let primary = freq == nil ? Keys.freq.name : Keys.gain.name
         return UnitDescriptor(
             name: name,
             summary: freq == nil ? "\(kind == .lowshelf ? "low" : "high")-shelf filter: gain dB \(side) freq" : "sox's \(name): a \(kind == .lowshelf ? "low" : "high") shelf at \(formatNumber(freq!)) Hz",
-            details: "\(sox)\(cookbookNote) Gain dB \(side) freq, half of it (in dB) at freq, 0 dB far \(kind == .lowshelf ? "above" : "below"). The width is slope=S (1: steepest without a bump) or q=Q instead. \(liveNote)",
-            parameters: freq == nil ? [Keys.freq, Keys.gain, Keys.shelfQ, slopeKey, Keys.channels] : [Keys.gain, freqKey, Keys.shelfQ, slopeKey, Keys.channels],
-            primary: freq == nil ? Keys.freq.name : Keys.gain.name,
+            details: details,
+            parameters: parameters,
+            primary: primary,
             example: freq == nil ? "aupipe \(name) \(kind == .lowshelf ? "200" : "6k") gain=4 < in.wav > out.wav" : "aupipe \(name) \(kind == .lowshelf ? "6" : "-3") < in.wav > out.wav",
             exercise: UnitExercise(freq == nil ? ["300", "gain=6"] : ["6"]),
+            manual: manual(details: details, parameters: parameters, primary: primary),
             make: { v in
                 if v[Keys.shelfQ] != nil && v.explicit.contains(slopeKey.name) { throw AUPipeError.usage("\(name): give q= or slope=, not both") }
                 let f = try freq.map { v[Keys.freq(default: $0)] } ?? frequency(v, name)
@@ -94,14 +104,16 @@ extension FilterUnit {
             })
     }
 
+    static let biquadDetails = "y[n] = (b0 x[n] + b1 x[n-1] + b2 x[n-2] - a1 y[n-1] - a2 y[n-2]) / a0, as ffmpeg's and sox's biquad; the poles must lie inside the unit circle. Double-precision state, each channel its own; exact length. Not live."
     static let biquadDescriptor = UnitDescriptor(
         name: "biquad",
         summary: "a second-order section with your own coefficients",
-        details: "y[n] = (b0 x[n] + b1 x[n-1] + b2 x[n-2] - a1 y[n-1] - a2 y[n-2]) / a0, as ffmpeg's and sox's biquad; the poles must lie inside the unit circle. Double-precision state, each channel its own; exact length. Not live.",
+        details: biquadDetails,
         parameters: Keys.raw + [Keys.channels],
         primary: nil,
         example: "aupipe biquad b0=0.2 b1=0.4 b2=0.2 a1=-0.6 a2=0.4 < in.wav > out.wav",
         exercise: UnitExercise(["b0=0.5", "b1=0.2", "a1=-0.3"]),
+        manual: manual(details: biquadDetails, parameters: Keys.raw + [Keys.channels], primary: nil),
         make: { v in
             let k = Keys.raw.map { v[$0] }
             guard k[3] != 0 else { throw AUPipeError.usage("biquad: a0=0; a0 divides every coefficient") }
