@@ -60,6 +60,7 @@ import Testing
                       // 1 s merges its columns once (750 of 800 in use at the end), 30 s six times.
                       "spectrogram plot=\(spectrogramFile) : gain -1",
                       "loudnorm target=-16 true-peak=-1.5 : loudnorm -23 range=20",
+                      "highpass 80 order=3 : notch 50 : eq peak,1k,gain=-3 lowshelf,100,gain=2 channels=1 : bass 3 : biquad b0=0.5",
                       "ladspa amp_mono gain=0.5 : ladspa fastLookaheadLimiter limit_db=-3 : ladspa amp:amp_stereo gain=1.5",
                       "lv2 eg-amp gain=-3 : lv2 dpl#stereo threshold=-6 : lv2 dpl#mono"])
     func allocationsDoNotGrowWithTheStream(chain: String) throws {

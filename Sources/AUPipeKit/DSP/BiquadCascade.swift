@@ -23,6 +23,11 @@ public final class BiquadCascade {
     public var inputGain: Double = 1
 
     static let coefficientCount = 5
+    /// The state's magnitude below which it is set to 0 at the end of a block: 1e-200, far
+    /// below the smallest float (1.4e-45) an output sample can hold, far above the subnormal
+    /// doubles (< 2.2e-308): it changes no float written but the sign of a zero, which
+    /// `process` makes positive.
+    static let flushBelow = 1e-200
 
     /// `sections` (≥ 0) identity sections on `channels` channels, those in `only` (all when nil).
     public init(sections: Int, channels: Int, maxFrames: Int, only: Set<Int>? = nil) {
@@ -63,7 +68,9 @@ public final class BiquadCascade {
             }
             for f in 0..<frames { plane[f] = Double(input[f &* ch &+ c]) * gain }
             for s in 0..<sections { run(section: s, channel: c, frames: frames) }
-            for f in 0..<frames { output[f &* ch &+ c] = Float(plane[f]) }
+            // + 0 turns −0 into +0: a decaying state rounds to a zero whose sign would
+            // otherwise depend on where blocks end (`flushBelow`).
+            for f in 0..<frames { output[f &* ch &+ c] = Float(plane[f]) + 0 }
         }
     }
 
@@ -81,7 +88,9 @@ public final class BiquadCascade {
             z2 = b2 * x - a2 * y
             plane[f] = y
         }
-        z[0] = z1
-        z[1] = z2
+        // A state this small no longer reaches a float output; flushed, it cannot decay into
+        // subnormal doubles (100 times slower to compute with) after the input falls silent.
+        z[0] = abs(z1) < Self.flushBelow ? 0 : z1
+        z[1] = abs(z2) < Self.flushBelow ? 0 : z2
     }
 }
