@@ -1,7 +1,7 @@
 /// The descriptors of the filter units: one per name sox and ffmpeg users type, aliases included.
 extension FilterUnit {
     /// What every filter's help says about live changes.
-    static let liveNote = "freq, gain and q are live (--control): a change glides over 20 ms, the coefficients designed again every 32 frames from parameters moving geometrically (frequency, Q) or in dB (gain); the state is kept, so it does not click. Double-precision state (transposed direct form II), each channel its own; exact length, no delay."
+    static func liveNote(_ live: String) -> String { "\(live) live (--control): a change glides over 20 ms, the coefficients designed again every 32 frames from parameters moving geometrically (frequency, Q) or in dB (gain); the state is kept, so it does not click. Double-precision state (transposed direct form II), each channel its own; exact length, no delay." }
 
     static let cookbookNote = "Coefficients from the RBJ Audio EQ Cookbook."
 
@@ -36,7 +36,7 @@ extension FilterUnit {
 
     static func passDescriptor(_ name: String, _ kind: FilterKind) -> UnitDescriptor {
         let pass = kind == .highpass ? "above" : "below"
-        let details = "Passes what is \(pass) freq. order=N (1...8, default 2) is Butterworth as scipy's butter(N) designs it, -3 dB at freq, 6 dB per octave per order, as cascaded second-order sections (and a first-order one for odd N); type=linkwitz-riley (even N) is Butterworth of N/2 twice, -6 dB at freq, so that a lowpass and a highpass at one freq sum flat. q=Q gives one cookbook section with that Q instead (order 2). \(liveNote)"
+        let details = "Passes what is \(pass) freq. order=N (1...8, default 2) is Butterworth as scipy's butter(N) designs it, -3 dB at freq, 6 dB per octave per order, as cascaded second-order sections (and a first-order one for odd N); type=linkwitz-riley (even N) is Butterworth of N/2 twice, -6 dB at freq, so that a lowpass and a highpass at one freq sum flat. q=Q gives one cookbook section with that Q instead (order 2). \(liveNote("freq, and q when given, are"))"
         let parameters: [any AnyParameter] = [Keys.freq, Keys.order, Keys.type, Keys.q, Keys.channels]
         return UnitDescriptor(
             name: name,
@@ -60,7 +60,7 @@ extension FilterUnit {
     static func widthDescriptor(_ name: String, _ kind: FilterKind, summary: String, q: Double, example: String) -> UnitDescriptor {
         let qKey = Keys.q(default: q)
         let gain = kind == .peaking
-        let details = "\(cookbookNote)\(gain ? " gain= is the gain at freq; far from it, 0 dB. Its width is between the points at half the gain in dB." : " The width is between the -3 dB points.") width= gives it in Hz (Q = freq / width, as sox's h) or octaves (1oct) instead of q=. \(liveNote)"
+        let details = "\(cookbookNote)\(gain ? " gain= is the gain at freq; far from it, 0 dB. Its width is between the points at half the gain in dB." : " The width is between the -3 dB points.") width= gives it in Hz (Q = freq / width, as sox's h) or octaves (1oct) instead of q=. \(liveNote(gain ? "freq, gain and q are" : "freq and q are"))"
         let parameters: [any AnyParameter] = [Keys.freq] + (gain ? [Keys.gain] : []) + [qKey, Keys.width, Keys.channels]
         return UnitDescriptor(
             name: name,
@@ -84,7 +84,7 @@ extension FilterUnit {
         let freqKey: any AnyParameter = freq.map { Keys.freq(default: $0) } ?? Keys.freq
         let side = kind == .lowshelf ? "below" : "above"
         let sox = freq == nil ? "" : "sox's \(name): gain first, freq \(formatNumber(freq!)) Hz and slope \(formatNumber(slope)) by default. "
-        let details = "\(sox)\(cookbookNote) Gain dB \(side) freq, half of it (in dB) at freq, 0 dB far \(kind == .lowshelf ? "above" : "below"). The width is slope=S (1: steepest without a bump) or q=Q instead. \(liveNote)"
+        let details = "\(sox)\(cookbookNote) Gain dB \(side) freq, half of it (in dB) at freq, 0 dB far \(kind == .lowshelf ? "above" : "below"). The width is slope=S (1: steepest without a bump) or q=Q instead. \(liveNote("freq, gain and q are"))"
         let parameters: [any AnyParameter] = freq == nil ? [Keys.freq, Keys.gain, Keys.shelfQ, slopeKey, Keys.channels] : [Keys.gain, freqKey, Keys.shelfQ, slopeKey, Keys.channels]
         let primary = freq == nil ? Keys.freq.name : Keys.gain.name
         return UnitDescriptor(
