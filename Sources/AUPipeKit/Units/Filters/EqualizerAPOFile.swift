@@ -1,4 +1,6 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The parametric-EQ text of Equalizer APO, as AutoEQ publishes it for headphones:
 ///
@@ -16,13 +18,11 @@ struct EqualizerAPOFile {
 
     /// Reads and parses `path` (a text file, read once at prepare); `unit` starts messages.
     static func read(path: String, unit: String) throws -> EqualizerAPOFile {
-        let data: Data
-        do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
-            throw AUPipeError(.noInput, "\(unit): cannot read file=\(path): \((error as NSError).localizedDescription); give an Equalizer APO parametric file (AutoEQ's ParametricEQ.txt)")
+        guard let bytes = contents(of: path) else {
+            throw AUPipeError(.noInput, "\(unit): cannot read file=\(path): \(String(cString: strerror(errno))); give an Equalizer APO parametric file (AutoEQ's ParametricEQ.txt)")
         }
-        guard let text = String(data: data, encoding: .utf8) ?? String(data: data, encoding: .isoLatin1) else {
-            throw AUPipeError(.dataError, "\(unit): \(path) is not text")
-        }
+        // UTF-8 (with or without a byte-order mark), else Latin-1, as Windows tools may write it.
+        let text = String(validating: bytes, as: UTF8.self) ?? String(bytes.map { Character(Unicode.Scalar($0)) })
         var file = EqualizerAPOFile()
         for (i, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             do { try file.parse(line: String(raw)) } catch let e as LineError {
@@ -32,22 +32,50 @@ struct EqualizerAPOFile {
         return file
     }
 
+    /// The bytes of the file at `path` (at most `maxBytes`), or nil with errno set. Plain POSIX
+    /// reads: the units' target links neither Foundation nor the IO layer.
+    static func contents(of path: String) -> [UInt8]? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while bytes.count < maxBytes {
+            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            guard n >= 0 else { return nil }
+            if n == 0 { return bytes }
+            bytes += chunk[0..<n]
+        }
+        errno = EFBIG
+        return nil
+    }
+
+    /// The longest file read: 1 MiB, a thousand times AutoEQ's largest.
+    static let maxBytes = 1 << 20
+
+    /// `text` without spaces, tabs, carriage returns or a byte-order mark at either end.
+    static func trimmed<S: StringProtocol>(_ text: S) -> String {
+        let blank: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\r" || $0 == "\u{FEFF}" }
+        return String(text.drop(while: blank).reversed().drop(while: blank).reversed())
+    }
+
     struct LineError: Error { let message: String }
 
     /// Parses one line into `preamp` or `bands`.
     mutating func parse(line raw: String) throws {
-        var line = raw.trimmingCharacters(in: .whitespacesAndNewlines)
-        if let hash = line.firstIndex(of: "#") { line = String(line[..<hash]).trimmingCharacters(in: .whitespaces) }
+        var line = Self.trimmed(raw)
+        if let hash = line.firstIndex(of: "#") { line = Self.trimmed(line[..<hash]) }
         guard !line.isEmpty else { return }
         guard let colon = line.firstIndex(of: ":") else { throw LineError(message: "'\(line)' is not 'Preamp: N dB' or 'Filter N: ON TYPE Fc F Hz ...'") }
-        let directive = line[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
+        let directive = Self.trimmed(line[..<colon]).lowercased()
         let words = line[line.index(after: colon)...].split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
         if directive == "preamp" {
             guard let v = words.first.flatMap(DecimalNumber.parse), words.count <= 2 else { throw LineError(message: "Preamp needs a number of dB, e.g. 'Preamp: -6.2 dB'") }
             preamp += v
             return
         }
-        guard directive == "filter" || (directive.hasPrefix("filter") && Int(directive.dropFirst(6).trimmingCharacters(in: .whitespaces)) != nil) else {
+        guard directive == "filter" || (directive.hasPrefix("filter") && Int(Self.trimmed(directive.dropFirst(6))) != nil) else {
             throw LineError(message: "'\(directive)' is not supported (only Preamp: and Filter: lines of the parametric format; Channel:, Include:, GraphicEQ: and the rest of Equalizer APO are not)")
         }
         guard words.count >= 2 else { throw LineError(message: "a Filter line needs ON or OFF and a type") }

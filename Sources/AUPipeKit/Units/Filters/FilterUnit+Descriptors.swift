@@ -29,7 +29,7 @@ extension FilterUnit {
 
     static func build(_ name: String, _ band: FilterBand, _ v: ParameterValues) throws -> FilterUnit {
         do { try band.check() } catch let e as FilterBand.BandError {
-            throw AUPipeError.usage("\(name): the filter \(e.message.replacingOccurrences(of: "gives q=", with: "has q="))")
+            throw AUPipeError.usage("\(name): the filter \(e.message.replacing("gives q=", with: "has q="))")
         }
         return FilterUnit(name: name, bands: [band], only: v[Keys.channels])
     }

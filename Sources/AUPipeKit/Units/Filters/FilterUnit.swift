@@ -1,4 +1,3 @@
-import Foundation
 
 /// The filter units (`highpass`, `lowpass`, `bandpass`, `notch`, `allpass`, `equalizer`,
 /// `lowshelf`, `highshelf`, `biquad`) and `eq`: bands of second-order sections in series,
