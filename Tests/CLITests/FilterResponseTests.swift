@@ -42,6 +42,18 @@ import Testing
         #expect(file.stdout.count == 24000 * 8 && file.stdout == bands.stdout, "the file's bands differ from the same bands given as arguments")
     }
 
+    /// A file saved on Windows (CRLF line ends, a UTF-8 byte-order mark) reads as the same bands.
+    @Test func windowsLineEndsAndAByteOrderMarkReadTheSame() throws {
+        let dir = try CLI.temporaryDirectory()
+        try Self.autoEQ.write(to: dir.appendingPathComponent("eq.txt"), atomically: true, encoding: .utf8)
+        try ("\u{FEFF}" + Self.autoEQ.replacingOccurrences(of: "\n", with: "\r\n")).write(to: dir.appendingPathComponent("win.txt"), atomically: true, encoding: .utf8)
+        let gen = "\"$AUPIPE\" gen noise duration=0.2 -t raw --out-format f32le:48000:2"
+        let unix = try CLI.shell("\(gen) | \"$AUPIPE\" --in-format f32le:48000:2 -t raw eq file=eq.txt", cwd: dir)
+        let windows = try CLI.shell("\(gen) | \"$AUPIPE\" --in-format f32le:48000:2 -t raw eq file=win.txt", cwd: dir)
+        #expect(windows.status == 0 && windows.stderr.isEmpty, "\(windows.stderr)")
+        #expect(!unix.stdout.isEmpty && windows.stdout == unix.stdout)
+    }
+
     @Test func bandsTooHighForTheRateAreDroppedWithOneWarning() throws {
         let dir = try CLI.temporaryDirectory()
         try Self.autoEQ.write(to: dir.appendingPathComponent("eq.txt"), atomically: true, encoding: .utf8)

@@ -24,7 +24,8 @@ struct EqualizerAPOFile {
         // UTF-8 (with or without a byte-order mark), else Latin-1, as Windows tools may write it.
         let text = String(validating: bytes, as: UTF8.self) ?? String(bytes.map { Character(Unicode.Scalar($0)) })
         var file = EqualizerAPOFile()
-        for (i, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        // Split on any line end: "\r\n" is one Character in Swift, and "\n" alone would not match it.
+        for (i, raw) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
             do { try file.parse(line: String(raw)) } catch let e as LineError {
                 throw AUPipeError(.dataError, "\(unit): \(path):\(i + 1): \(e.message)")
             }
