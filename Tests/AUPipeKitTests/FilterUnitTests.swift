@@ -33,6 +33,23 @@ import Testing
         #expect(mid < 0.45 && mid > 0.06, "mid-glide peak \(mid)")
     }
 
+    /// A glide's steps follow the stream, not the blocks: a change made at frame 3360 gives the
+    /// same samples in blocks of 7 as in blocks of 480 (3360 is a multiple of both).
+    @Test func aGlideIsTheSameForEveryBlockSize() throws {
+        let input = Self.sine(700, frames: 9600)
+        var outputs: [[UInt32]] = []
+        for block in [7, 480] {
+            let h = try UnitHarness(["eq", "peak,1k,gain=6,q=2", "lowshelf,200,gain=-3"], format: Self.mono, block: block)
+            try h.push(Array(input[0..<3360]))
+            let live = try #require(h.unit as? any LiveControllable)
+            try live.setParameter("band1.freq", to: .number(500))
+            try live.setParameter("band2.gain", to: .number(4))
+            try h.push(Array(input[3360...]))
+            outputs.append(h.output.map(\.bitPattern))
+        }
+        #expect(outputs[0] == outputs[1])
+    }
+
     @Test func aLiveFrequencyChangeOfAnEqBandMovesTheNotch() throws {
         let h = try UnitHarness(["eq", "peak,1k,gain=-30,q=4", "peak,5k,gain=0"], format: Self.mono, block: 256)
         let live = try #require(h.unit as? any LiveControllable)

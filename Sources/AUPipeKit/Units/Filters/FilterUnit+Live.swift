@@ -49,6 +49,7 @@ extension FilterUnit {
         guard glides.indices.contains(i) else { return }  // before prepare: designed then
         guard firstSection[i] != nil else { throw AUPipeError.usage("\(self.name): band\(i + 1) was dropped (at or above \(formatNumber(Self.dropRatio)) × the rate)") }
         if !glides[i].isGliding { gliding += 1 }
+        stepLeft = 0  // the new glide's first step is designed at the next frame
         glides[i].start(to: band, frames: glideFrames)
     }
 

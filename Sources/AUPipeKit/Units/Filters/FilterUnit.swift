@@ -29,6 +29,8 @@ public final class FilterUnit: AudioUnit, LiveControllable {
     private var channels = 1
     var glideFrames = 1
     var gliding = 0
+    /// Frames left until the next step of the glides is designed.
+    var stepLeft = 0
 
     init(name: String, bands: [FilterBand], perBand: Bool = false, preamp: Double = 0, file: String? = nil, only: [Int]? = nil) {
         self.name = name
@@ -93,7 +95,13 @@ public final class FilterUnit: AudioUnit, LiveControllable {
         var f = 0
         while f < frames {
             var n = frames - f
-            if gliding > 0 { n = min(n, stepGlides(cascade)) }
+            // A glide's steps are counted in stream frames, across blocks: the same designs at
+            // the same frames whatever the block size.
+            if gliding > 0 || stepLeft > 0 {
+                if stepLeft == 0 { stepLeft = stepGlides(cascade) }
+                n = min(n, stepLeft)
+                stepLeft -= n
+            }
             cascade.process(input + f * ch, into: output + f * ch, frames: n)
             f += n
         }
