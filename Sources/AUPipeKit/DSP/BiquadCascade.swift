@@ -19,6 +19,10 @@ public final class BiquadCascade {
     private let plane: UnsafeMutablePointer<Double>
     /// Whether channel c is filtered.
     private let selected: [Bool]
+    /// The buffers, for `processStereo`.
+    var coefficientStorage: UnsafeMutablePointer<Double> { coefficients }
+    var stateStorage: UnsafeMutablePointer<Double> { state }
+    var planeStorage: UnsafeMutablePointer<Double> { plane }
     /// A factor applied before the first section (an equaliser's preamp), 1 for none.
     public var inputGain: Double = 1
 
@@ -38,8 +42,8 @@ public final class BiquadCascade {
         coefficients = .allocate(capacity: max(1, sections * Self.coefficientCount))
         state = .allocate(capacity: max(1, sections * channels * 2))
         state.initialize(repeating: 0, count: max(1, sections * channels * 2))
-        plane = .allocate(capacity: maxFrames)
-        plane.initialize(repeating: 0, count: maxFrames)
+        plane = .allocate(capacity: 2 * maxFrames)  // room for a stereo pair per frame (`processStereo`)
+        plane.initialize(repeating: 0, count: 2 * maxFrames)
         selected = (0..<channels).map { only?.contains($0) ?? true }
         for s in 0..<sections { setSection(s, .identity) }
     }
@@ -61,6 +65,7 @@ public final class BiquadCascade {
     public func process(_ input: UnsafePointer<Float>, into output: UnsafeMutablePointer<Float>, frames: Int) {
         let ch = channels
         let gain = inputGain
+        if ch == 2 && selected[0] && selected[1] { return processStereo(input, into: output, frames: frames) }
         for c in 0..<ch {
             guard selected[c] else {
                 if UnsafePointer(output) != input { for f in 0..<frames { output[f &* ch &+ c] = input[f &* ch &+ c] } }
