@@ -61,6 +61,18 @@ import Testing
         #expect(throws: AUPipeError.self) { try live.setParameter("band3.gain", to: .number(1)) }
     }
 
+    /// Stereo runs both channels in one vector; each channel's samples are those of the same
+    /// filter on that channel alone (the scalar path), bit for bit.
+    @Test func stereoIsTheSameAsEachChannelAlone() throws {
+        let args = ["eq", "peak,1k,gain=-6,q=0.7", "highpass,80,order=5", "lowshelf,200,gain=3", "notch,50,q=3", "allpass,2k"]
+        let input = TestSignals.tones(frames: 4801, rate: 48000, channels: 2)
+        let stereo = try UnitHarness(args, format: .init(encoding: .f32le, sampleRate: 48000, channels: 2), block: 480).run(input)
+        for c in 0..<2 {
+            let alone = try UnitHarness(args, format: Self.mono, block: 480).run(stride(from: c, to: input.count, by: 2).map { input[$0] })
+            #expect(stride(from: c, to: stereo.count, by: 2).map { stereo[$0].bitPattern } == alone.map(\.bitPattern), "channel \(c)")
+        }
+    }
+
     @Test func channelsLeavesTheOthersUntouched() throws {
         let stereo = StreamFormat(encoding: .f32le, sampleRate: 48000, channels: 2)
         let h = try UnitHarness(["highpass", "1k", "channels=1"], format: stereo)
