@@ -57,7 +57,7 @@ import AUPipeKit
         let console = BufferConsole()
         #expect(AUPipeCommand.main(["gian", "-6"], console: console) == 64)
         let units = UnitRegistry.all.map(\.name).joined(separator: ", ")
-        #expect(units.hasPrefix("aec, agc, convert, ") && units.hasSuffix(", ladspa, lv2"))
+        #expect(units.hasPrefix("aec, agc, ") && units.contains(", gain, ") && units.hasSuffix(", ladspa, lv2"))
         #expect(console.stderr == ["aupipe: unknown unit 'gian'; did you mean 'gain'? (units: \(units); see 'aupipe units')"])
         let c2 = BufferConsole()
         #expect(AUPipeCommand.main(["-i", "/nonexistent/x.wav"], console: c2) == 66)

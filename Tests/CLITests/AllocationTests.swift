@@ -61,6 +61,7 @@ import Testing
                       "spectrogram plot=\(spectrogramFile) : gain -1",
                       "loudnorm target=-16 true-peak=-1.5 : loudnorm -23 range=20",
                       "delay 0,2.5ms : echo 100ms feedback=0.5 lowpass=3k extend=1 : reverb 50 pre-delay=10ms extend=1 : remix preset=ms-encode : remix 1,2 2",
+                      "highpass 80 order=3 : notch 50 : eq peak,1k,gain=-3 lowshelf,100,gain=2 channels=1 : bass 3 : biquad b0=0.5",
                       "ladspa amp_mono gain=0.5 : ladspa fastLookaheadLimiter limit_db=-3 : ladspa amp:amp_stereo gain=1.5",
                       "lv2 eg-amp gain=-3 : lv2 dpl#stereo threshold=-6 : lv2 dpl#mono"])
     func allocationsDoNotGrowWithTheStream(chain: String) throws {
