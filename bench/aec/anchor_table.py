@@ -98,7 +98,9 @@ def plot(json_path, scene, png):
     for p, style in (("aupipe", "-"), ("aec3", "--")):
         r = res.get(f"{p}|{scene}", {})
         if "track" in r:
-            t, e = r["track"]
+            t, e = (np.array(x, dtype=float) for x in r["track"])
+            cut = np.nonzero(np.diff(t) > 0.15)[0] + 1        # no line across the stretches not measured
+            t, e = np.insert(t, cut, np.nan), np.insert(e, cut, np.nan)
             ax.plot(t, e, style, marker=".", markersize=3, linewidth=1, label=f"{p} (ERLE {f1(erle(r))} dB after 3 s)")
     ax.set_xlabel("time (s)")
     ax.set_ylabel("short-term ERLE, 100 ms pieces (dB)")
