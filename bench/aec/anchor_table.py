@@ -52,10 +52,13 @@ def show(names, results, cpu, json_path):
                 if results[(p, n)]["near_gain"] is not None and (results[(p, n)]["kind"] == "quietnear") == quiet]
 
     def worst_time(p, key):
-        v = [results[(p, n)].get(key) for n in ok(p) if key == "conv" or results[(p, n)].get("reconv") is not None
-             or results[(p, n)]["kind"] == "pathchange"]
-        v = [99.0 if x is None else x for x in v]
-        return f"{f1(np.mean(v))} / {f1(max(v))}" if v else "-"
+        """Mean and worst over the scenes where it can be measured (conv_measurable; the path
+        changes for reconv), and how many never got there."""
+        rs = [results[(p, n)] for n in ok(p)]
+        rs = [r for r in rs if r.get("conv_measurable", True)] if key == "conv" else [r for r in rs if r["kind"] == "pathchange"]
+        v = [r.get(key) for r in rs if r.get(key) is not None]
+        never = len(rs) - len(v)
+        return (f"{f1(np.mean(v))} / {f1(max(v))}" if v else "-") + (f", {never} never" if never else "")
 
     row("near end in double talk, mean/worst", lambda p: f"{f1(np.mean(gains(p, False)), True)} / {f1(min(gains(p, False)), True)}")
     row("  quiet near talkers, mean/worst", lambda p: f"{f1(np.mean(gains(p, True)), True)} / {f1(min(gains(p, True)), True)}" if gains(p, True) else "-")
@@ -83,8 +86,18 @@ def show(names, results, cpu, json_path):
     print("  CPU: aupipe, webrtc and speex+pp: the process's user + system time over the microphone run of each scene;")
     print("  aec3: its frame loop's thread CPU time less the same loop through a module with every feature off (aec3.py).")
     print("  AECMOS: (n) windows rated; near end alone from a run with a silent far end (aecmos.py; bench/README.md).")
-    with open(json_path, "w") as f:
-        json.dump({"cpu": cpu, "results": {f"{p}|{n}": r for (p, n), r in results.items()}}, f)
+    if json_path:
+        with open(json_path, "w") as f:
+            json.dump({"names": names, "cpu": cpu, "results": {f"{p}|{n}": r for (p, n), r in results.items()}}, f)
+
+
+def reprint(json_path):
+    """The anchor table again from a run's aec-anchor.json (no canceller runs)."""
+    with open(json_path) as f:
+        saved = json.load(f)
+    results = {tuple(k.split("|", 1)): r for k, r in saved["results"].items()}
+    names = saved.get("names") or sorted({n for _, n in results})
+    show(names, results, saved["cpu"], None)
 
 
 def plot(json_path, scene, png):

@@ -16,6 +16,8 @@
       With bench/out/venv's python (livekit, onnxruntime, librosa: bench/aec/run makes it), also
       WebRTC's AEC3 (aec3.py) and AECMOS (aecmos.py), and the anchor table (anchor_table.py),
       whose figures go to bench/out/aec-anchor.json. AEC_WORKERS=2: two jobs at a time.
+  compare.py anchor bench/out/aec-anchor.json
+      the anchor table again from a table run's figures.
   compare.py plot bench/out/aec-anchor.json SCENE OUT.png
       the short-term ERLE over time of aupipe and AEC3 on SCENE, from a table's run (matplotlib).
 Always exits 0 once it has run (a benchmark: the figures are the answer).
@@ -347,6 +349,8 @@ def sweep(aupipe, root, configs, workers=2):
 def main():
     if len(sys.argv) >= 6 and sys.argv[1] == "table":
         table(*sys.argv[2:6])
+    elif len(sys.argv) >= 3 and sys.argv[1] == "anchor":
+        anchor_table.reprint(sys.argv[2])
     elif len(sys.argv) >= 5 and sys.argv[1] == "plot":
         anchor_table.plot(*sys.argv[2:5])
     elif len(sys.argv) >= 4 and sys.argv[1] == "sweep":
