@@ -28,6 +28,9 @@ def erle(r):
 
 
 def show(names, results, cpu, json_path):
+    if json_path:
+        with open(json_path, "w") as f:
+            json.dump({"names": names, "cpu": cpu, "results": {f"{p}|{n}": r for (p, n), r in results.items()}}, f)
     ok = lambda p: [n for n in names if "error" not in results.get((p, n), {"error": 1})]  # noqa: E731
     cols = [(p, t) for p, t in COLUMNS if ok(p)]
     kinds = sorted({results[("aupipe", n)]["kind"] for n in ok("aupipe")})
@@ -71,6 +74,9 @@ def show(names, results, cpu, json_path):
         src = "aupipe" if p == "mic" else p
         return [results[(src, n)]["mos"][p] for n in ok(src) if p in results[(src, n)].get("mos", {})]
 
+    if not mos_of("aupipe"):
+        print("  (no AECMOS: see compare.py's note on stderr)")
+        return
     print(f"{'AECMOS (16 kHz model, 1-5), mean':34}" + "".join(f" | {t:>{w}}" for _, t in mos_cols))
     for typ, i, label in MOS_TYPES:
         cells = []
@@ -86,9 +92,6 @@ def show(names, results, cpu, json_path):
     print("  CPU: aupipe, webrtc and speex+pp: the process's user + system time over the microphone run of each scene;")
     print("  aec3: its frame loop's thread CPU time less the same loop through a module with every feature off (aec3.py).")
     print("  AECMOS: (n) windows rated; near end alone from a run with a silent far end (aecmos.py; bench/README.md).")
-    if json_path:
-        with open(json_path, "w") as f:
-            json.dump({"names": names, "cpu": cpu, "results": {f"{p}|{n}": r for (p, n), r in results.items()}}, f)
 
 
 def reprint(json_path):

@@ -137,14 +137,18 @@ anchor = {}    # "scorer": the AECMOS model, loaded once per process (setup_anch
 
 
 def setup_anchor(out_dir):
-    """Loads AECMOS (aecmos.Scorer) and checks livekit; returns why not, or None."""
+    """Checks livekit (AEC3's column) and loads AECMOS (aecmos.Scorer, or None with a note on
+    stderr); returns why there is no AEC3 column, or None."""
     try:
         import aecmos
-        from livekit import rtc  # noqa: F401
         anchor["scorer"] = aecmos.Scorer(os.path.join(out_dir, "aecmos"))
-        return None
     except Exception as e:
         anchor["scorer"] = None
+        print(f"compare.py: no AECMOS: {e}", file=sys.stderr)
+    try:
+        from livekit import rtc  # noqa: F401
+        return None
+    except Exception as e:
         return str(e)
 
 
@@ -205,7 +209,7 @@ def table(aupipe, speex, webrtc, root):
     if why is None:
         procs.insert(1, ("aec3", lambda f: [sys.executable, AEC3_PY, "{far}"], "measure"))
     else:
-        print(f"compare.py: no AEC3 column and no AECMOS: {why}", file=sys.stderr)
+        print(f"compare.py: no AEC3 column: {why}", file=sys.stderr)
     jobs = []
     for n in names:
         d = os.path.join(root, n)
