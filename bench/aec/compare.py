@@ -13,6 +13,13 @@
       aupipe aec ref=far.wav ARGS for each ARGS over every scene: mean and worst ERLE, worst
       near-end gain in double talk, per kind and overall (the measurement behind the defaults;
       ERLE is erle_c where the scene is noisy).
+      With bench/out/venv's python (livekit, onnxruntime, librosa: bench/aec/run makes it), also
+      WebRTC's AEC3 (aec3.py) and AECMOS (aecmos.py), and the anchor table (anchor_table.py),
+      whose figures go to bench/out/aec-anchor.json. AEC_WORKERS=2: two jobs at a time.
+  compare.py anchor bench/out/aec-anchor.json
+      the anchor table again from a table run's figures.
+  compare.py plot bench/out/aec-anchor.json SCENE OUT.png
+      the short-term ERLE over time of aupipe and AEC3 on SCENE, from a table's run (matplotlib).
 Always exits 0 once it has run (a benchmark: the figures are the answer).
 """
 import json
@@ -26,7 +33,10 @@ from multiprocessing import Pool
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import anchor_table  # noqa: E402
 import metrics  # noqa: E402
+
+AEC3_PY = os.path.join(os.path.dirname(os.path.abspath(__file__)), "aec3.py")
 
 SPEEX_TAIL_MS = 200   # the speexdsp + preprocessor column: aupipe's tail before issue 13 (10 ms frames)
 BARE_TAIL_MS, BARE_FRAME_MS = 400, 20   # the bare loop of the CPU row: aupipe's default tail and frame
@@ -37,7 +47,9 @@ def scenes_in(d):
 
 
 def run(cmd, mic, out):
-    """Runs cmd < mic > out; returns the child's CPU seconds (user + system)."""
+    """Runs cmd < mic > out; returns the child's CPU seconds (user + system), or the figure the
+    child gives on stderr as `cpu-net SECONDS` (aec3.py: its frame loop less the same loop with
+    processing off, thread CPU time)."""
     with open(mic, "rb") as i, open(out, "wb") as o:
         p = subprocess.Popen(cmd, stdin=i, stdout=o, stderr=subprocess.PIPE)
         _, status, ru = os.wait4(p.pid, 0)
@@ -46,7 +58,8 @@ def run(cmd, mic, out):
         p.returncode = os.waitstatus_to_exitcode(status)
     if p.returncode != 0:
         raise RuntimeError(f"{' '.join(cmd)}: exit {p.returncode}: {err.splitlines()[-1] if err else ''}")
-    return ru.ru_utime + ru.ru_stime
+    net = [line.split()[1] for line in err.splitlines() if line.startswith("cpu-net ")]
+    return float(net[-1]) if net else ru.ru_utime + ru.ru_stime
 
 
 def fill(cmd, far):
@@ -66,6 +79,7 @@ def measured(facts, parts, cmd, linear, far, mic, path):
     run(fill(cmd, far), path("inverted.wav"), path("out-inverted.wav"))
     y, yi = metrics.read_wav(path("out.wav")), metrics.read_wav(path("out-inverted.wav"))
     res = metrics.measure(facts, parts, y, yi)
+    res["_out"] = metrics.aligned(metrics.fit(y, len(parts["mic"])), res["lag"])   # for AECMOS; dropped by one()
     if linear is None or facts["snr_db"] > 40:
         return res, cpu
     silent = path("silent.wav")
@@ -101,6 +115,8 @@ def one(job):
             return label, facts["name"], {"kind": facts["kind"]}, cpu
         linear = None if what == "measure" else what
         res, cpu = measured(facts, parts, cmd, linear, far, mic, path)
+        if label in RATED and anchor.get("scorer") is not None:
+            rated(res, facts, parts, cmd, label, far, path)
         if linear is not None and facts["kind"] == "babble15":
             res["realizations"] = {}
             for shift in REALIZATION_SHIFTS_S:
@@ -111,8 +127,50 @@ def one(job):
         return label, facts["name"], {"error": str(e)}, None
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+    res.pop("_out", None)
     res["kind"] = facts["kind"]
     return label, facts["name"], res, cpu
+
+
+RATED = ("aupipe", "aec3", "webrtc", "speex+pp")   # the columns AECMOS rates (and the unprocessed microphone)
+anchor = {}    # "scorer": the AECMOS model, loaded once per process (setup_anchor)
+
+
+def setup_anchor(out_dir):
+    """Checks livekit (AEC3's column) and loads AECMOS (aecmos.Scorer, or None with a note on
+    stderr); returns why there is no AEC3 column, or None."""
+    try:
+        import aecmos
+        anchor["scorer"] = aecmos.Scorer(os.path.join(out_dir, "aecmos"))
+    except Exception as e:
+        anchor["scorer"] = None
+        print(f"compare.py: no AECMOS: {e}", file=sys.stderr)
+    try:
+        from livekit import rtc  # noqa: F401
+        return None
+    except Exception as e:
+        return str(e)
+
+
+def rated(res, facts, parts, cmd, label, far, path):
+    """AECMOS on the rated windows (aecmos.rate) of the run in res and of one more run whose far
+    end is silent and whose microphone is near end + noise (near end alone); for aupipe's
+    column also the unprocessed microphone's. Into res["mos"][label or "mic"]: (scores, zero
+    windows, windows rated)."""
+    import aecmos
+    silent = path("silent-far.wav")
+    metrics.write_wav(silent, np.zeros(len(parts["mic"]), dtype=np.int16))
+    near16 = metrics.silent_far_mics(parts)[0]
+    metrics.write_wav(path("near-alone.wav"), near16)
+    run(fill(cmd, silent), path("near-alone.wav"), path("near-out.wav"))
+    near_mic = near16 / 32768.0
+    ny = metrics.fit(metrics.read_wav(path("near-out.wav")), len(near_mic))
+    ny = metrics.aligned(ny, metrics.lag(ny, parts["near"]))
+    farx = metrics.fit(metrics.read_wav(far), len(parts["mic"]))
+    sc = anchor["scorer"]
+    res["mos"] = {label: aecmos.rate(sc, facts, farx, parts["mic"], res["_out"], near_mic, ny)}
+    if label == "aupipe":
+        res["mos"]["mic"] = aecmos.rate(sc, facts, farx, parts["mic"], parts["mic"], near_mic, near_mic)
 
 
 def linear_stage(cmd):
@@ -146,6 +204,12 @@ def table(aupipe, speex, webrtc, root):
              ("webrtc", lambda f: [webrtc, str(f["delay_ms"]), "{far}"], "measure"),
              ("webrtc-DA", lambda f: [webrtc, "agnostic", "{far}"], "measure"),
              ("bare-speex", lambda f: [speex, str(BARE_TAIL_MS), "0", "{far}", str(f["delay_ms"]), str(BARE_FRAME_MS)], "cpu")]
+    out_dir = os.path.dirname(os.path.abspath(root))
+    why = setup_anchor(out_dir)
+    if why is None:
+        procs.insert(1, ("aec3", lambda f: [sys.executable, AEC3_PY, "{far}"], "measure"))
+    else:
+        print(f"compare.py: no AEC3 column: {why}", file=sys.stderr)
     jobs = []
     for n in names:
         d = os.path.join(root, n)
@@ -153,8 +217,11 @@ def table(aupipe, speex, webrtc, root):
             facts = json.load(fh)
         jobs += [(d, label, make(facts), what) for label, make, what in procs]
     results, cpu = {}, {}
-    # One at a time: the CPU figures are per process and the machine may be shared.
-    for label, name, res, c in map(one, jobs):
+    # One at a time by default: the CPU figures are per process and the machine may be shared;
+    # AEC_WORKERS=2 runs two jobs at once (CPU time, not wall time, is measured).
+    workers = int(os.environ.get("AEC_WORKERS", "1"))
+    pool = Pool(workers, initializer=setup_anchor, initargs=(out_dir,)) if workers > 1 and why is None else None
+    for label, name, res, c in (pool.imap(one, jobs) if pool else map(one, jobs)):
         results[(label, name)] = res
         cpu[label] = cpu.get(label, 0.0) + (c or 0.0)
     shown = [p for p, _, _ in procs if p != "bare-speex"]
@@ -252,6 +319,8 @@ def table(aupipe, speex, webrtc, root):
               f" {len(names)} scenes of {len(names) * 42} s audio)")
     print("  for comparison (the same rows; babble by phase inversion alone: their linear stages cannot be run apart): "
           + "; ".join(f"{p}: " + " / ".join(f1(x) for _, x, _ in rows(p)) for p in shown[1:]))
+    if why is None:
+        anchor_table.show(names, results, cpu, os.path.join(out_dir, "aec-anchor.json"))
 
 
 def sweep(aupipe, root, configs, workers=2):
@@ -284,6 +353,10 @@ def sweep(aupipe, root, configs, workers=2):
 def main():
     if len(sys.argv) >= 6 and sys.argv[1] == "table":
         table(*sys.argv[2:6])
+    elif len(sys.argv) >= 3 and sys.argv[1] == "anchor":
+        anchor_table.reprint(sys.argv[2])
+    elif len(sys.argv) >= 5 and sys.argv[1] == "plot":
+        anchor_table.plot(*sys.argv[2:5])
     elif len(sys.argv) >= 4 and sys.argv[1] == "sweep":
         sweep(sys.argv[2], sys.argv[3], sys.argv[4:] or [""])
     else:

@@ -239,6 +239,7 @@ def measure(facts, parts, out, inverted):
                 return float(t[i])
         return None
 
+    res["track"] = (t[ok].tolist(), st[ok].tolist())   # short-term ERLE per qualifying piece (for plots)
     res["conv"] = converged_after(0.0)
     # Whether convergence could be measured at all: not when no second holds the 3 qualifying
     # pieces the definition asks for: then not even a perfect canceller could converge by it

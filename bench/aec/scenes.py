@@ -60,7 +60,8 @@ def scene_list():
 
     def add(name, kind, **p):
         base = dict(kind=kind, rt60=0.4, delay_ms=80, noise="pink", snr_db=45.0, drive=None, drift_ppm=0.0,
-                    path_change=False, double_talk=DOUBLE_TALK, near_dbfs=NEAR_DBFS, seed=len(s) + 1)
+                    path_change=False, double_talk=DOUBLE_TALK, near_dbfs=NEAR_DBFS, seed=len(s) + 1,
+                    curve="tanh", talkers=None, moving=False)
         base.update(p)
         s[name] = base
 
@@ -91,6 +92,22 @@ def scene_list():
     # (kind quietnear: beyond the issue's scenes; the table reports its near-end gain apart).
     add("quietnear-babble15", "quietnear", noise="babble", snr_db=15.0, near_dbfs=NEAR_DBFS - 10)
     add("quietnear-pink15", "quietnear", noise="pink", snr_db=15.0, near_dbfs=NEAR_DBFS - 10)
+    # Issue 26's kinds, after all the others (the scenes above keep their seeds and files):
+    # other saturation curves (hard clip; a small loudspeaker: resonance, asymmetric excursion,
+    # little bass), babble of 4-8 talkers in rooms of their own, drift with a near talker who
+    # moves, and quiet near talkers in rooms and noise the quietnear pair above lacks.
+    add("sat-clip-d80", "sat", rt60=0.3, delay_ms=80, drive=3.0, curve="clip")
+    add("sat-clip-d200", "sat", rt60=0.6, delay_ms=200, drive=2.0, curve="clip")
+    add("sat-speaker-d80", "sat", rt60=0.3, delay_ms=80, drive=3.0, curve="speaker")
+    add("sat-speaker-d300", "sat", rt60=0.8, delay_ms=300, drive=3.0, curve="speaker")
+    add("babble4-rooms15", "babble-rooms", noise="babble-rooms", talkers=4, snr_db=15.0)
+    add("babble8-rooms15", "babble-rooms", rt60=0.6, delay_ms=120, noise="babble-rooms", talkers=8, snr_db=15.0)
+    add("babble6-rooms8", "babble-rooms", rt60=0.8, delay_ms=200, noise="babble-rooms", talkers=6, snr_db=8.0)
+    add("drift+500-moving", "drift", drift_ppm=500.0, moving=True)
+    add("drift-1000-moving", "drift", rt60=0.6, delay_ms=120, drift_ppm=-1000.0, moving=True, snr_db=30.0)
+    add("quietnear-rt06-d120", "quietnear", rt60=0.6, delay_ms=120, snr_db=30.0, near_dbfs=NEAR_DBFS - 12)
+    add("quietnear-dt-d300", "quietnear", rt60=0.4, delay_ms=300, snr_db=30.0, near_dbfs=NEAR_DBFS - 16,
+        double_talk=[(8.0, 20.0), (28.0, 40.0)])
     return s
 
 
@@ -214,6 +231,85 @@ def babble(rng, count):
     return x / np.sqrt((x ** 2).mean())
 
 
+def biquad(x, b, a):
+    """x through one second-order section (b0 b1 b2 / 1 a1 a2), direct form I, from rest."""
+    y = np.zeros(len(x))
+    x1 = x2 = y1 = y2 = 0.0
+    b0, b1, b2 = b
+    _, a1, a2 = a
+    for i, v in enumerate(x.tolist()):
+        o = b0 * v + b1 * x1 + b2 * x2 - a1 * y1 - a2 * y2
+        x2, x1, y2, y1 = x1, v, y1, o
+        y[i] = o
+    return y
+
+
+SPEAKER_RESONANCE_HZ, SPEAKER_RESONANCE_Q, SPEAKER_RESONANCE_DB = 400.0, 2.0, 9.0  # a 40-50 mm driver's cone resonance
+SPEAKER_OUTWARD = 1.8     # the suspension stiffens outward: negative excursion saturates at 1/1.8 of positive
+SPEAKER_CUTOFF_HZ = 180.0  # no cabinet to speak of: little under 180 Hz (second-order high-pass, Q 0.7)
+
+
+def loudspeaker(x, drive):
+    """A small loudspeaker driven hard: the excursion is the signal with the cone's resonance
+    (a +9 dB peak at 400 Hz, Q 2), saturating asymmetrically (tanh, SPEAKER_OUTWARD times
+    sooner on one side); what it radiates loses the bass under SPEAKER_CUTOFF_HZ."""
+    w = 2 * np.pi * SPEAKER_RESONANCE_HZ / RATE
+    A = 10 ** (SPEAKER_RESONANCE_DB / 40)
+    al = np.sin(w) / (2 * SPEAKER_RESONANCE_Q)
+    a0 = 1 + al / A
+    u = biquad(x, ((1 + al * A) / a0, -2 * np.cos(w) / a0, (1 - al * A) / a0), (1, -2 * np.cos(w) / a0, (1 - al / A) / a0))
+    k = np.where(u >= 0, drive, drive * SPEAKER_OUTWARD)
+    y = np.tanh(k * u) / k
+    w = 2 * np.pi * SPEAKER_CUTOFF_HZ / RATE
+    al = np.sin(w) / (2 * 0.7071)
+    a0 = 1 + al
+    c = (1 + np.cos(w)) / 2 / a0
+    return biquad(y, (c, -2 * c, c), (1, -2 * np.cos(w) / a0, (1 - al) / a0))
+
+
+def saturate(x, drive, curve):
+    """The loudspeaker's curve at drive: tanh (the first scenes), a hard clip at 1/drive, or loudspeaker()."""
+    if curve == "clip":
+        return np.clip(drive * x, -1, 1) / drive
+    if curve == "speaker":
+        return loudspeaker(x, drive)
+    return np.tanh(drive * x) / drive
+
+
+def diffuse(rng, rt60):
+    """A talker in another room, heard through a door: no direct path, Gaussian noise under an
+    exponential decay of 60 dB in rt60 s after 5-25 ms, unit energy."""
+    n = int(rt60 * RATE)
+    k = np.arange(n)
+    h = rng.standard_normal(n) * np.exp(-np.log(1000) * k / n)
+    h = np.concatenate([np.zeros(int(rng.uniform(0.005, 0.025) * RATE)), h])
+    return h / np.sqrt((h ** 2).sum())
+
+
+BABBLE_ROOM_VOICES = BABBLE_VOICES + ["en-us+m6"]
+
+
+def babble_rooms(rng, count, talkers):
+    """Babble of `talkers` espeak talkers, each in a room of its own (RT60 0.3-0.9 s, diffuse())
+    at a level of its own (+-4 dB), summed; unit RMS."""
+    x = np.zeros(count)
+    for v in BABBLE_ROOM_VOICES[:talkers]:
+        t = scale_to(talker(rng, [v], count, gaps=(0.05, 0.4)), -20 + rng.uniform(-4, 4))
+        x += convolve(t, diffuse(rng, rng.uniform(0.3, 0.9)))
+    return x / np.sqrt((x ** 2).mean())
+
+
+MOVE_PERIOD_S = 10.0  # the near talker walks between two places and back in this time
+
+
+def moving(rng, x):
+    """x said by a talker who moves: heard through two rooms' responses (room(), RT60 0.3 s) mixed
+    with a weight going 0 -> 1 -> 0 every MOVE_PERIOD_S, so the near end's path never settles."""
+    ha, hb = room(rng, 0.3), room(rng, 0.3)
+    w = 0.5 - 0.5 * np.cos(2 * np.pi * np.arange(len(x)) / RATE / MOVE_PERIOD_S)
+    return (1 - w) * convolve(x, ha) + w * convolve(x, hb)
+
+
 def build(name, p):
     rng = np.random.default_rng(1000 + p["seed"])
     far = scale_to(talker(rng, FAR_VOICES, N), FAR_DBFS)
@@ -222,7 +318,7 @@ def build(name, p):
     far16 = np.round(far * 32768).astype(np.int16)
     played = far16 / 32768.0
     if p["drive"]:
-        played = np.tanh(p["drive"] * played) / p["drive"]
+        played = saturate(played, p["drive"], p["curve"])
     if p["drift_ppm"]:
         # The loudspeaker's clock runs at (1 + ppm 1e-6) times the microphone's: microphone
         # sample n hears the far end at its sample n (1 + ppm 1e-6).
@@ -237,10 +333,16 @@ def build(name, p):
         echo = np.concatenate([echo[:cut], echo2[cut:]])  # delayed below: the change is at PATH_CHANGE + delay
     d = int(p["delay_ms"] * RATE / 1000)
     echo = np.concatenate([np.zeros(d), echo[: N - d]])
-    near = scale_to(talker(rng, NEAR_VOICES, N), p["near_dbfs"])
+    near = talker(rng, NEAR_VOICES, N)
+    if p["moving"]:
+        near = moving(rng, near)
+    near = scale_to(near, p["near_dbfs"])
     near = gate(near, p["double_talk"])
     near_level = 10 ** (NEAR_DBFS / 20)
-    noise = pink(rng, N) if p["noise"] == "pink" else babble(rng, N)
+    if p["noise"] == "babble-rooms":
+        noise = babble_rooms(rng, N, p["talkers"])
+    else:
+        noise = pink(rng, N) if p["noise"] == "pink" else babble(rng, N)
     noise *= near_level * 10 ** (-p["snr_db"] / 20)
     mic = echo + near + noise
     mic16 = np.round(np.clip(mic, -1, 32767 / 32768) * 32768).astype(np.int16)
@@ -250,6 +352,13 @@ def build(name, p):
                  path_change_s=(PATH_CHANGE + d / RATE) if p["path_change"] else None, converge_from_s=CONVERGE_FROM,
                  far_dbfs=FAR_DBFS, near_dbfs=p["near_dbfs"], echo_path_db=ECHO_PATH_DB,
                  mic_clipped=int(np.sum(np.abs(mic) >= 1)))
+    # Only the new kinds say these (the other scenes' scene.json stay as they were).
+    if p["drive"] and p["curve"] != "tanh":
+        facts["curve"] = p["curve"]
+    if p["talkers"]:
+        facts["talkers"] = p["talkers"]
+    if p["moving"]:
+        facts["moving_near"] = True
     return far16, mic16, dict(echo=echo.astype(np.float32), near=near.astype(np.float32), noise=noise.astype(np.float32)), facts
 
 

@@ -1,0 +1,129 @@
+"""bench/aec/anchor_table.py: the aec table against the anchor (issue 26): aupipe's defaults beside
+WebRTC's AEC3 + NS (aec3.py), WebRTC 0.3's AEC + NS (true delay) and speexdsp + preprocessor,
+with ERLE per kind, the near end in double talk, convergence, CPU per second of audio and
+AECMOS per talk type (aecmos.py); and the ERLE-over-time plot of one scene.
+
+The figures come from compare.py's table run (results[(label, scene)]: metrics.measure's
+figures, with "mos" from compare.rated) and are kept in bench/out/aec-anchor.json.
+"""
+import json
+
+import numpy as np
+
+COLUMNS = [("aupipe", "aupipe defaults"), ("aec3", "AEC3 + NS"), ("webrtc", "WebRTC 0.3 AEC + NS"), ("speex+pp", "speexdsp + pp")]
+SECONDS = 42.0
+MOS_TYPES = [("far-half", 0, "far alone, last half: echo"), ("far-whole", 0, "far alone, whole segments: echo"),
+             ("start", 0, "first 2.5 s of the call: echo"), ("change", 0, "2.5 s after a path change: echo"),
+             ("dt", 0, "double talk: echo"), ("dt", 1, "double talk: other"), ("near", 1, "near end alone: other")]
+
+
+def f1(x, sign=False):
+    if x is None:
+        return "-"
+    return f"{x:+.1f}" if sign else f"{x:.1f}"
+
+
+def erle(r):
+    return r.get("erle_c", r["erle"])
+
+
+def show(names, results, cpu, json_path):
+    if json_path:
+        with open(json_path, "w") as f:
+            json.dump({"names": names, "cpu": cpu, "results": {f"{p}|{n}": r for (p, n), r in results.items()}}, f)
+    ok = lambda p: [n for n in names if "error" not in results.get((p, n), {"error": 1})]  # noqa: E731
+    cols = [(p, t) for p, t in COLUMNS if ok(p)]
+    kinds = sorted({results[("aupipe", n)]["kind"] for n in ok("aupipe")})
+    w = 22
+    print()
+    print(f"Against the anchor (issue 26), {len(names)} scenes of {SECONDS:.0f} s at 16 kHz; aec3 = WebRTC AEC3 through PyPI's livekit")
+    print("  (echo cancellation, noise suppression, high-pass; 10 ms frames, the far end first; it finds the delay itself).")
+    print(f"{'':34}" + "".join(f" | {t:>{w}}" for _, t in cols))
+    print(f"{'ERLE per kind, mean / worst (dB)':34}" + "".join(f" | {'':>{w}}" for _ in cols))
+    for k in kinds:
+        cells = []
+        for p, _ in cols:
+            v = [erle(results[(p, n)]) for n in ok(p) if results[(p, n)]["kind"] == k]
+            cells.append(f"{f1(np.mean(v))} / {f1(min(v))}" if v else "-")
+        print(f"  {k:32}" + "".join(f" | {c:>{w}}" for c in cells))
+
+    def row(label, fn):
+        print(f"{label:34}" + "".join(f" | {fn(p):>{w}}" for p, _ in cols))
+
+    def gains(p, quiet):
+        return [results[(p, n)]["near_gain"] for n in ok(p)
+                if results[(p, n)]["near_gain"] is not None and (results[(p, n)]["kind"] == "quietnear") == quiet]
+
+    def worst_time(p, key):
+        """Mean and worst over the scenes where it can be measured (conv_measurable; the path
+        changes for reconv), and how many never got there."""
+        rs = [results[(p, n)] for n in ok(p)]
+        rs = [r for r in rs if r.get("conv_measurable", True)] if key == "conv" else [r for r in rs if r["kind"] == "pathchange"]
+        v = [r.get(key) for r in rs if r.get(key) is not None]
+        never = len(rs) - len(v)
+        return (f"{f1(np.mean(v))} / {f1(max(v))}" if v else "-") + (f", {never} never" if never else "")
+
+    row("near end in double talk, mean/worst", lambda p: f"{f1(np.mean(gains(p, False)), True)} / {f1(min(gains(p, False)), True)}")
+    row("  quiet near talkers, mean/worst", lambda p: f"{f1(np.mean(gains(p, True)), True)} / {f1(min(gains(p, True)), True)}" if gains(p, True) else "-")
+    row("convergence, mean/worst (s)", lambda p: worst_time(p, "conv"))
+    row("reconvergence, mean/worst (s)", lambda p: worst_time(p, "reconv"))
+    row("CPU per second of audio (ms)", lambda p: f"{1000 * cpu.get(p, 0) / (len(ok(p)) * SECONDS):.1f}")
+    mos_cols = cols + [("mic", "unprocessed mic")]
+
+    def mos_of(p):
+        src = "aupipe" if p == "mic" else p
+        return [results[(src, n)]["mos"][p] for n in ok(src) if p in results[(src, n)].get("mos", {})]
+
+    if not mos_of("aupipe"):
+        print("  (no AECMOS: see compare.py's note on stderr)")
+        return
+    print(f"{'AECMOS (16 kHz model, 1-5), mean':34}" + "".join(f" | {t:>{w}}" for _, t in mos_cols))
+    for typ, i, label in MOS_TYPES:
+        cells = []
+        for p, _ in mos_cols:
+            v = [s[i] for m in mos_of(p) for s in m[0].get(typ, [])]
+            cells.append(f"{np.mean(v):.2f} ({len(v)})" if v else "-")
+        print(f"  {label:32}" + "".join(f" | {c:>{w}}" for c in cells))
+    cells = []
+    for p, _ in mos_cols:
+        m = mos_of(p)
+        cells.append(f"{sum(x[1] for x in m)} of {sum(x[2] for x in m)}" if m else "-")
+    print(f"  {'windows mostly exact zeros':32}" + "".join(f" | {c:>{w}}" for c in cells))
+    print("  CPU: aupipe, webrtc and speex+pp: the process's user + system time over the microphone run of each scene;")
+    print("  aec3: its frame loop's thread CPU time less the same loop through a module with every feature off (aec3.py).")
+    print("  AECMOS: (n) windows rated; near end alone from a run with a silent far end (aecmos.py; bench/README.md).")
+
+
+def reprint(json_path):
+    """The anchor table again from a run's aec-anchor.json (no canceller runs)."""
+    with open(json_path) as f:
+        saved = json.load(f)
+    results = {tuple(k.split("|", 1)): r for k, r in saved["results"].items()}
+    names = saved.get("names") or sorted({n for _, n in results})
+    show(names, results, saved["cpu"], None)
+
+
+def plot(json_path, scene, png):
+    """The short-term ERLE (100 ms pieces, far end alone) of aupipe and AEC3 over time on scene."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    with open(json_path) as f:
+        res = json.load(f)["results"]
+    fig, ax = plt.subplots(figsize=(10, 4), dpi=100)
+    for p, style in (("aupipe", "-"), ("aec3", "--")):
+        r = res.get(f"{p}|{scene}", {})
+        if "track" in r:
+            t, e = (np.array(x, dtype=float) for x in r["track"])
+            cut = np.nonzero(np.diff(t) > 0.15)[0] + 1        # no line across the stretches not measured
+            t, e = np.insert(t, cut, np.nan), np.insert(e, cut, np.nan)
+            ax.plot(t, e, style, marker=".", markersize=3, linewidth=1, label=f"{p} (ERLE {f1(erle(r))} dB after 3 s)")
+    ax.set_xlabel("time (s)")
+    ax.set_ylabel("short-term ERLE, 100 ms pieces (dB)")
+    ax.set_title(f"{scene}: ERLE over time where the far end talks alone (capped at 60 dB)")
+    ax.set_ylim(-5, 62)
+    ax.set_xlim(0, SECONDS)
+    ax.grid(alpha=0.3)
+    ax.legend(loc="lower right")
+    fig.tight_layout()
+    fig.savefig(png)
