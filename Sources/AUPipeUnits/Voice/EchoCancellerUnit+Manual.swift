@@ -14,7 +14,9 @@ extension EchoCancellerUnit {
         microphone and far end; speex's preprocessor (preprocess=) and a residual and nonlinear echo
         suppressor (residual=, nonlinear=) take out what the linear filter leaves. With --play the
         far end is also played on a sound device; in a real-time run a late ref= is silence.
-        --stats reports ERLE, delay, drift and double talk; plot= draws them.
+        comfort= fills what the suppressors took of the background with matching noise.
+        --stats reports ERLE, delay, drift, double talk and the worst frame's CPU time;
+        plot= draws them.
         """
 }
 
@@ -246,6 +248,24 @@ extension EchoCancellerUnit {
         Default
         .BR 1 ;
         it pauses by itself where the loudspeaker does not saturate.
+        .TP
+        .BI comfort= BOOLEAN
+        Comfort noise (on) or not (off): while the far end talks, what the
+        suppressors took of the microphone's background is put back as noise of the
+        level and spectrum the output has while the far end is silent (learnt then,
+        after denoise= when it is on), so that the line sounds the same whether the
+        far end talks or not and never drops to digital silence.
+        A frequency bin that holds half its background or more gets none, and
+        nothing is added while the far end has been silent for tail= (the near end
+        alone is untouched). The noise is seeded by frame: the same bytes on every
+        run and block size.
+        Default
+        .BR on ;
+        it runs only with
+        .B preprocess=1
+        and one microphone channel, and from the first time the far end falls
+        silent for tail= (until then there is no background to match).
+        Its noise counts as residual echo in an ERLE measured by phase inversion.
         .TP
         .BI denoise= DB
         Noise suppression in dB, \-100 to 0, as
