@@ -6,17 +6,13 @@ extension EchoCancellerUnit {
     /// delay search and its warm start, drift, path changes, the residual suppressor, what
     /// --stats reports) are in the unit's manual section (`manual`).
     package static let helpDetails = """
-        The stream is the microphone (the near end); ref= names the far end, what the loudspeaker
-        played (a file, a FIFO or <(command), any container, mixed to mono, or N channels with
-        speakers=N, and resampled to the stream's rate), or ref-channel=N takes it from input channel
-        N, which is then dropped. The output is the microphone without the echo, exactly as long as
-        the input. delay=auto finds and follows the bulk delay, drift=auto a clock difference between
-        microphone and far end; speex's preprocessor (preprocess=) and a residual and nonlinear echo
-        suppressor (residual=, nonlinear=) take out what the linear filter leaves. With --play the
-        far end is also played on a sound device; in a real-time run a late ref= is silence.
-        comfort= fills what the suppressors took of the background with matching noise.
-        --stats reports ERLE, delay, drift, double talk and the worst frame's CPU time;
-        plot= draws them.
+        The stream is the microphone; ref= names the far end, what the loudspeaker played (a file,
+        FIFO or <(command), mixed to mono, or N channels with speakers=N, resampled to the stream's
+        rate), or ref-channel=N takes it from input channel N. The output is the microphone without
+        the echo, as long as the input. delay=auto finds the bulk delay, drift=auto a clock difference;
+        speex's preprocessor (preprocess=), a residual and nonlinear echo suppressor (residual=,
+        nonlinear=) and comfort noise for what they take of the background (comfort=) follow the
+        linear filter. --stats: ERLE, delay, drift, double talk, the worst frame's CPU time.
         """
 }
 
@@ -250,7 +246,7 @@ extension EchoCancellerUnit {
         it pauses by itself where the loudspeaker does not saturate.
         .TP
         .BI comfort= BOOLEAN
-        Comfort noise (on) or not (off): while the far end talks, what the
+        Comfort noise (1) or not (0): while the far end talks, what the
         suppressors took of the microphone's background is put back as noise of the
         level and spectrum the output has while the far end is silent (learnt then,
         after denoise= when it is on), so that the line sounds the same whether the
@@ -260,7 +256,7 @@ extension EchoCancellerUnit {
         alone is untouched). The noise is seeded by frame: the same bytes on every
         run and block size.
         Default
-        .BR on ;
+        .BR 1 ;
         it runs only with
         .B preprocess=1
         and one microphone channel, and from the first time the far end falls
