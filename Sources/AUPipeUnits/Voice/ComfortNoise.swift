@@ -7,8 +7,9 @@ import Glibc
 /// `aec`'s comfort noise (`comfort=on`): while the far end talks, what the suppressors took out
 /// of the output's background (speex's residual echo suppression, the residual echo suppressor,
 /// the nonlinear canceller) is put back as noise of the background's level and spectrum, so
-/// that the line sounds the same whether the far end talks or not and never goes dead (WebRTC's
-/// suppressors do the same).
+/// that the line sounds the same whether the far end talks or not and does not go dead while
+/// it has a background (WebRTC's suppressors do the same). A background under half a 16-bit
+/// step (what `denoise=-30` leaves of one at 40 dB SNR) is mostly exact zeros, and stays so.
 ///
 /// It runs last, on `aec`'s output frames of N 16-bit samples, one microphone:
 /// - analysis: 2N-sample sqrt-Hann windows at a hop of N (zero-padded to a power of two), the
@@ -16,12 +17,12 @@ import Glibc
 /// - the background B, per bin: learnt only while the far end has been silent for the echo's
 ///   tail (`aec`'s `tail=` and the post-filter's latency): the least of the output's smoothed
 ///   power over the first `leastBackgroundSeconds` of it, then a running mean that ignores
-///   frames more than `speechGate` (6 dB) above it (a near talker) and creeps up by
+///   frames more than `speechGate` (10 dB) above it (a near talker) and creeps up by
 ///   `creepDBPerSecond` meanwhile, so that it follows a louder room;
 /// - the fill, while the far end talks (and once `leastBackgroundSeconds` of background has been
-///   learnt): per bin, max(0, B − S/`keep`) of power, S the output's smoothed power. A bin that
-///   holds half its background or more (`keep`, −3 dB) gets nothing: no noise is added where the
-///   output already holds its background; a bin suppressed to nothing gets all of B.
+///   learnt): per bin, max(0, B − S) of power, S the output's smoothed power: a bin that holds
+///   its background gets nothing (no noise is added where the output already holds it), a bin
+///   suppressed to nothing gets all of B, one suppressed by 3 dB half of it.
 /// - synthesis: Gaussian noise of that power spectrum (seeded per frame index: the same bytes
 ///   on every run and block size), inverse transform, sqrt-Hann window, overlap-add: no latency.
 /// While the far end is silent it adds nothing but the last overlap's half frame, so the
@@ -40,12 +41,12 @@ package final class ComfortNoise {
 
     /// The output's power smoothing per frame, and the background's mean's per frame.
     package static let powerSmoothing: Float = 0.5, backgroundSmoothing: Float = 0.9
-    /// A frame more than this many times the background (6 dB) is not background (a near talker).
+    /// A frame more than this many times the background (10 dB) is not background (a near
+    /// talker). 4 (6 dB) leaves babble's peaks out, and the fill 7 dB short in babble15; 30
+    /// (15 dB) would take in a near talker at 15 dB SNR (bench/README.md, "aec comfort noise").
     package static let speechGate: Float = 10
     /// How fast the background follows a room that got louder (dB per second), while the gate holds it.
     package static let creepDBPerSecond = 1.0
-    /// The share of its background (power) at or above which a bin gets no noise: −3 dB.
-    package static let keep: Float = 1
     /// What the least smoothed power over `leastBackgroundSeconds` is multiplied by to
     /// estimate the mean (3 dB: its bias for noise).
     package static let minimumBias: Float = 2
@@ -130,7 +131,7 @@ package final class ComfortNoise {
         let scale = Float(fftSize) / Float(n) / 2
         var any = false
         for k in 0..<bins {
-            let fill = max(0, background[k] - smoothed[k] / Self.keep)
+            let fill = max(0, background[k] - smoothed[k])
             if fill > 0, k > 0, k < bins - 1 {
                 let sigma = (fill * scale).squareRoot()
                 let (g1, g2) = random.gaussianPair()

@@ -250,8 +250,9 @@ extension EchoCancellerUnit {
         suppressors took of the microphone's background is put back as noise of the
         level and spectrum the output has while the far end is silent (learnt then,
         after denoise= when it is on), so that the line sounds the same whether the
-        far end talks or not and never drops to digital silence.
-        A frequency bin that holds half its background or more gets none, and
+        far end talks or not (a background under half a 16-bit step, as denoise=
+        leaves one of 40 dB SNR, stays as it is: mostly zeros).
+        A frequency bin that holds its background gets none (one 3 dB under it gets half), and
         nothing is added while the far end has been silent for tail= (the near end
         alone is untouched). The noise is seeded by frame: the same bytes on every
         run and block size.
