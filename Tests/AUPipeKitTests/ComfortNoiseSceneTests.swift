@@ -57,10 +57,6 @@ import Testing
         let far = try write("far.wav", p.far)
         let mic = (0..<Self.count).map { AECSignals.int16(p.echo[$0] + sign * p.noise[$0]) }
         let input = TestSignals.wav(mic.map { Float($0) / 32768 }, StreamFormat(encoding: .s16le, sampleRate: Self.rate, channels: 1))
-        if let dump = ProcessInfo.processInfo.environment["COMFORT_DUMP"] {
-            try Data(input).write(to: URL(fileURLWithPath: dump + "/mic\(Int(sign)).wav"))
-            try Data(contentsOf: URL(fileURLWithPath: far)).write(to: URL(fileURLWithPath: dump + "/far.wav"))
-        }
         let r = try TestSignals.run([["aec", "ref=\(far)"] + args], input, block: block) { $0.stats = .text }
         let bytes = TestSignals.audio(r.bytes, r.report)
         let out = (0..<bytes.count / 2).map { Double(Int16(bitPattern: UInt16(bytes[2 * $0]) | UInt16(bytes[2 * $0 + 1]) << 8)) / 32768 }
