@@ -79,4 +79,25 @@ import Testing
         #expect(manual.contains(warning), "the manual's aec section does not quote the warning as printed: \(warning)")
         #expect(!manual.contains("nothing is said without"), "the manual says the warning needs --stats")
     }
+
+    /// The worst frame's processing time (thread CPU time) is in --stats, text and JSON, in ms
+    /// and as a fraction of the frame's real time: present and positive (a measurement: no
+    /// threshold).
+    @Test func theWorstFrameIsInTheStats() throws {
+        let r = try Self.run("""
+            "$AUPIPE" -i mic0.wav mix input=far.wav,gain=-6,offset=100ms -o echo.wav
+            "$AUPIPE" -i echo.wav --stats aec ref=far.wav -o /dev/null 2> text.txt
+            "$AUPIPE" -i echo.wav --stats=json aec ref=far.wav -o /dev/null; cat text.txt >&2
+            """)
+        #expect(r.status == 0, "\(r.stderr)")
+        let lines = r.stderr.split(separator: "\n").map(String.init)
+        let text = try #require(lines.first { $0.hasPrefix("aupipe: stats: 1 aec:") }, "\(r.stderr)")
+        let ms = try #require(text.firstMatch(of: /worst frame (\d+\.\d+) ms of thread CPU time \((\d+\.\d)% of its 20 ms\)/), "\(text)")
+        #expect(Double(ms.1)! > 0, "\(text)")
+        let figures = try Self.figures(try #require(lines.first { $0.hasPrefix("{") }))
+        let worst = try #require(figures["worstFrameMS"] as? Double, "\(figures)")
+        let share = try #require(figures["worstFrameRealTimeFraction"] as? Double, "\(figures)")
+        #expect(worst > 0 && share > 0, "\(figures)")
+        #expect(abs(share - worst / 20) < 1e-9, "the fraction is the ms over the frame's 20 ms: \(figures)")
+    }
 }

@@ -21,6 +21,8 @@ package struct EchoCancellerConfiguration {
     package let preprocess: PreprocessSettings?
     /// `residual=1` (only with the preprocessor) and `nonlinear=1`.
     package let residual: Bool, nonlinear: Bool
+    /// `comfort=on` (only with the preprocessor and one microphone).
+    package let comfort: Bool
     /// `drift=`.
     package let drift: ClockDriftSetting
     /// `plot=`'s file, checked.
@@ -58,6 +60,7 @@ package struct EchoCancellerConfiguration {
         }
         residual = preprocess != nil && v[EchoCancellerUnit.Keys.residual]
         nonlinear = v[EchoCancellerUnit.Keys.nonlinear]
+        comfort = preprocess != nil && v[EchoCancellerUnit.Keys.comfort]
         drift = v[EchoCancellerUnit.Keys.drift]
         if referenceChannel != nil, case .ppm(let ppm) = drift {
             throw AUPipeError.usage("aec: drift=\(formatNumber(ppm)) needs ref=PATH: a reference from an input channel shares the microphone's clock (drift=off or auto, which then does nothing)")

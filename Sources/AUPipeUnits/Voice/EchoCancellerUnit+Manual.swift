@@ -6,15 +6,13 @@ extension EchoCancellerUnit {
     /// delay search and its warm start, drift, path changes, the residual suppressor, what
     /// --stats reports) are in the unit's manual section (`manual`).
     package static let helpDetails = """
-        The stream is the microphone (the near end); ref= names the far end, what the loudspeaker
-        played (a file, a FIFO or <(command), any container, mixed to mono, or N channels with
-        speakers=N, and resampled to the stream's rate), or ref-channel=N takes it from input channel
-        N, which is then dropped. The output is the microphone without the echo, exactly as long as
-        the input. delay=auto finds and follows the bulk delay, drift=auto a clock difference between
-        microphone and far end; speex's preprocessor (preprocess=) and a residual and nonlinear echo
-        suppressor (residual=, nonlinear=) take out what the linear filter leaves. With --play the
-        far end is also played on a sound device; in a real-time run a late ref= is silence.
-        --stats reports ERLE, delay, drift and double talk; plot= draws them.
+        The stream is the microphone; ref= names the far end, what the loudspeaker played (a file,
+        FIFO or <(command), mixed to mono, or N channels with speakers=N, resampled to the stream's
+        rate), or ref-channel=N takes it from input channel N. The output is the microphone without
+        the echo, as long as the input. delay=auto finds the bulk delay, drift=auto a clock difference;
+        speex's preprocessor (preprocess=), a residual and nonlinear echo suppressor (residual=,
+        nonlinear=) and comfort noise for what they take of the background (comfort=) follow the
+        linear filter. --stats: ERLE, delay, drift, double talk, the worst frame's CPU time.
         """
 }
 
@@ -246,6 +244,25 @@ extension EchoCancellerUnit {
         Default
         .BR 1 ;
         it pauses by itself where the loudspeaker does not saturate.
+        .TP
+        .BI comfort= BOOLEAN
+        Comfort noise (1) or not (0): while the far end talks, what the
+        suppressors took of the microphone's background is put back as noise of the
+        level and spectrum the output has while the far end is silent (learnt then,
+        after denoise= when it is on), so that the line sounds the same whether the
+        far end talks or not (a background under half a 16-bit step, as denoise=
+        leaves one of 40 dB SNR, stays as it is: mostly zeros).
+        A frequency bin that holds its background gets none (one 3 dB under it gets half), and
+        nothing is added while the far end has been silent for tail= (the near end
+        alone is untouched). The noise is seeded by frame: the same bytes on every
+        run and block size.
+        Default
+        .BR 1 ;
+        it runs only with
+        .B preprocess=1
+        and one microphone channel, and from the first time the far end falls
+        silent for tail= (until then there is no background to match).
+        Its noise counts as residual echo in an ERLE measured by phase inversion.
         .TP
         .BI denoise= DB
         Noise suppression in dB, \-100 to 0, as

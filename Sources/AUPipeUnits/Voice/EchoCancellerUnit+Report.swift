@@ -52,16 +52,32 @@ extension EchoCancellerUnit {
                 parts.append("its nonlinear canceller ran in \(nl.framesRun * 100 / nl.framesSeen)% of frames and took its estimate out in \(nl.framesOpen * 100 / nl.framesSeen)%")
             }
         }
+        if let comfort = postFilter?.comfort, comfort.framesRun > 0 {
+            parts.append("comfort noise in \(comfort.framesFilled * 100 / comfort.framesRun)% of frames")
+        }
+        if worstFrame.frames > 0 {
+            parts.append("worst frame \(String(format3: worstFrame.seconds * 1000)) ms of thread CPU time (\(String(worstFrameShare * 100, decimals: 1))% of its \(formatFixed(frameSeconds * 1000)) ms)")
+        }
         return parts.joined(separator: ", ")
     }
 
+    /// A frame's real time (s).
+    private var frameSeconds: Double { Double(layout.frameFrames) / Double(layout.rate) }
+
+    /// The worst frame's CPU time over its real time.
+    private var worstFrameShare: Double { worstFrame.seconds / frameSeconds }
+
     /// ERLE and its median (dB), convergence (s), each null when not measured or reached, the
     /// delay in use (ms), the drift (ppm, 0.1; null with `drift=off` or before an estimate), and
-    /// the reference's frames that came late in real time (silence).
+    /// the reference's frames that came late in real time (silence), and the worst frame's
+    /// processing in thread CPU time (ms, and as a fraction of the frame's real time; null
+    /// before any frame).
     public var statsFigures: [StatsFigure] {
         [StatsFigure("erleDB", meter.erle), StatsFigure("erleMedianDB", meter.medianERLE),
          StatsFigure("convergedAtSeconds", meter.convergedAt), StatsFigure("delayMS", delayMS),
-         StatsFigure("driftPPM", driftPPM.map { ($0 * 10).rounded() / 10 }), StatsFigure("referenceLateFrames", Double(reader?.underrunFrames ?? 0))]
+         StatsFigure("driftPPM", driftPPM.map { ($0 * 10).rounded() / 10 }), StatsFigure("referenceLateFrames", Double(reader?.underrunFrames ?? 0)),
+         StatsFigure("worstFrameMS", worstFrame.frames > 0 ? worstFrame.seconds * 1000 : nil),
+         StatsFigure("worstFrameRealTimeFraction", worstFrame.frames > 0 ? worstFrameShare : nil)]
     }
 
     /// The figures over stream time (`AECSeries`) for `--stats=json`.

@@ -53,6 +53,8 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
     private var framesIn: Int64 { blocker?.framesIn ?? 0 }
     private var clipped = 0
     private var warnedShortReference = false
+    /// The longest frame's processing, in thread CPU time (`--stats`).
+    package private(set) var worstFrame = WorstFrame()
 
     /// Set when the reference ended before the stream did.
     package var referenceEndedAt: Double? {
@@ -89,7 +91,7 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
         let pathChange = try EchoPathChange(layout: layout)
         let linear = try LinearEchoCanceller(layout: layout, automatic: fixedDelay == nil, historyFrames: pathChange.shadow.historyFrames)
         let postFilter = try EchoPostFilter(layout: layout, settings: configuration.preprocess, residual: configuration.residual,
-                                            nonlinear: configuration.nonlinear, echo: linear.state)
+                                            nonlinear: configuration.nonlinear, comfort: configuration.comfort, echo: linear.state)
         (self.pathChange, self.linear, self.postFilter) = (pathChange, linear, postFilter)
         blocker = Self.descriptor.frameNeeds.fixedFrames(frameFrames, channels: layout.inChannels, outputChannels: layout.mics,
                                                          latency: postFilter.latencyFrames)
@@ -113,7 +115,7 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
     public func maxOutputFrames(forInput inputFrames: Int) -> Int { blocker?.maxOutput(forInput: inputFrames) ?? inputFrames }
 
     public func process(_ input: UnsafePointer<Float>, frames: Int, into output: UnsafeMutablePointer<Float>) throws -> Int {
-        let written = try blocker!.push(input, frames: frames, into: output) { try runFrame(into: blocker!.frameOut) }
+        let written = try blocker!.push(input, frames: frames, into: output) { try worstFrame.time { try runFrame(into: blocker!.frameOut) } }
         if !warnedShortReference, let warning = shortReferenceWarning {
             warnedShortReference = true
             warn(warning)
@@ -122,7 +124,7 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
     }
 
     public func drain(into output: UnsafeMutablePointer<Float>, capacity: Int) throws -> (frames: Int, done: Bool) {
-        let written = try blocker!.finish(into: output) { try runFrame(into: blocker!.frameOut) }
+        let written = try blocker!.finish(into: output) { try worstFrame.time { try runFrame(into: blocker!.frameOut) } }
         reader?.reportLate()
         series.finish()
         return (written, true)
@@ -174,7 +176,7 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
         // (the meter, the double-talk detector).
         let filtered = ERLEMeter.energy(out16, count: frameFrames * mics)
         postFilter.run(out16, rec: rec16, play: play16, echo: pathChange.preprocessorEcho(inUse: linear.state),
-                       doubleTalk: pathChange.doubleTalk.active, pathChanged: pathChange.justChanged(now: now))
+                       doubleTalk: pathChange.doubleTalk.active, pathChanged: pathChange.justChanged(now: now), farEnd: refLevel > ERLEMeter.activeThreshold)
         meter.add(mic: rec16, out: out16, filtered: filtered, ref: play16, n: frameFrames * mics, refCount: frameFrames * speakers, frames: frameFrames)
         let micEnergy = ERLEMeter.energy(rec16, count: frameFrames * mics), n = Double(frameFrames * mics)
         let talking = pathChange.add(mic: micEnergy / n, filtered: filtered / n, reference: refLevel)

@@ -4,13 +4,15 @@ import AUPipeGraph
 /// `aec`'s post-filter, after the linear canceller: the nonlinear canceller
 /// (`NonlinearEchoCanceller`, `nonlinear=1`), speex's preprocessor (`preprocess=1`: residual
 /// echo, noise, level, voice activity) attached to the echo state in use, and the residual
-/// echo suppressor (`ResidualEchoSuppressor`, `residual=1`). The residual echo suppressor and
-/// the attachment to the echo state need one microphone channel; several get the preprocessor
-/// alone, one per channel. Everything is allocated in `init`.
+/// echo suppressor (`ResidualEchoSuppressor`, `residual=1`), then the comfort noise
+/// (`ComfortNoise`, `comfort=on`) for what they took of the background. The residual echo
+/// suppressor, the comfort noise and the attachment to the echo state need one microphone
+/// channel; several get the preprocessor alone, one per channel. Everything is allocated in `init`.
 package final class EchoPostFilter {
     private let preprocessors: [Preprocessor]
     package let residual: ResidualEchoSuppressor?
     package let nonlinear: NonlinearEchoCanceller?
+    package let comfort: ComfortNoise?
     private let frameFrames: Int, mics: Int, speakers: Int
     /// One channel's frame, for the preprocessors of several microphones.
     private let channel16: UnsafeMutablePointer<Int16>
@@ -19,8 +21,9 @@ package final class EchoPostFilter {
 
     /// For `layout`'s stream: the preprocessor with `settings` (nil: none), attached to `echo`
     /// with one microphone; with `residual` (and one microphone) the residual echo suppressor,
-    /// with `nonlinear` its nonlinear canceller.
-    package init(layout: EchoLayout, settings: PreprocessSettings?, residual residualOn: Bool, nonlinear nonlinearOn: Bool, echo: EchoState) throws {
+    /// with `nonlinear` its nonlinear canceller; with `comfort` (and one microphone) the comfort noise.
+    package init(layout: EchoLayout, settings: PreprocessSettings?, residual residualOn: Bool, nonlinear nonlinearOn: Bool, comfort comfortOn: Bool = false,
+                 echo: EchoState) throws {
         frameFrames = layout.frameFrames
         mics = layout.mics
         speakers = layout.speakers
@@ -40,6 +43,14 @@ package final class EchoPostFilter {
             residual = nil
             nonlinear = nil
         }
+        if comfortOn, mics == 1, settings != nil {
+            // The far end's silence before the output is background again: the echo's tail, and
+            // the frames the output comes late.
+            let late = 1 + (residual == nil ? 0 : 1)
+            comfort = ComfortNoise(frameFrames: frameFrames, rate: rate, hangoverFrames: (layout.tailFrames + frameFrames - 1) / frameFrames + late)
+        } else {
+            comfort = nil
+        }
         channel16 = .allocate(capacity: frameFrames)
     }
 
@@ -55,9 +66,10 @@ package final class EchoPostFilter {
     /// One frame in place: `out`, the linear canceller's output (`frameFrames × mics`), `rec`
     /// its microphone input, `play` its reference. `echo`: the state the preprocessor is to read
     /// (`EchoPathChange.preprocessorEcho`); `doubleTalk` and `pathChanged` as
-    /// `ResidualEchoSuppressor.run`.
+    /// `ResidualEchoSuppressor.run`; `farEnd`: whether the reference played in this frame (for
+    /// the comfort noise).
     package func run(_ out: UnsafeMutablePointer<Int16>, rec: UnsafePointer<Int16>, play: UnsafePointer<Int16>, echo: EchoState,
-             doubleTalk: Bool, pathChanged: Bool) {
+             doubleTalk: Bool, pathChanged: Bool, farEnd: Bool = false) {
         guard !preprocessors.isEmpty else { return }
         if mics == 1 {
             // The nonlinear canceller's output comes after the linear filter's, and the
@@ -68,6 +80,7 @@ package final class EchoPostFilter {
             residual?.capture(mic: rec, cancelled: out)
             if p.run(out) { voiceFrames += 1 }
             residual?.run(out, doubleTalk: doubleTalk, pathChanged: pathChanged)
+            comfort?.run(out, farEnd: farEnd)
         } else {
             for c in 0..<mics {
                 for f in 0..<frameFrames { channel16[f] = out[f * mics + c] }
