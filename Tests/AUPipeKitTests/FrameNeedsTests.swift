@@ -10,19 +10,21 @@ import Testing
 /// that declares fixed frames or a latency gives the same bytes at any block size, with the
 /// length its descriptor promises.
 @Suite struct FrameNeedsTests {
-    /// The arguments each declaring unit runs with here; a unit that starts declaring needs
-    /// a line.
+    /// The arguments each declaring unit runs with here: its descriptor's exercise when that
+    /// needs no side stream and keeps the length (so a new unit needs no line here), else a line.
     static func arguments(for unit: String, in dir: URL) throws -> [String]? {
         switch unit {
         case "resample": return ["16000"]
-        case "delay": return ["2.5f"]
         case "loudnorm", "denoise", "agc": return []
         case "aec":
             let ref = dir.appendingPathComponent("ref.wav")
             let far = TestSignals.wav(PreprocessUnitTests.noise(5000, level: 0.1, seed: 3), StreamFormat(encoding: .s16le, sampleRate: 48000, channels: 1))
             try Data(far).write(to: ref)
             return ["ref=\(ref.path)"]
-        default: return nil
+        default:
+            guard let exercise = try? BuiltInUnits().descriptors.first(where: { $0.name == unit })?.exercise, exercise.length == .same,
+                  !exercise.arguments.contains(where: { $0.contains("{") }) else { return nil }
+            return exercise.arguments
         }
     }
 

@@ -58,7 +58,7 @@ import Testing
     /// went and how, and the status is 74.
     @Test func captureLossEndsTheRunCleanly() throws {
         let dir = try Self.directory()
-        let r = try Self.run("timeout -s KILL 30 \"$AUPIPE\" --capture gone --capture-format s16le:16000:1 --period 10ms --buffer 500ms -o out.wav gain 0.0001", in: dir)
+        let r = try Self.run("timeout -s KILL 30 \"$AUPIPE\" --capture gone --capture-format s16le:16000:1 --period 10ms --buffer 500ms --dither=off -o out.wav gain 0.0001", in: dir)
         #expect(r.status == 74, "\(r.stderr)")
         let lines = Self.lines(r.stderr)
         #expect(lines.count == 2 && lines[0].hasPrefix("aupipe: --capture gone: ") && lines[0].contains("unplugged or disappeared (ENODEV) at 0.300 s"), "\(r.stderr)")

@@ -3,5 +3,5 @@
 /// and CHANGELOG.md repeat it (DocsAgreementTests and VersionTests check that they agree).
 public enum Version {
     /// `MAJOR.MINOR.PATCH`.
-    public static let number = "0.1.0"
+    public static let number = "0.2.0"
 }

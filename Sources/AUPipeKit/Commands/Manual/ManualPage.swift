@@ -6,7 +6,7 @@
 public enum ManualPage {
     /// The date in the `.TH` line: that of `HelpText.version`'s release, so that the page is
     /// the same bytes whenever it is made. Change it with the version.
-    public static let date = "2026-11-21"
+    public static let date = "2026-11-26"
 
     /// The whole page, ending with a newline.
     public static func roff(registry: UnitRegistry = .standard) -> String {

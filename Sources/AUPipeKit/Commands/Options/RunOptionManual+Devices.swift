@@ -90,7 +90,7 @@ extension RunOptionManual {
         .TP
         .BR \-V ", " \-\-version
         Print the version,
-        .BR "aupipe 0.1.0" ,
+        .BR "aupipe \#(Version.number)" ,
         and exit;
         .B aupipe version
         also lists the libraries in use.
