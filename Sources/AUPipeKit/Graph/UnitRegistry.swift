@@ -15,9 +15,12 @@ public struct BuiltInUnits: UnitProvider {
         [
             EchoCancellerUnit.descriptor,
             PreprocessUnit.agcDescriptor,
+            CompressorUnit.descriptor,
             ConvertUnit.descriptor,
             PreprocessUnit.denoiseDescriptor,
             GainUnit.descriptor,
+            GateUnit.descriptor,
+            LimiterUnit.descriptor,
             LoudnormUnit.descriptor,
             MeterUnit.descriptor,
             MixUnit.descriptor,
