@@ -22,6 +22,7 @@ public final class CompressorUnit: AudioUnit, StatsReporting, LiveControllable, 
         primary: Keys.threshold.name,
         example: "aupipe -i voice.wav compressor threshold=-24 ratio=3 makeup=auto : loudnorm -16 -t wav | flac - -o voice.flac",
         exercise: UnitExercise(["threshold=-30", "ratio=4", "lookahead=5ms", "sidechain=\(UnitExercise.sideInput)"]),
+        manual: manualText,
         frameNeeds: FrameNeeds(latency: true),
         make: { try CompressorUnit($0) })
 

@@ -15,6 +15,7 @@ public final class GateUnit: AudioUnit, StatsReporting, LiveControllable, PlotRe
         primary: Keys.threshold.name,
         example: "aupipe -i interview.wav gate threshold=-45 range=-20 hold=200ms -o gated.wav",
         exercise: UnitExercise(["threshold=-30", "range=-30", "hold=20ms"]),
+        manual: manualText,
         make: { try GateUnit($0) })
 
     private var curve: ExpanderCurve

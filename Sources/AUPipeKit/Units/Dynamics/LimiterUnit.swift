@@ -14,6 +14,7 @@ public final class LimiterUnit: AudioUnit, StatsReporting, LiveControllable {
         primary: Keys.ceiling.name,
         example: "aupipe -i master.wav gain 6 : limiter -1 true-peak=1 -o loud.wav",
         exercise: UnitExercise(["ceiling=-6", "true-peak=1"]),
+        manual: manualText,
         frameNeeds: FrameNeeds(latency: true),
         make: { LimiterUnit($0) })
 
