@@ -12,6 +12,8 @@ import Testing
         switch unit {
         case "resample": return ["16000"]
         case "loudnorm", "denoise", "agc": return []
+        case "compressor": return ["threshold=-30", "lookahead=5ms"]
+        case "limiter": return ["-12", "true-peak=1"]
         case "aec":
             let ref = dir.appendingPathComponent("ref.wav")
             let far = TestSignals.wav(PreprocessUnitTests.noise(5000, level: 0.1, seed: 3), StreamFormat(encoding: .s16le, sampleRate: 48000, channels: 1))
