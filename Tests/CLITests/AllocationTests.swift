@@ -60,6 +60,9 @@ import Testing
                       // 1 s merges its columns once (750 of 800 in use at the end), 30 s six times.
                       "spectrogram plot=\(spectrogramFile) : gain -1",
                       "loudnorm target=-16 true-peak=-1.5 : loudnorm -23 range=20",
+                      // Dynamics: a side chain at another rate and channel count, a look-ahead. (plot= is
+                      // left out: its SVG, written once at the end, is text of one element per point.)
+                      "compressor -30 lookahead=5ms sidechain=\(busFile) : gate -60 hold=10ms : limiter -1 true-peak=1",
                       "ladspa amp_mono gain=0.5 : ladspa fastLookaheadLimiter limit_db=-3 : ladspa amp:amp_stereo gain=1.5",
                       "lv2 eg-amp gain=-3 : lv2 dpl#stereo threshold=-6 : lv2 dpl#mono"])
     func allocationsDoNotGrowWithTheStream(chain: String) throws {

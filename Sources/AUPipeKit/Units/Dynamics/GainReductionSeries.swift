@@ -57,7 +57,7 @@ final class GainReductionSeries {
         let values: [Double?] = (0..<count).map { -Double(deepest[$0]) }
         let low = SVGPlot.range(of: values, minimum: -6...0, step: 3)
         let panel = SVGPlot.Panel(label: "gain reduction (dB)", range: low.lowerBound...0, step: SVGPlot.step(for: -low.lowerBound),
-                                  series: [SVGPlot.Series(name: "gain (dB), the deepest of each point", color: "#1f77b4", width: 1.5, values: values)])
+                                  series: [SVGPlot.Series(name: "gain (dB)", color: "#1f77b4", width: 1.5, values: values)])
         return SVGPlot(title: title, times: times, duration: seconds, panels: [panel]).svg()
     }
 }
