@@ -177,4 +177,16 @@ import Testing
         #expect(h.get("reduction").flatMap(Double.init).map { abs($0 - 15) < 0.01 } == true)
         #expect(h.statsFigures.first { $0.name == "maxReductionDB" }?.value == 15)
     }
+
+    @Test(arguments: ["compressor", "gate"])
+    func nonFiniteSamplesDoNotStickInTheGain(unit: String) throws {
+        var input = Self.tone(-10, frames: Self.rate)
+        input[1000] = .nan
+        input[2000] = .infinity
+        let out = try UnitHarness([unit, "threshold=-30", "detector=peak", "release=5ms"], format: Self.mono).run(input)
+        #expect(out[1000].isNaN && out[2000].isInfinite, "they pass through as they are")
+        // Half a second later the gain is the curve's again, a finite number.
+        let clean = try UnitHarness([unit, "threshold=-30", "detector=peak", "release=5ms"], format: Self.mono).run(Self.tone(-10, frames: Self.rate))
+        #expect(abs(Self.level(out, Self.rate / 2..<Self.rate) - Self.level(clean, Self.rate / 2..<Self.rate)) < 0.01)
+    }
 }

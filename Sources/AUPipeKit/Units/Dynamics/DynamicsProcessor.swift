@@ -15,6 +15,8 @@ import Glibc
 final class DynamicsProcessor<Law: GainLaw> {
     /// Levels below this power (−200 dBFS) read as −200 dBFS.
     static var floorPower: Float { 1e-20 }
+    /// Levels above this power (+200 dBFS, from infinite samples) read as +200 dBFS.
+    static var ceilingPower: Float { 1e20 }
     /// 10·log10(2) and log2(10)/20: dB from log2 of a power, and log2 of an amplitude from dB.
     static var dBPerLog2: Float { 3.0102999566 }
     static var log2PerDB: Float { 0.1660964047 }
@@ -128,7 +130,10 @@ final class DynamicsProcessor<Law: GainLaw> {
 
     @inline(__always)
     private func gain(group g: Int, power: Float) -> Float {
-        let x = Self.dBPerLog2 * log2f(Swift.max(power, Self.floorPower))
+        // NaN and infinite input would stick in the smoothed gain for good: read as the
+        // floor and as +200 dBFS (the samples themselves pass through as they are).
+        let p = power.isNaN ? Self.floorPower : Swift.min(Swift.max(power, Self.floorPower), Self.ceilingPower)
+        let x = Self.dBPerLog2 * log2f(p)
         let target = law.target(x, group: g)
         let v = gainsDB[g]
         let next = smoother.step(v, to: target, isAttack: Law.attackFalls ? target < v : target > v)
