@@ -189,4 +189,34 @@ import Testing
         let clean = try UnitHarness([unit, "threshold=-30", "detector=peak", "release=5ms"], format: Self.mono).run(Self.tone(-10, frames: Self.rate))
         #expect(abs(Self.level(out, Self.rate / 2..<Self.rate) - Self.level(clean, Self.rate / 2..<Self.rate)) < 0.01)
     }
+
+    @Test func gateOpensOnItsSidechain() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("aupipe-gate-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let frames = 3 * Self.rate
+        let path = dir.appendingPathComponent("voice.wav").path
+        try Data(TestSignals.wav(Self.voice(frames: frames).samples, Self.mono)).write(to: URL(fileURLWithPath: path))
+        let out = try UnitHarness(["gate", "sidechain=\(path)", "threshold=-30", "range=-40", "hold=0", "attack=1ms", "release=10ms"],
+                                  format: Self.mono).run(Self.tone(-20, frames: frames))
+        // Closed (-40 dB) before the voice, open while it talks, closed again after it.
+        #expect(abs(Self.level(out, Self.rate / 2..<Self.rate) + 60) <= 0.01)
+        #expect(abs(Self.level(out, Self.rate * 3 / 2..<2 * Self.rate) + 20) <= 0.01)
+        #expect(abs(Self.level(out, Self.rate * 5 / 2..<3 * Self.rate) + 60) <= 0.01)
+    }
+
+    @Test func linkMaxSharesTheGainAndNoneDoesNot() throws {
+        let stereo = StreamFormat(encoding: .f32le, sampleRate: Self.rate, channels: 2)
+        let loud = Self.tone(0, frames: Self.rate / 2), quiet = Self.tone(-40, frames: Self.rate / 2)
+        var input: [Float] = []
+        for i in 0..<loud.count { input += [loud[i], quiet[i]] }
+        func right(_ link: String) throws -> Double {
+            let out = try UnitHarness(["compressor", "threshold=-20", "ratio=4", "knee=0", "link=\(link)"], format: stereo).run(input)
+            let r = stride(from: 1, to: out.count, by: 2).map { out[$0] }
+            return Self.level(r, Self.rate / 4..<Self.rate / 2)
+        }
+        // 0 dBFS on the left takes 15 dB off both with link=max; the right alone is below the threshold.
+        #expect(abs(try right("max") + 55) <= 0.01)
+        #expect(abs(try right("none") + 40) <= 0.01)
+    }
 }
