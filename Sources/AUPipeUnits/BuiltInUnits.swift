@@ -11,6 +11,7 @@ public struct BuiltInUnits: UnitProvider {
     }
 
     private static let all: [UnitDescriptor] = [
+            CompressorUnit.descriptor,
             ConvertUnit.descriptor,
             DelayUnit.descriptor,
             DitherUnit.descriptor,
@@ -31,6 +32,8 @@ public struct BuiltInUnits: UnitProvider {
             FilterUnit.trebleDescriptor,
             FIRUnit.descriptor,
             GainUnit.descriptor,
+            GateUnit.descriptor,
+            LimiterUnit.descriptor,
             LoudnormUnit.descriptor,
             MeterUnit.descriptor,
             MixUnit.descriptor,

@@ -16,6 +16,8 @@ import Testing
         switch unit {
         case "resample": return ["16000"]
         case "loudnorm", "denoise", "agc": return []
+        case "compressor": return ["threshold=-30", "lookahead=5ms"]
+        case "limiter": return ["-12", "true-peak=1"]
         case "aec":
             let ref = dir.appendingPathComponent("ref.wav")
             let far = TestSignals.wav(PreprocessUnitTests.noise(5000, level: 0.1, seed: 3), StreamFormat(encoding: .s16le, sampleRate: 48000, channels: 1))
@@ -32,10 +34,11 @@ import Testing
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("frameneeds-\(getpid())")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
-        let format = StreamFormat(encoding: .s16le, sampleRate: 48000, channels: 1)
+        // Stereo, as the descriptors' exercises are written for (EveryUnitBlockSizeTests).
+        let format = StreamFormat(encoding: .s16le, sampleRate: 48000, channels: 2)
         let frames = 4801 // not a whole number of any frame size
-        var signal = PreprocessUnitTests.noise(frames, level: 0.2, seed: 11)
-        signal[1000] = 0.9
+        var signal = PreprocessUnitTests.noise(frames * 2, level: 0.2, seed: 11)
+        signal[2000] = 0.9
         let input = TestSignals.wav(signal, format)
         let declaring = BuiltInUnits().descriptors.filter { $0.frameNeeds != .none }
         #expect(Set(declaring.map(\.name)).isSuperset(of: ["resample", "loudnorm", "denoise", "agc"]))

@@ -62,6 +62,9 @@ import Testing
                       "loudnorm target=-16 true-peak=-1.5 : loudnorm -23 range=20",
                       "delay 0,2.5ms : echo 100ms feedback=0.5 lowpass=3k extend=1 : reverb 50 pre-delay=10ms extend=1 : remix preset=ms-encode : remix 1,2 2",
                       "highpass 80 order=3 : notch 50 : eq peak,1k,gain=-3 lowshelf,100,gain=2 channels=1 : bass 3 : biquad b0=0.5",
+                      // Dynamics: a side chain at another rate and channel count, a look-ahead. (plot= is
+                      // left out: its SVG, written once at the end, is text of one element per point.)
+                      "compressor -30 lookahead=5ms sidechain=\(busFile) : gate -60 hold=10ms : limiter -1 true-peak=1",
                       "ladspa amp_mono gain=0.5 : ladspa fastLookaheadLimiter limit_db=-3 : ladspa amp:amp_stereo gain=1.5",
                       "lv2 eg-amp gain=-3 : lv2 dpl#stereo threshold=-6 : lv2 dpl#mono"])
     func allocationsDoNotGrowWithTheStream(chain: String) throws {

@@ -27,7 +27,7 @@ import Testing
         #expect(try Self.bash(["aupipe", "gain", "-3", ":", "mi"]) == ["mix"])
         #expect(try Self.bash(["aupipe", "resample", "16000", "eng"]) == ["engine="])
         #expect(try Self.bash(["aupipe", "resample", "16000", "engine="]) == ["engine=soxr", "engine=speex"])
-        #expect(try Self.bash(["aupipe", "comp"]).sorted() == ["compare", "completions"])
+        #expect(try Self.bash(["aupipe", "comp"]).sorted() == ["compare", "completions", "compressor"])
         #expect(try Self.bash(["aupipe", "completions", ""]) == ["bash", "zsh", "fish"])
         #expect(try Self.bash(["aupipe", "help", "res"]) == ["resample"])
     }

@@ -98,4 +98,11 @@ import Testing
         try #require(r.status == 0, "\(r.stderr)")
         try Self.check(dir.appendingPathComponent("p.svg"), series: ["ERLE (dB)", "delay in use (ms)", "clock drift (ppm)"])
     }
+
+    @Test(.needs("chromium")) func compressorPlotOpensInABrowser() throws {
+        let dir = try CLI.temporaryDirectory()
+        let r = try CLI.shell(#""$AUPIPE" gen sweep duration=5 level=-6 --out-format s16le:48000:2 | "$AUPIPE" compressor -30 plot=p.svg -o /dev/null"#, cwd: dir)
+        try #require(r.status == 0, "\(r.stderr)")
+        try Self.check(dir.appendingPathComponent("p.svg"), series: ["gain (dB)"])
+    }
 }

@@ -7,9 +7,9 @@ import Glibc
 /// `loudnorm`: single-pass loudness normalisation for streams: a slowly moving gain brings the
 /// input's loudness (BS.1770-4, EBU R128 gating) to `target` LUFS, keeping a loudness range of up
 /// to `range` LU (`LoudnessGainControl`), and a look-ahead true-peak limiter keeps the output's
-/// true peak at or below `true-peak` dBTP (`TruePeakLimiter`).
+/// true peak at or below `true-peak` dBTP (`LookaheadLimiter`, shared with `limiter`).
 ///
-/// Exact length and zero delay: the limiter's look-ahead (10 ms plus 11 frames: `TruePeakLimiter.latency`) is trimmed
+/// Exact length and zero delay: the limiter's look-ahead (10 ms plus 11 frames: `LookaheadLimiter.latency`) is trimmed
 /// (`LatencyTrim`): skipped at the start and flushed with zeros at the end, so output frame k is
 /// input frame k times a gain.
 /// Input and output loudness are measured (libebur128, `LoudnessMeter`) for `--stats` and
@@ -41,7 +41,7 @@ public final class LoudnormUnit: AudioUnit, StatsReporting, LiveControllable {
     public private(set) var range: Double
 
     private var control: LoudnessGainControl
-    private var limiter: TruePeakLimiter?
+    private var limiter: LookaheadLimiter?
     private var inputMeter: LoudnessMeter?
     private var outputMeter: LoudnessMeter?
     /// NaN and infinities kept out of the input's and the output's measurement (as 0), counted.
@@ -85,7 +85,7 @@ public final class LoudnormUnit: AudioUnit, StatsReporting, LiveControllable {
         finiteIn = FiniteMeasure(owner: "loudnorm", channels: channels, sampleRate: rate, maxFrames: context.maxFrames)
         // The output's copy is never reported: a NaN there came in (and was reported) at the input.
         finiteOut = FiniteMeasure(owner: nil, channels: channels, sampleRate: rate, maxFrames: context.maxFrames)
-        let limiter = TruePeakLimiter(channels: channels, sampleRate: rate, ceiling: Self.ceiling(truePeak))
+        let limiter = LookaheadLimiter(channels: channels, sampleRate: rate, ceiling: Self.ceiling(truePeak))
         self.limiter = limiter
         trim = LatencyTrim(latency: limiter.latency)
         period = max(1, Int((LoudnessGainControl.period * Double(rate)).rounded()))

@@ -1,0 +1,149 @@
+import AUPipeFormats
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A look-ahead brickwall limiter, shared by `loudnorm` and `limiter`: the frames come out
+/// `latency` frames late, multiplied by a gain envelope that is already down to what the
+/// loudest peak needs when that peak comes out, and that recovers slowly after it.
+///
+/// Per frame: the peak p of the frame over all channels, either its sample peak (max |x|) or,
+/// with `truePeak`, its 4x oversampled peak (`Oversampler`, the design of libebur128's
+/// true-peak meter); the gain it needs r = min(1, ceiling / p); the minimum of r over a window
+/// that reaches `attack` frames ahead and `spread` frames either side (the interpolator's
+/// reach, so the frames that shape an interpolated peak are all turned down; 0 for sample
+/// peaks); a release that lets the gain rise back towards 1 with a time constant of
+/// `releaseSeconds` (1 − 1/e of the way in that time) but never above that minimum; then a
+/// moving average over `attack` frames, which turns the step into a ramp. An average of values
+/// that are all at most r is at most r, so every frame within `spread` of a peak leaves at or
+/// below the ceiling.
+///
+/// `latency` = delay + attack − 1 + spread frames (delay: the interpolator's, 6 frames, or 0
+/// for sample peaks); the caller trims them (`LatencyTrim`: skipped at the start, flushed with
+/// zeros at the end). Nothing is allocated after `init`.
+package final class LookaheadLimiter {
+    /// Frames each side of a frame the true-peak interpolator reaches.
+    package static let truePeakSpread = Oversampler.tapsPerPhase / 2
+    /// `loudnorm`'s look-ahead (attack ramp) and release time constant, seconds.
+    package static let attackSeconds = 0.01
+    package static let releaseSeconds = 0.2
+
+    package let channels: Int
+    /// Look-ahead (the attack ramp), frames, ≥ 1.
+    package let attack: Int
+    package let latency: Int
+    /// The ceiling as a linear amplitude (1 = full scale); may change between frames.
+    package var ceiling: Float
+
+    /// The true-peak interpolator, nil for sample peaks; its delay and reach, frames.
+    private let oversampler: Oversampler?
+    private let delay: Int
+    private let spread: Int
+    /// The frames waiting to come out: `latency` frames (at least one slot), interleaved.
+    private let delayLine: UnsafeMutablePointer<Float>
+    private let delayFrames: Int
+    private var delayPosition = 0
+    /// The sliding minimum: a monotonic queue of (frame index, gain) over `window` frames.
+    private let window: Int
+    private let queueIndex: UnsafeMutablePointer<Int64>
+    private let queueGain: UnsafeMutablePointer<Float>
+    private var queueHead = 0, queueCount = 0
+    /// The release state and the moving average's ring and sum.
+    private var released: Float = 1
+    private let releaseStep: Float
+    private let ring: UnsafeMutablePointer<Float>
+    private var ringPosition = 0
+    private var sum: Double
+    private var frame: Int64 = 0
+    /// The smallest gain applied so far, and the gain applied to the last frame out.
+    package private(set) var smallestGain: Float = 1
+    package private(set) var lastGain: Float = 1
+
+    /// - Parameters:
+    ///   - ceiling: linear amplitude the output's peak (true peak with `truePeak`) stays at or below.
+    ///   - truePeak: limit the 4x oversampled peak (else the sample peak).
+    ///   - attackSeconds: the look-ahead, over which the gain ramps down, seconds (at least one frame).
+    ///   - releaseSeconds: the time constant of the gain's return towards 1, seconds (> 0).
+    package init(channels: Int, sampleRate: Int, ceiling: Float, truePeak: Bool = true,
+         attackSeconds: Double = LookaheadLimiter.attackSeconds, releaseSeconds: Double = LookaheadLimiter.releaseSeconds) {
+        self.channels = channels
+        self.ceiling = ceiling
+        attack = max(1, Int((attackSeconds * Double(sampleRate)).rounded()))
+        oversampler = truePeak ? Oversampler(channels: channels) : nil
+        delay = truePeak ? Oversampler.delay : 0
+        spread = truePeak ? Self.truePeakSpread : 0
+        latency = delay + attack - 1 + spread
+        delayFrames = max(1, latency)
+        delayLine = .allocate(capacity: delayFrames * channels)
+        delayLine.initialize(repeating: 0, count: delayFrames * channels)
+        window = attack + 2 * spread
+        queueIndex = .allocate(capacity: window + 1)
+        queueIndex.initialize(repeating: 0, count: window + 1)
+        queueGain = .allocate(capacity: window + 1)
+        queueGain.initialize(repeating: 1, count: window + 1)
+        releaseStep = Float(1 - exp(-1 / (releaseSeconds * Double(sampleRate))))
+        ring = .allocate(capacity: attack)
+        ring.initialize(repeating: 1, count: attack)
+        sum = Double(attack)
+    }
+
+    deinit {
+        delayLine.deallocate()
+        queueIndex.deallocate()
+        queueGain.deallocate()
+        ring.deallocate()
+    }
+
+    /// The peak of the frame `delay` frames back (its true peak, or its sample peak).
+    @inline(__always)
+    private func peak(_ input: UnsafePointer<Float>) -> Float {
+        if let oversampler { return oversampler.push(input) }
+        var p: Float = 0
+        for c in 0..<channels { p = max(p, abs(input[c])) }
+        return p
+    }
+
+    /// Pushes one frame in and writes the frame `latency` frames earlier, limited, to `output`.
+    @inline(__always)
+    package func push(_ input: UnsafePointer<Float>, into output: UnsafeMutablePointer<Float>) {
+        let slot = delayLine + delayPosition * channels
+        // The oldest frame is at this slot: read it out before it is overwritten.
+        let peak = peak(input)
+        let need: Float = peak > ceiling ? ceiling / peak : 1
+        // The peak belongs to frame `frame - delay`; the queue holds the window ending there.
+        let j = frame - Int64(delay)
+        let cap = window + 1
+        while queueCount > 0 {
+            let back = (queueHead + queueCount - 1) % cap
+            guard queueGain[back] >= need else { break }
+            queueCount -= 1
+        }
+        let tail = (queueHead + queueCount) % cap
+        queueIndex[tail] = j
+        queueGain[tail] = need
+        queueCount += 1
+        while queueIndex[queueHead] <= j - Int64(window) {
+            queueHead = (queueHead + 1) % cap
+            queueCount -= 1
+        }
+        let minimum = queueGain[queueHead]
+        released = min(minimum, released + (1 - released) * releaseStep)
+        sum += Double(released) - Double(ring[ringPosition])
+        ring[ringPosition] = released
+        ringPosition = ringPosition + 1 == attack ? 0 : ringPosition + 1
+        let gain = min(Float(sum / Double(attack)), 1)
+        smallestGain = min(smallestGain, gain)
+        lastGain = gain
+        if latency == 0 {
+            // No look-ahead (a one-frame attack on sample peaks): the frame goes out now.
+            for c in 0..<channels { output[c] = input[c] * gain }
+        } else {
+            for c in 0..<channels {
+                output[c] = slot[c] * gain
+                slot[c] = input[c]
+            }
+            delayPosition = delayPosition + 1 == delayFrames ? 0 : delayPosition + 1
+        }
+        frame += 1
+    }
+}
