@@ -23,6 +23,7 @@ extension SilenceUnit {
         .BI hold= DURATION
         A loud frame and the frames of this length after it are sound, the rest quiet:
         it bridges a word's zero crossings and short stops.
+        0 to 1000 ms.
         Default
         .BR 20ms .
         .TP
@@ -43,7 +44,8 @@ extension SilenceUnit {
         Any other quiet run longer than this is cut down to
         .BR keep= :
         its first half (rounded up) and its last half.
-        10 ms to 60 s; default
+        10 to 60000 ms.
+        Default
         .BR 1s .
         The run is held until it ends, so the output lags by up to
         .BR pause= ;
@@ -54,12 +56,13 @@ extension SilenceUnit {
         frames, however long the silence.
         .TP
         .BI keep= DURATION
-        At most
-        .BR pause= ;
-        default
+        0 to 60000 ms, at most
+        .BR pause= .
+        Default
         .BR 250ms .
         .TP
         .BI pad= DURATION
+        0 to 10000 ms.
         Default
         .BR 100ms .
         .TP

@@ -27,7 +27,7 @@ public final class SilenceUnit: AudioUnit, StatsReporting, SideOutputWriter {
         parameters: [Keys.threshold, Keys.trim, Keys.pause, Keys.keep, Keys.hold, Keys.pad, Keys.events],
         primary: Keys.threshold.name,
         example: "aupipe -i talk.wav silence -45dB pause=0.8 keep=300ms events=cuts.jsonl -o trimmed.wav",
-        exercise: UnitExercise(["threshold=-8dB", "hold=0", "pause=2ms", "keep=1ms", "pad=1ms", "events=\(UnitExercise.sideOutput).jsonl"],
+        exercise: UnitExercise(["threshold=-8dB", "hold=0", "pause=10ms", "keep=4ms", "pad=1ms", "events=\(UnitExercise.sideOutput).jsonl"],
                                length: .trimmed),
         manual: manualText,
         make: { v in
