@@ -38,6 +38,7 @@ public struct BuiltInUnits: UnitProvider {
             MeterUnit.descriptor,
             MixUnit.descriptor,
             MuteUnit.descriptor,
+            SilenceUnit.descriptor,
             PreprocessUnit.agcDescriptor,
             PreprocessUnit.denoiseDescriptor,
             RemixUnit.descriptor,

@@ -59,6 +59,10 @@ import AUPipeKit
             case .same: Self.frames
             case .resampled: Int((Double(Self.frames) * Double(outRate) / Double(Self.format.sampleRate)).rounded())
             case .longestOfStreamAndSideInput: max(Self.frames, Self.sideFrames)
+            case .trimmed: reference.map { $0.output.count / Self.format.channels } ?? framesOut
+            }
+            if exercise.length == .trimmed {
+                #expect(framesOut < Self.frames, "\(unit) \(arguments.joined(separator: " ")): its rule says trimmed, but \(framesOut) of \(Self.frames) frames came out")
             }
             #expect(framesOut == expected, "\(unit) \(arguments.joined(separator: " ")) at block \(block): \(framesOut) frames, its rule \(exercise.length) says \(expected)")
             if let reference {

@@ -30,6 +30,13 @@ import Testing
         return path
     }()
 
+    /// 0.5 s of noise: the silence case's sound, before a silence as long as the stream.
+    static let shortNoiseFile: String = {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("aupipe-alloc-short-\(getpid()).wav").path
+        _ = try? CLI.shell("\"$AUPIPE\" gen noise duration=0.5 --out-format s16le:44100:1 -o '\(path)'")
+        return path
+    }()
+
     /// Where the tee case writes its copy (a regular file, rewritten by each run).
     static let teeFile = FileManager.default.temporaryDirectory.appendingPathComponent("aupipe-alloc-tee-\(getpid()).wav").path
 
@@ -65,6 +72,9 @@ import Testing
                       // Dynamics: a side chain at another rate and channel count, a look-ahead. (plot= is
                       // left out: its SVG, written once at the end, is text of one element per point.)
                       "compressor -30 lookahead=5ms sidechain=\(busFile) : gate -60 hold=10ms : limiter -1 true-peak=1",
+                      // Silence: 0.5 s of noise with its cuts, then a silence of 0.5 s or 29.5 s, counted, not
+                      // stored. (Against a stream with more cuts the end's report, which lists them, is longer.)
+                      "mix input=\(shortNoiseFile),gain=-6 : silence -14dB pause=10ms keep=4ms hold=0 events=/dev/null",
                       "ladspa amp_mono gain=0.5 : ladspa fastLookaheadLimiter limit_db=-3 : ladspa amp:amp_stereo gain=1.5",
                       "lv2 eg-amp gain=-3 : lv2 dpl#stereo threshold=-6 : lv2 dpl#mono"])
     func allocationsDoNotGrowWithTheStream(chain: String) throws {

@@ -36,4 +36,7 @@ public enum LengthRule: Sendable, Equatable {
     /// max(N, the side input's frames): a unit that goes on until its longest input ends
     /// (`mix duration=longest`).
     case longestOfStreamAndSideInput
+    /// Shorter than N, by what the unit cuts (`silence`): the test checks that the length is
+    /// below N and the same, byte for byte, at every block size.
+    case trimmed
 }
