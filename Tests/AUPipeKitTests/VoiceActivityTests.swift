@@ -50,7 +50,7 @@ import Testing
     @Test func steadyToneInNoiseIsNotSpeech() throws {
         let path = Self.temporary("tone")
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let vad = try UnitHarness(["vad", "events=\(path)"], format: Self.mono(16000))
+        let vad = try UnitHarness(["vad", "events=\(path)"], format: Self.mono(16000), registry: .standard)
         let input = Self.signal(rate: 16000, seconds: 4, bursts: [], tone: true)
         let out = try vad.run(input)
         #expect(out == input, "without gate= the audio passes untouched")
@@ -62,7 +62,7 @@ import Testing
     func speechLikeBurstsAreFoundWithTheirTimes(rate: Int) throws {
         let path = Self.temporary("bursts\(rate)")
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let vad = try UnitHarness(["vad", "events=\(path)", "hangover=100ms"], format: Self.mono(rate))
+        let vad = try UnitHarness(["vad", "events=\(path)", "hangover=100ms"], format: Self.mono(rate), registry: .standard)
         _ = try vad.run(Self.signal(rate: rate, seconds: 5, bursts: [(1, 2), (3, 4)], tone: true))
         let e = try Self.events(path)
         #expect(e.map { $0["event"] as? String } == ["start", "end", "start", "end"], "\(e)")
@@ -95,7 +95,7 @@ import Testing
         let rate = 16000
         let path = Self.temporary("gate")
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let vad = try UnitHarness(["vad", "gate=1", "events=\(path)"], format: Self.mono(rate))
+        let vad = try UnitHarness(["vad", "gate=1", "events=\(path)"], format: Self.mono(rate), registry: .standard)
         let input = Self.signal(rate: rate, seconds: 3, bursts: [(1, 2)])
         let out = try vad.run(input)
         #expect(out.count == input.count, "exact length")
@@ -118,7 +118,7 @@ import Testing
         for block in [1, 7, 480, 4096] {
             let path = Self.temporary("block\(block)")
             defer { try? FileManager.default.removeItem(atPath: path) }
-            let vad = try UnitHarness(["vad", "gate=1", "events=\(path)"], format: Self.mono(16000), block: block)
+            let vad = try UnitHarness(["vad", "gate=1", "events=\(path)"], format: Self.mono(16000), block: block, registry: .standard)
             let out = try vad.run(input)
             results.append((out, try String(contentsOfFile: path, encoding: .utf8)))
         }
@@ -133,7 +133,7 @@ import Testing
         let rate = 16000
         let path = Self.temporary("live")
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let vad = try UnitHarness(["vad", "events=\(path)"], format: Self.mono(rate))
+        let vad = try UnitHarness(["vad", "events=\(path)"], format: Self.mono(rate), registry: .standard)
         let x = Self.signal(rate: rate, seconds: 3, bursts: [(1, 2)])
         try vad.push(Array(x[0..<(rate / 2)]))
         #expect(vad.get("active") == "0")

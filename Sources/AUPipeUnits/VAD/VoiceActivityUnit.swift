@@ -20,7 +20,7 @@ public final class VoiceActivityUnit: AudioUnit, StatsReporting, LiveControllabl
         parameters: [Keys.threshold, Keys.hangover, Keys.gate, Keys.events],
         primary: nil,
         example: "arecord -f S16_LE -r 16000 | aupipe --live vad events=speech.jsonl gate=1 -o speech.wav",
-        exercise: UnitExercise(["gate=1", "events=\(UnitExercise.sideOutput).jsonl"]),
+        exercise: UnitExercise(["gate=1", "hangover=50ms", "threshold=0.2"]),
         manual: manualText,
         make: { try VoiceActivityUnit($0) })
 
@@ -29,7 +29,7 @@ public final class VoiceActivityUnit: AudioUnit, StatsReporting, LiveControllabl
     /// Frames per second of the decisions (10 ms frames).
     public static let framesPerSecond = 100
 
-    private var threshold: Float
+    private var threshold: Double
     private let hangover: StreamDuration
     public let gate: Bool
     private let lines: any LineOutputStream
@@ -49,7 +49,7 @@ public final class VoiceActivityUnit: AudioUnit, StatsReporting, LiveControllabl
     public private(set) var segments = 0
 
     package init(_ v: ParameterValues) throws {
-        threshold = Float(v[Keys.threshold])
+        threshold = v[Keys.threshold]
         hangover = v[Keys.hangover]
         gate = v[Keys.gate]
         lines = try UnitStreams.opener.lineOutput(path: v[Keys.events], label: "vad events=")
@@ -111,7 +111,7 @@ public final class VoiceActivityUnit: AudioUnit, StatsReporting, LiveControllabl
 
     private func endFrame(_ detector: VoiceActivityDetector) throws {
         let start = frameIndex * Int64(rate) / Int64(Self.framesPerSecond)
-        if detector.decide(threshold: threshold) { hangoverLeft = hangoverFrames + 1 }
+        if detector.decide(threshold: Float(threshold)) { hangoverLeft = hangoverFrames + 1 }
         let speech = hangoverLeft > 0
         if hangoverLeft > 0 { hangoverLeft -= 1 }
         if speech && !active {
@@ -144,7 +144,7 @@ public final class VoiceActivityUnit: AudioUnit, StatsReporting, LiveControllabl
 
     public func setParameter(_ name: String, to value: ParameterValue) throws {
         guard let v = Keys.threshold.value(ifNamed: name, from: value) else { throw AUPipeError.usage("vad: \(name) is not live") }
-        threshold = Float(v)
+        threshold = v
     }
 
     public static let readings = ["active", "ratio", "segments", "speech-seconds"]
@@ -154,7 +154,7 @@ public final class VoiceActivityUnit: AudioUnit, StatsReporting, LiveControllabl
 
     public func parameterValue(_ name: String) -> String? {
         switch name {
-        case Keys.threshold.name: return formatNumber(Double(threshold))
+        case Keys.threshold.name: return formatNumber(threshold)
         case "active": return active ? "1" : "0"
         case "ratio": return String(Double(detector?.ratio ?? 0), decimals: 3)
         case "segments": return String(segments)
