@@ -9,7 +9,8 @@ import Glibc
 ///
 /// Each frame, the last 20 ms (Hann window, zero-padded to a power of two) gives the power of
 /// every FFT bin between 150 Hz and 4 kHz (or 95 % of Nyquist). Per bin, a noise power is tracked
-/// (it falls fast to a quieter spectrum, follows slowly where the frame is judged noise, and
+/// (it falls fast to a quieter spectrum, follows slowly where the frame is judged noise or the
+/// bin is within 6 dB of it, and
 /// rises by a small step every frame so that it finds a louder noise floor); the a posteriori SNR
 /// γ and the decision-directed a priori SNR ξ give the Gaussian log-likelihood ratio
 /// γξ/(1+ξ) − ln(1+ξ), averaged over the bins. That mean, smoothed over frames, against

@@ -7,7 +7,8 @@ extension VoiceActivityUnit {
         Detects voice activity in every 10\ ms frame of the stream, at any sample rate and with no
         model to download: the channels' mean is analysed over its last 20\ ms (Hann window) between
         150\ Hz and 4\ kHz, each frequency bin's noise power is tracked all the time (seeded on the
-        first 100\ ms, falling fast to a quieter spectrum, following frames judged noise, rising
+        first 100\ ms, falling fast to a quieter spectrum, following frames judged noise and bins
+        within 6\ dB of it, rising
         4\ dB a second to find a louder floor), and Sohn's statistical model (the Gaussian
         log-likelihood ratio with a decision-directed a priori SNR) gives the mean ratio per bin.
         Frames are exact on the input's timeline: frame k spans samples k*rate/100 to
