@@ -46,5 +46,6 @@ public struct BuiltInUnits: UnitProvider {
             ReverbUnit.descriptor,
             SpectrogramUnit.descriptor,
             TeeUnit.descriptor,
+            VoiceActivityUnit.descriptor,
         ].sorted { $0.name < $1.name }
 }

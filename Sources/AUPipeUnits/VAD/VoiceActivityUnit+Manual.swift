@@ -1,0 +1,52 @@
+import AUPipeFormats
+import AUPipeGraph
+
+extension VoiceActivityUnit {
+    /// The vad section of the manual page (roff, after its `.SS` line; `UnitDescriptor.manual`).
+    package static let manualText = #"""
+        Detects voice activity in every 10\ ms frame of the stream, at any sample rate and with no
+        model to download: the channels' mean is analysed over its last 20\ ms (Hann window) between
+        150\ Hz and 4\ kHz, each frequency bin's noise power is tracked all the time (seeded on the
+        first 100\ ms, falling fast to a quieter spectrum, following frames judged noise and bins
+        within 6\ dB of it, rising
+        4\ dB a second to find a louder floor), and Sohn's statistical model (the Gaussian
+        log-likelihood ratio with a decision-directed a priori SNR) gives the mean ratio per bin.
+        Frames are exact on the input's timeline: frame k spans samples k*rate/100 to
+        (k+1)*rate/100.
+        .TP
+        .BI threshold= NATS
+        A frame is speech when the mean ratio, smoothed over about 20\ ms, exceeds this.
+        Default 0.35, 0.05 to 5. Lower finds more quiet speech and more noise. Live:
+        .BR "set vad.threshold 0.5" .
+        .TP
+        .BI hangover= DURATION
+        A frame stays speech this long after the last frame judged speech, so that word ends and
+        short pauses are kept. Default 200ms, 0 to 5000 ms.
+        .TP
+        .BI gate= 0|1
+        1 mutes what is not speech with a 5\ ms ramp; 0 passes the audio untouched, byte for byte.
+        Default 0.
+        The decision of a frame acts from the next frame: no latency, exact length.
+        .TP
+        .BI events= PATH
+        Where the JSON lines go (default stderr): one
+        .B {"event":"start","frame":F,"t":S}
+        when a segment starts and one
+        .B {"event":"end","frame":F,"t":S,"start":F,"frames":N,"seconds":D}
+        when it ends (or the stream does), in frames and seconds of the input.
+        A FIFO whose reader is too slow loses lines, never stalls the stream.
+        .PP
+        While running,
+        .B get vad.active
+        reads 1 during speech and 0 otherwise;
+        .BR vad.ratio ,
+        .B vad.segments
+        and
+        .B vad.speech\-seconds
+        the figures so far.
+        .B \-\-stats
+        prints the speech time and the number of segments (JSON speechSeconds, segments).
+        Frame F1 against labels from clean speech, in pink and babble noise beside WebRTC's VAD:
+        bench/README.md.
+        """#
+}

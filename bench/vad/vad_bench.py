@@ -1,0 +1,140 @@
+"""Frame-level F1 of aupipe's vad and WebRTC's VAD (modes 0-3) on speech in pink and babble
+noise at 0, 5, 10 and 20 dB SNR (bench/vad/run; figures in bench/README.md, "vad").
+
+Speech: espeak-ng talkers with pauses (bench/aec/scenes.py's talker), 16 kHz, active level
+-26 dBFS. Noise: scenes.py's pink and seven-talker babble (other voices, other texts' order),
+scaled to the SNR against the speech's active level (RMS of its 20 ms frames within 30 dB of
+the loudest). Labels per 10 ms frame from the clean speech before noise is added: a frame is
+speech when its energy is within LABEL_DB of the clean clip's active level, with a hangover of
+LABEL_HANGOVER frames (word ends); cross-checked by WebRTC's VAD on the clean clip.
+F1 = 2TP / (2TP + FP + FN) over all clips' frames of a condition.
+Usage: python3 vad_bench.py AUPIPE OUTDIR
+"""
+import json
+import os
+import subprocess
+import sys
+import wave
+
+import numpy as np
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "aec"))
+import scenes  # noqa: E402
+import webrtcvad  # noqa: E402
+
+RATE = 16000
+FRAME = RATE // 100
+CLIPS = 6
+CLIP_SECONDS = 30
+SPEECH_DBFS = -26.0
+LABEL_DB = 30.0
+LABEL_HANGOVER = 5
+SNRS = [0, 5, 10, 20]
+NOISES = ["pink", "babble"]
+SPEECH_VOICES = ["en-us+m3", "en-gb+f3", "en-gb-x-rp+m4", "en-029+f4"]
+
+
+def write_wav(path, x):
+    x16 = np.clip(np.round(x * 32768), -32768, 32767).astype("<i2")
+    with wave.open(path, "wb") as w:
+        w.setnchannels(1)
+        w.setsampwidth(2)
+        w.setframerate(RATE)
+        w.writeframes(x16.tobytes())
+    return x16
+
+
+def labels(clean):
+    f = clean[: len(clean) // FRAME * FRAME].reshape(-1, FRAME)
+    p = (f ** 2).mean(axis=1)
+    level = scenes.active_rms(clean) ** 2
+    raw = p > level * 10 ** (-LABEL_DB / 10)
+    out = raw.copy()
+    left = 0
+    for i, r in enumerate(raw):
+        left = LABEL_HANGOVER + 1 if r else left
+        out[i] = left > 0
+        left = max(0, left - 1)
+    return out
+
+
+def webrtc(x16, mode):
+    v = webrtcvad.Vad(mode)
+    b = x16.tobytes()
+    n = len(x16) // FRAME
+    return np.array([v.is_speech(b[i * 2 * FRAME:(i + 1) * 2 * FRAME], RATE) for i in range(n)])
+
+
+def aupipe(binary, path, outdir, extra):
+    events = os.path.join(outdir, "events.jsonl")
+    subprocess.run([binary, "-i", path, "vad", *extra, "events=" + events, "-o", "/dev/null"], check=True)
+    n = os.path.getsize(path)  # upper bound; trimmed by the caller
+    out = np.zeros(n // 2 // FRAME + 1, dtype=bool)
+    with open(events) as f:
+        for line in f:
+            e = json.loads(line)
+            if e["event"] == "end":
+                out[e["start"] // FRAME:e["frame"] // FRAME] = True
+    return out
+
+
+def f1(ref, hyp):
+    n = min(len(ref), len(hyp))
+    ref, hyp = ref[:n], hyp[:n]
+    tp = int((ref & hyp).sum())
+    fp = int((~ref & hyp).sum())
+    fn = int((ref & ~hyp).sum())
+    return tp, fp, fn
+
+
+def score(c):
+    tp, fp, fn = c
+    return 2 * tp / max(1, 2 * tp + fp + fn)
+
+
+def main():
+    binary, outdir = sys.argv[1], sys.argv[2]
+    extra = sys.argv[3:]
+    os.makedirs(outdir, exist_ok=True)
+    rng = np.random.default_rng(28)
+    clips = []
+    for i in range(CLIPS):
+        n = CLIP_SECONDS * RATE
+        clean = scenes.scale_to(scenes.talker(rng, SPEECH_VOICES[i % 4:] + SPEECH_VOICES[:i % 4], n, gaps=(0.3, 2.0)), SPEECH_DBFS)
+        noise = {"pink": scenes.pink(rng, n), "babble": scenes.babble(rng, n)}
+        clips.append((clean, noise))
+    systems = ["aupipe vad"] + [f"WebRTC mode {m}" for m in range(4)]
+    table = {}
+    check = [0, 0, 0]
+    for ci, (clean, noise) in enumerate(clips):
+        ref = labels(clean)
+        c16 = write_wav(os.path.join(outdir, f"clean{ci}.wav"), clean)
+        for k, v in enumerate(f1(ref, webrtc(c16, 0))):
+            check[k] += v
+        for kind in NOISES:
+            for snr in SNRS:
+                nz = noise[kind] * (scenes.active_rms(clean) * 10 ** (-snr / 20))
+                path = os.path.join(outdir, f"{kind}{snr}_{ci}.wav")
+                x16 = write_wav(path, clean + nz)
+                hyps = [aupipe(binary, path, outdir, extra)] + [webrtc(x16, m) for m in range(4)]
+                for s, h in zip(systems, hyps):
+                    acc = table.setdefault((kind, snr, s), [0, 0, 0])
+                    for k, v in enumerate(f1(ref, h)):
+                        acc[k] += v
+    speech = sum(labels(c).mean() for c, _ in clips) / CLIPS
+    print(f"{CLIPS} clips x {CLIP_SECONDS} s at 16 kHz, {100 * speech:.0f} % speech frames by the labels; "
+          f"labels vs WebRTC mode 0 on the clean speech: F1 {score(check):.3f}")
+    print("noise   SNR  " + "  ".join(f"{s:>14}" for s in systems) + "  best WebRTC  vad >= best")
+    met = True
+    for kind in NOISES:
+        for snr in SNRS:
+            fs = [score(table[(kind, snr, s)]) for s in systems]
+            best = max(fs[1:])
+            ok = fs[0] >= best
+            met &= ok
+            print(f"{kind:<7} {snr:>2} dB " + "  ".join(f"{f:>14.3f}" for f in fs) + f"  {best:>11.3f}  {'yes' if ok else 'NO'}")
+    print("target (vad at least as good as WebRTC's best mode at every SNR):", "MET" if met else "MISSED")
+
+
+if __name__ == "__main__":
+    main()
