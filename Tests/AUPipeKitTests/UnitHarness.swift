@@ -29,6 +29,7 @@ final class UnitHarness {
     /// Prepares `unit` for `input`, `block` frames at most per `process`.
     init(_ unit: any AudioUnit, format input: StreamFormat, block: Int = 480, realTime: RealTimePolicy = .offline) throws {
         precondition(block >= 1)
+        StreamServices.install() // side inputs and outputs (mix, aec, sidechain=) open through the I/O layer
         self.unit = unit
         self.input = input
         self.block = block
@@ -41,6 +42,7 @@ final class UnitHarness {
     /// chain stage would, and prepares it.
     convenience init(_ words: [String], format input: StreamFormat, block: Int = 480, realTime: RealTimePolicy = .offline,
                      registry: UnitRegistry = UnitRegistry(providers: [BuiltInUnits()])) throws {
+        StreamServices.install() // a unit may open its side streams when it is made (tee)
         let descriptor = try registry.descriptor(named: words[0])
         try self.init(try descriptor.instantiate(Array(words.dropFirst())), format: input, block: block, realTime: realTime)
     }

@@ -1,4 +1,5 @@
 import AUPipeFormats
+import Synchronization
 
 /// What units need from outside the graph: streams besides the chain's own. A unit reads a side
 /// input (`mix`'s buses, `aec`'s `ref=`, a sidechain), writes a side output (`tee`), lines
@@ -130,8 +131,14 @@ package protocol UnitStreamOpening: Sendable {
 /// Where units find the opener. AUPipeIO installs `StreamServices` when the standard registry is
 /// first used (every run, every command); the value before that says it is missing.
 package enum UnitStreams {
-    /// Set once at start-up, before any unit is made, and read only after: no lock.
-    nonisolated(unsafe) package static var opener: any UnitStreamOpening = NoStreams()
+    /// The opener in use. Read when a unit is made or prepared, never per block; set at start-up
+    /// (and set again to the same by every `Pipeline`), so a lock costs nothing that matters.
+    package static var opener: any UnitStreamOpening {
+        get { current.withLock { $0 } }
+        set { current.withLock { $0 = newValue } }
+    }
+
+    private static let current = Mutex<any UnitStreamOpening>(NoStreams())
 }
 
 /// The opener before AUPipeIO has installed one: every request is a software error.

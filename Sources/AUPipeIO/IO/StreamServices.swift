@@ -4,8 +4,8 @@ import AUPipeUnits
 
 /// The I/O layer's side of `UnitStreams`: side inputs, side outputs, line outputs and files at
 /// the end, as units open them, over file descriptors (`SideInput`, `SideOutput`, `LineOutput`,
-/// `SideOutputFile`). Installed by `UnitRegistry.standard`, so that any run, command or program
-/// that makes units through the standard registry has it.
+/// `SideOutputFile`). Installed by `UnitRegistry.standard` and by every `Pipeline`, so that any
+/// run, command or program that makes units through the standard registry or runs a chain has it.
 public struct StreamServices: UnitStreamOpening {
     public init() {}
 

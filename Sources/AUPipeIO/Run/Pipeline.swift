@@ -16,6 +16,8 @@ public final class Pipeline {
     /// errors come first. Each element of `chain` is a unit name and its arguments; names are
     /// looked up in `registry`.
     public init(chain: [[String]], options: PipelineOptions, registry: UnitRegistry = .standard) throws {
+        // Units open their side streams through the I/O layer, whatever registry made them.
+        StreamServices.install()
         self.options = options
         var list: [ControlTargets.Entry] = []
         for words in chain {
