@@ -85,8 +85,8 @@ public final class BiquadCascade {
 
     /// Four sections in series over `plane`, sample by sample with their state in registers:
     /// each section's recursion is a chain of dependent multiply-adds, and four chains in one
-    /// loop overlap in the processor (section 2 of one sample with section 1 of the next), about
-    /// 3 times faster than four passes. The same operations in the same order as `run`.
+    /// loop overlap in the processor (section 2 of one sample with section 1 of the next), where
+    /// four passes would wait on each chain in turn. The same operations in the same order as `run`.
     @inline(__always)
     private func runFour(from s: Int, channel c: Int, frames: Int) {
         let k = coefficients + s * Self.coefficientCount, p = plane

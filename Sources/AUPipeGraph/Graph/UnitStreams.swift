@@ -129,7 +129,8 @@ package protocol UnitStreamOpening: Sendable {
 }
 
 /// Where units find the opener. AUPipeIO installs `StreamServices` when the standard registry is
-/// first used (every run, every command); the value before that says it is missing.
+/// first used and in every `Pipeline` (every run, every command); the value before that says it
+/// is missing.
 package enum UnitStreams {
     /// The opener in use. Read when a unit is made or prepared, never per block; set at start-up
     /// (and set again to the same by every `Pipeline`), so a lock costs nothing that matters.
