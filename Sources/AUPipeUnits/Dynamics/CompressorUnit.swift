@@ -101,8 +101,7 @@ public final class CompressorUnit: AudioUnit, StatsReporting, LiveControllable, 
     }
 
     /// The figures `get compressor.NAME` reads besides the parameters.
-    package static let readings = ["reduction", "deepest-reduction"]
-    public var readableFigures: [String] { Self.readings }
+    public var readableFigures: [String] { DynamicsReport.readings }
 
     public func parameterValue(_ name: String) -> String? {
         switch name {
@@ -110,9 +109,7 @@ public final class CompressorUnit: AudioUnit, StatsReporting, LiveControllable, 
         case Keys.ratio.name: return formatNumber(Double(curve.ratio))
         case Keys.knee.name: return formatNumber(Double(curve.knee))
         case Keys.makeup.name: return makeup.fixedValue.map(formatNumber) ?? "auto (\(String(Double(makeupDB), decimals: 2)))"
-        case "reduction": return String(Double(reduction), decimals: 2)
-        case "deepest-reduction": return String(Double(deepestReduction), decimals: 2)
-        default: return nil
+        default: return DynamicsReport.reading(name, now: Double(reduction), deepest: Double(deepestReduction))
         }
     }
 

@@ -1,8 +1,22 @@
 import AUPipeFormats
 import AUPipeGraph
 
-/// The `--stats` line and JSON figures of `compressor` and `gate`.
+/// The `--stats` line and JSON figures of `compressor` and `gate`, and the `get` readings of
+/// all three dynamics units.
 package enum DynamicsReport {
+    /// What `get UNIT.NAME` reads besides the parameters: the gain reduction now and the deepest so far.
+    package static let readings = ["reduction", "deepest-reduction"]
+
+    /// The reading `name` (dB, two decimals) from the reduction now and the deepest so far, dB
+    /// (≥ 0); nil for a name that is not a reading.
+    package static func reading(_ name: String, now: Double, deepest: Double) -> String? {
+        switch name {
+        case "reduction": return String(now + 0, decimals: 2)
+        case "deepest-reduction": return String(deepest + 0, decimals: 2)
+        default: return nil
+        }
+    }
+
     package static func note<L>(_ p: DynamicsProcessor<L>?, sidechain: Sidechain?) -> String? {
         guard let p else { return nil }
         var s = "gain reduction \(String(Double(p.reduction), decimals: 1)) dB at the end, deepest \(String(Double(p.deepestReduction), decimals: 1)) dB"

@@ -80,7 +80,7 @@ public final class GateUnit: AudioUnit, StatsReporting, LiveControllable, PlotRe
         stage?.processor.law.hysteresis = hysteresis
     }
 
-    public var readableFigures: [String] { CompressorUnit.readings }
+    public var readableFigures: [String] { DynamicsReport.readings }
 
     public func parameterValue(_ name: String) -> String? {
         switch name {
@@ -88,9 +88,8 @@ public final class GateUnit: AudioUnit, StatsReporting, LiveControllable, PlotRe
         case Keys.range.name: return formatNumber(Double(curve.range))
         case Keys.ratio.name: return curve.ratio.isInfinite ? "inf" : formatNumber(Double(curve.ratio))
         case Keys.hysteresis.name: return formatNumber(Double(hysteresis))
-        case "reduction": return String(Double(stage?.processor.reduction ?? 0), decimals: 2)
-        case "deepest-reduction": return String(Double(stage?.processor.deepestReduction ?? 0), decimals: 2)
-        default: return nil
+        default: return DynamicsReport.reading(name, now: Double(stage?.processor.reduction ?? 0),
+                                               deepest: Double(stage?.processor.deepestReduction ?? 0))
         }
     }
 

@@ -116,7 +116,7 @@ public final class LimiterUnit: AudioUnit, StatsReporting, LiveControllable {
         clampLevel = Float(Decibels.amplitude(v))
     }
 
-    public var readableFigures: [String] { CompressorUnit.readings }
+    public var readableFigures: [String] { DynamicsReport.readings }
 
     /// The gain reduction now and the deepest so far, dB (≥ 0).
     package var reduction: Double { -decibels(linear: Double(limiter?.lastGain ?? 1)) }
@@ -125,9 +125,7 @@ public final class LimiterUnit: AudioUnit, StatsReporting, LiveControllable {
     public func parameterValue(_ name: String) -> String? {
         switch name {
         case Keys.ceiling.name: return formatNumber(ceilingDB)
-        case "reduction": return String(reduction + 0, decimals: 2)
-        case "deepest-reduction": return String(deepestReduction + 0, decimals: 2)
-        default: return nil
+        default: return DynamicsReport.reading(name, now: reduction, deepest: deepestReduction)
         }
     }
 
