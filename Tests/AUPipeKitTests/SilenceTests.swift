@@ -136,6 +136,46 @@ import Testing
         #expect(Self.speechCut(absolute.unit.cuts, speech) > 0, "-50dB on speech 30 dB quieter cut no speech: the comparison shows nothing")
     }
 
+    /// threshold= changed halfway: the first half is cut as the old threshold cuts it, the
+    /// second as the new one does; get reads the cuts; keep= beyond what the run's memory
+    /// holds is one line.
+    @Test func thresholdHoldAndKeepAreLive() throws {
+        let samples = Self.scene.samples
+        let half = Self.scene.inserted[2].lowerBound   // inside the long pause before the last speech
+        func live(_ change: (SilenceUnit) throws -> Void) throws -> (output: [Float], unit: SilenceUnit) {
+            let unit = try #require(try UnitRegistry.standard.descriptor(named: "silence").instantiate(["threshold=-50dB"] + Self.settings) as? SilenceUnit)
+            let harness = try UnitHarness(unit, format: Self.format, block: 480)
+            var output = try harness.push(Array(samples[..<half]))
+            try change(unit)
+            output += try harness.push(Array(samples[half...]))
+            output += try harness.drain()
+            #expect(harness.get("cuts") == String(unit.cuts.count))
+            #expect(harness.get("removed") == String(Double(unit.framesCut) / Double(Self.rate), decimals: 3))
+            return (output, unit)
+        }
+        let fixed = try Self.run(["threshold=-50dB"] + Self.settings)
+        // -6 dBFS: the speech after the change is mostly quiet, so far more is cut there.
+        let raised = try live { try $0.setParameter("threshold", to: .text("-6dB")) }
+        #expect(raised.unit.threshold == .absolute(-6))
+        let before = fixed.unit.cuts.filter { $0.end <= Int64(half) }.map { [$0.start, $0.end] }
+        #expect(raised.unit.cuts.filter { $0.end <= Int64(half) }.map { [$0.start, $0.end] } == before, "the cuts before the change moved")
+        #expect(raised.unit.framesCut > fixed.unit.framesCut + Int64(Self.frames(1)),
+                "raising the threshold halfway cut \(raised.unit.framesCut) frames against \(fixed.unit.framesCut)")
+        // keep=100ms from the middle on: the last long pause comes out 100 ms long, not 200.
+        let shorter = try live { try $0.setParameter("keep", to: .duration(.milliseconds(100))) }
+        #expect(shorter.output.count == fixed.output.count - Self.frames(0.1), "\(shorter.output.count) against \(fixed.output.count)")
+        // hold=0 from the middle on changes nothing before it.
+        let unheld = try live { try $0.setParameter("hold", to: .duration(.seconds(0))) }
+        #expect(unheld.unit.cuts.filter { $0.end <= Int64(half) }.map { [$0.start, $0.end] } == before)
+        #expect(throws: AUPipeError.self) { _ = try live { try $0.setParameter("keep", to: .duration(.seconds(5))) } }
+        do {
+            _ = try live { try $0.setParameter("pause", to: .duration(.seconds(2))) }
+            Issue.record("pause= was changed live")
+        } catch let error as AUPipeError {
+            #expect(error.message == "silence: pause is not live")
+        }
+    }
+
     @Test(arguments: [
         (["keep=2", "pause=1"], "keep=2s is longer than pause=1s"),
         (["threshold=-30foo"], "threshold=-30foo is not a level"),

@@ -7,6 +7,17 @@ extension SilenceUnit {
         Trims the silence at the ends of the stream and shortens long pauses; kept samples
         pass unchanged.
         Its output is shorter than its input: that is its purpose.
+        .BR threshold= ,
+        .B hold=
+        and
+        .B keep=
+        are live
+        .RB ( keep=
+        up to its value at the start, which sized the memory);
+        .B get silence.cuts
+        reads the cuts so far,
+        .B silence.removed
+        the seconds of input they removed.
         .TP
         .BI threshold= LEVEL
         (bare value)

@@ -14,7 +14,7 @@ import Glibc
 /// ceil(keep/2) and its last floor(keep/2). A run is held until it ends (memory: `pause` +
 /// `keep` frames, a longer silence is counted, not stored), so the output lags by up to `pause`.
 /// Samples that are kept pass unchanged.
-public final class SilenceUnit: AudioUnit, StatsReporting, SideOutputWriter {
+public final class SilenceUnit: AudioUnit, StatsReporting, LiveControllable, SideOutputWriter {
     public static let descriptor = UnitDescriptor(
         name: "silence",
         summary: "trim silence at the ends and shorten long pauses; the cuts as JSON lines",
@@ -22,6 +22,7 @@ public final class SilenceUnit: AudioUnit, StatsReporting, SideOutputWriter {
             A frame is loud when its sample peak over the channels reaches threshold=: in dBFS (-50dB), or relative (-30rel: 30 dB below the running loudness, the mean power of every frame so far whose peak is above -70 dBFS, EBU R128's absolute gate; nothing is loud before such a frame). A loud frame and the hold= after it are sound, the rest quiet.
             trim=start cuts the quiet run before the first sound down to its last pad=, trim=end the run after the last sound down to its first pad=. Any other quiet run longer than pause= is cut down to keep=: its first half and its last half. Kept samples pass unchanged; nothing fades.
             The output lags by up to pause= (a run is held until it ends); memory is pause= + keep= frames whatever the silence's length.
+            threshold, hold and keep are live (keep up to its value at the start); get silence.cuts and silence.removed (seconds) read the cuts so far.
             Each cut is one JSON line to events= (- for stderr): {"cut":{"start":S,"end":E},"seconds":[S/rate,E/rate],"output":O}, S and E frames of the input (E excluded), O the output frame where it falls: an output time t >= O maps back to t + E - S plus the earlier cuts. --stats lists them too (JSON: cutStarts, cutEnds).
             """,
         parameters: [Keys.threshold, Keys.trim, Keys.pause, Keys.keep, Keys.hold, Keys.pad, Keys.events],
@@ -42,9 +43,10 @@ public final class SilenceUnit: AudioUnit, StatsReporting, SideOutputWriter {
     /// Cuts stored before the list grows (a list that grows allocates only when it doubles).
     static let reservedCuts = 4096
 
-    public let threshold: SilenceThreshold
+    public private(set) var threshold: SilenceThreshold
     public let trim: Trim
-    private let pause: StreamDuration, keep: StreamDuration, hold: StreamDuration, pad: StreamDuration
+    private let pause: StreamDuration, pad: StreamDuration
+    private var keep: StreamDuration, hold: StreamDuration
     private let lines: (any LineOutputStream)?
 
     private var channels = 1, rate = 1
@@ -92,14 +94,10 @@ public final class SilenceUnit: AudioUnit, StatsReporting, SideOutputWriter {
         guard keepFrames <= pauseFrames else {
             throw AUPipeError.usage("silence: keep=\(keep) is longer than pause=\(pause); a shortened pause cannot be longer than the pauses it shortens: make keep= at most pause=")
         }
-        keepTail = keepFrames / 2
-        keepHead = keepFrames - keepTail
+        setKeep(frames: keepFrames)
         padFrames = Int64(pad.frames(atRate: rate))
         holdFrames = hold.frames(atRate: rate)
-        switch threshold {
-        case .absolute(let db): thresholdPower = decibelsToPower(db)
-        case .relative(let db): thresholdPower = decibelsToPower(db)
-        }
+        setThresholdPower()
         gatePower = decibelsToPower(Self.loudnessGateDBFS)
         run?.deallocate()
         let head = Int(max(pauseFrames, padFrames)), tail = Int(max(keepTail, padFrames))
@@ -116,16 +114,28 @@ public final class SilenceUnit: AudioUnit, StatsReporting, SideOutputWriter {
 
     private func decibelsToPower(_ db: Double) -> Double { pow(10, db / 10) }
 
-    /// Whether a frame whose peak squared is `peak2` is loud; counts it in the running loudness.
-    @inline(__always) private func isLoud(_ peak2: Double) -> Bool {
+    private func setThresholdPower() {
         switch threshold {
-        case .absolute:
-            return peak2 >= thresholdPower
-        case .relative:
-            let loud = gatedFrames > 0 && peak2 >= thresholdPower * gatedPower / gatedFrames
-            if peak2 >= gatePower { gatedPower += peak2; gatedFrames += 1 }
-            return loud
+        case .absolute(let db): thresholdPower = decibelsToPower(db)
+        case .relative(let db): thresholdPower = decibelsToPower(db)
         }
+    }
+
+    private func setKeep(frames: Int64) {
+        keepTail = frames / 2
+        keepHead = frames - keepTail
+    }
+
+    /// Whether a frame whose peak squared is `peak2` is loud; counts it in the running loudness
+    /// (in either mode, so that a live change to a relative threshold finds it measured).
+    @inline(__always) private func isLoud(_ peak2: Double) -> Bool {
+        let loud: Bool
+        switch threshold {
+        case .absolute: loud = peak2 >= thresholdPower
+        case .relative: loud = gatedFrames > 0 && peak2 >= thresholdPower * gatedPower / gatedFrames
+        }
+        if peak2 >= gatePower { gatedPower += peak2; gatedFrames += 1 }
+        return loud
     }
 
     public func process(_ input: UnsafePointer<Float>, frames: Int, into output: UnsafeMutablePointer<Float>) throws -> Int {
@@ -199,7 +209,43 @@ public final class SilenceUnit: AudioUnit, StatsReporting, SideOutputWriter {
         return (n, pendingDone == pendingCount)
     }
 
-    // MARK: figures
+    // MARK: live parameters and figures
+
+    public func setParameter(_ name: String, to value: ParameterValue) throws {
+        if let v = Keys.threshold.value(ifNamed: name, from: value) {
+            threshold = v
+            setThresholdPower()
+        } else if let v = Keys.hold.value(ifNamed: name, from: value) {
+            hold = v
+            holdFrames = v.frames(atRate: rate)
+            holdLeft = min(holdLeft, holdFrames)
+        } else if let v = Keys.keep.value(ifNamed: name, from: value) {
+            let frames = Int64(v.frames(atRate: rate))
+            // keep's second half lives in the run's tail ring, sized at the start.
+            let most = min(pauseFrames, Int64(run.map { 2 * $0.tailCapacity + 1 } ?? 0))
+            guard frames <= most else {
+                let ms = formatNumber((Double(most) * 1000 / Double(rate)).rounded(.down))
+                throw AUPipeError.usage("silence: keep=\(v) is longer than this run can hold: at most \(ms)ms (pause= and the keep= and pad= it started with size its memory); start it with a larger keep=")
+            }
+            keep = v
+            setKeep(frames: frames)
+        } else {
+            throw AUPipeError.usage("silence: \(name) is not live")
+        }
+    }
+
+    public var readableFigures: [String] { Reading.allCases.map(\.rawValue) }
+
+    public func parameterValue(_ name: String) -> String? {
+        switch name {
+        case Keys.threshold.name: return threshold.text
+        case Keys.hold.name: return hold.description
+        case Keys.keep.name: return keep.description
+        case Reading.cuts.rawValue: return String(cuts.count)
+        case Reading.removed.rawValue: return seconds(framesCut)
+        default: return nil
+        }
+    }
 
     /// Input frames cut so far.
     public var framesCut: Int64 { cuts.reduce(0) { $0 + $1.end - $1.start } }
