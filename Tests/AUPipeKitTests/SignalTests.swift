@@ -151,6 +151,32 @@ import Glibc
         }
     }
 
+    /// `gen --dither=off` writes a tone's rounded samples exactly; the default (TPDF) differs from
+    /// them by at most one step, the same on every run; gen refuses a processing option.
+    @Test func ditherIsAnOptionOfGen() throws {
+        guard case .gen(_, let args, let text) = try CommandLineParser.parse(["gen", "sine", "1000", "level=-20", "--dither=off", "--out-format", "s16le", "-t", "raw"]) else {
+            Issue.record("gen --dither=off did not parse as gen")
+            return
+        }
+        let parsed = try text.parsed()
+        #expect(args == ["1000", "level=-20"] && parsed.dither == .off)
+        func samples(_ dither: String) throws -> [Int16] {
+            var o = PipelineOptions()
+            o.outFormat = FormatSpec.Parts(token: .s16le)
+            o.container = .raw
+            o.dither = DitherMode(rawValue: dither)!
+            let sink = MemorySink()
+            _ = try GenCommand.generate(signal: "sine", arguments: ["1000", "level=-20"], options: o, openSink: { sink })
+            return stride(from: 0, to: sink.bytes.count, by: 2).map { Int16(bitPattern: UInt16(sink.bytes[$0]) | UInt16(sink.bytes[$0 + 1]) << 8) }
+        }
+        let exact = (0..<48000).map { n in Int16((Double(Float(0.1 * sin(2 * Double.pi * 1000 * Double(n) / 48000))) * 32768).rounded(.toNearestOrEven)) }
+        let off = try samples("off"), auto = try samples("auto")
+        #expect(off == exact, "--dither=off is not the rounded tone")
+        #expect(auto != off && zip(auto, off).allSatisfy { abs(Int($0) - Int($1)) <= 1 }, "the default dither is not TPDF of one step")
+        #expect(try samples("auto") == auto)
+        #expect(throws: AUPipeError.self) { _ = try CommandLineParser.parse(["gen", "sine", "--block", "480"]) }
+    }
+
     @Test func badArgumentsAreUsageErrors() {
         for (signal, args) in [("sine", ["30000"]), ("sweep", ["from=0", "mode=log"]), ("dtmf", ["12x"]), ("noise", ["blue"]),
                                ("impulse", ["every=0f"]), ("sinus", [])] {

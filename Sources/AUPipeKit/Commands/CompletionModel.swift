@@ -31,7 +31,7 @@ public struct CompletionModel: Sendable {
 
     /// The chain's options (`aupipe --help`, Options:); those of `valueOptions` take a value.
     public let chainOptions: [String]
-    public let genOptions = ["-o", "--output", "-t", "--type", "--out-format", "--stats"]
+    public let genOptions = ["-o", "--output", "-t", "--type", "--out-format", "--dither", "--stats"]
     public let infoOptions = ["--in-format"]
     /// compare's options, as `aupipe help compare` lists them.
     public let compareOptions: [String]

@@ -15,7 +15,7 @@ public enum HelpText {
           aupipe plugins [lv2|ladspa] [WORD]
           aupipe help lv2 URI | aupipe help ladspa LABEL
           aupipe demo [-o PATH]
-          aupipe gen SIGNAL [ARG]... [-o PATH] [-t TYPE] [--out-format SPEC] [--stats]
+          aupipe gen SIGNAL [ARG]... [-o PATH] [-t TYPE] [--out-format SPEC] [--dither TYPE] [--stats]
           aupipe spectrogram FILE|- [PARAMETER=VALUE]... [--in-format SPEC] [--block DURATION]
           aupipe compare A B [--in-format SPEC] [--max-lsb N] [--max-diff-db DB] [--min-snr DB]
                              [--allow-length[=N|P%]] [--ignore-format] [--json]
@@ -57,13 +57,12 @@ public enum HelpText {
 
     /// `aupipe help gen`.
     public static var gen: String {
-        var lines = ["aupipe gen SIGNAL [ARG]... [-o PATH] [-t TYPE] [--out-format SPEC] [--stats]", "",
+        var lines = ["aupipe gen SIGNAL [ARG]... [-o PATH] [-t TYPE] [--out-format SPEC] [--dither TYPE] [--stats]", "",
                      "Writes a deterministic test signal: the same arguments give the same bytes on every run.",
                      "It is made in 32-bit float and written like a chain's output: --out-format sets the encoding,",
                      "rate and channels (default s16le:48000:1), -t the container (default: that of -o's extension,",
                      ".caf .wav .au .snd .raw .pcm, else wav), -o the file. Integers of 16 bits or fewer get seeded",
-                     "TPDF dither, as a chain's output does (--dither's default; f32le through 'aupipe --dither=off'",
-                     "rounds plainly).",
+                     "TPDF dither, as a chain's output does; --dither=off rounds plainly, --dither=shaped shapes it.",
                      "Every signal takes duration= (seconds, ms, or frames like 480f; default 1s, for dtmf the",
                      "length of its digits). Noise differs between channels; every other signal is the same in all.", ""]
         for d in SignalRegistry.all {

@@ -16,7 +16,7 @@ public enum Invocation: Equatable, Sendable {
     case plugins(standard: PluginStandard?, word: String?)
     /// `aupipe demo [-o PATH]`; without `-o`, nil (stdout when it is not a terminal, else demo.wav).
     case demo(output: String?)
-    /// `aupipe gen SIGNAL [ARG]... [-o PATH] [-t TYPE] [--out-format SPEC] [--stats]`
+    /// `aupipe gen SIGNAL [ARG]... [-o PATH] [-t TYPE] [--out-format SPEC] [--dither TYPE] [--stats]`
     case gen(signal: String, arguments: [String], options: PipelineOptionsText)
     /// `aupipe compare A B [OPTIONS]`
     case compare(CompareOptions)
@@ -159,8 +159,9 @@ public enum CommandLineParser {
         allowed.outFormat = options.outFormat
         allowed.container = options.container
         allowed.stats = options.stats
+        allowed.dither = options.dither
         guard allowed == options else {
-            throw AUPipeError.usage("gen takes -o, -t, --out-format and --stats; the other options are for processing a stream")
+            throw AUPipeError.usage("gen takes -o, -t, --out-format, --dither and --stats; the other options are for processing a stream")
         }
         return .gen(signal: signal, arguments: Array(words.dropFirst()), options: options)
     }

@@ -180,8 +180,10 @@ extension ManualText {
         (f32le at the output's rate and channel count), then written exactly as a
         chain's output is: by the output encoder into the container (see
         .BR "SAMPLE CONVERSION" :
-        integer encodings round to nearest with ties to even, without dither, and
-        clip and count samples beyond full scale; float encodings keep them), with the
+        integer encodings of 16 bits or fewer get seeded TPDF dither, as
+        .B \-\-dither
+        says, others round to nearest with ties to even; all clip and count samples
+        beyond full scale; float encodings keep them), with the
         header's sizes patched when the output is a regular file and streaming sizes
         on a pipe.
         Levels are in dBFS: a level of
@@ -242,6 +244,20 @@ extension ManualText {
         An encoding given here must be one the container holds (status 64 otherwise);
         the default s16le moves to the nearest one the container holds, as a chain's
         inherited encoding does: s16be in AU.
+        .TP
+        .BI \-\-dither " TYPE"
+        As in
+        .BR OPTIONS :
+        .B auto
+        (the default) and
+        .B tpdf
+        add seeded TPDF dither when the encoding is an integer of 16 bits or fewer
+        (not \(*m\-law or A\-law),
+        .B shaped
+        F\-weighted noise at 44.1 and 48 kHz,
+        .B off
+        rounds plainly (a tone's exact samples, as before 0.2.0).
+        The dither is seeded, so the bytes are the same on every run.
         .TP
         .BR \-\-stats ", " \-\-stats=json
         Print the figures of

@@ -43,6 +43,8 @@ extension ManualText {
         .IR TYPE ]
         .RB [ \-\-out\-format
         .IR SPEC ]
+        .RB [ \-\-dither
+        .IR TYPE ]
         .RB [ \-\-stats [ =json ]]
         .br
         .B aupipe spectrogram
