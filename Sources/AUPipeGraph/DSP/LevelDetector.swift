@@ -23,14 +23,11 @@ package final class LevelDetector {
     package let mode: Mode
     package let channels: Int
     package let window: Int
-    /// Per channel (channel-major), the last `window` values of x² (rms) or the monotonic queue's
-    /// values (peak).
+    /// rms: per channel (channel-major), the last `window` values of x², and the sum of that ring.
     private let values: UnsafeMutablePointer<Float>
-    /// rms: per channel, the sum of the ring; peak: per channel, the queue's frame indices.
     private let sums: UnsafeMutablePointer<Double>
-    private let indices: UnsafeMutablePointer<Int64>
-    private let heads: UnsafeMutablePointer<Int>
-    private let counts: UnsafeMutablePointer<Int>
+    /// peak: per channel, the largest x² of the last `window` frames.
+    private let peaks: UnsafeMutablePointer<SlidingMaximum>
     private var position = 0
     private var frame: Int64 = 0
 
@@ -38,36 +35,30 @@ package final class LevelDetector {
         self.mode = mode
         self.channels = channels
         window = max(1, Int((Self.windowSeconds * Double(sampleRate)).rounded()))
-        let cap = window + 1
-        values = .allocate(capacity: channels * cap)
-        values.initialize(repeating: 0, count: channels * cap)
+        values = .allocate(capacity: channels * window)
+        values.initialize(repeating: 0, count: channels * window)
         sums = .allocate(capacity: channels)
         sums.initialize(repeating: 0, count: channels)
-        indices = .allocate(capacity: channels * cap)
-        indices.initialize(repeating: 0, count: channels * cap)
-        heads = .allocate(capacity: channels)
-        heads.initialize(repeating: 0, count: channels)
-        counts = .allocate(capacity: channels)
-        counts.initialize(repeating: 0, count: channels)
+        peaks = .allocate(capacity: channels)
+        for c in 0..<channels { (peaks + c).initialize(to: SlidingMaximum(window: window)) }
     }
 
     deinit {
         values.deallocate()
         sums.deallocate()
-        indices.deallocate()
-        heads.deallocate()
-        counts.deallocate()
+        for c in 0..<channels { peaks[c].deallocate() }
+        peaks.deinitialize(count: channels)
+        peaks.deallocate()
     }
 
     /// Pushes one interleaved frame and writes each channel's level (power, 1 = 0 dBFS) to `levels`.
     @inline(__always)
     package func push(_ x: UnsafePointer<Float>, levels: UnsafeMutablePointer<Float>) {
-        let cap = window + 1
         switch mode {
         case .rms:
             let scale = 2 / Double(window)
             for c in 0..<channels {
-                let ring = values + c * cap
+                let ring = values + c * window
                 let s = x[c] * x[c]
                 sums[c] += Double(s) - Double(ring[position])
                 ring[position] = s
@@ -77,34 +68,14 @@ package final class LevelDetector {
             if position == window {
                 position = 0
                 for c in 0..<channels {
-                    let ring = values + c * cap
+                    let ring = values + c * window
                     var exact = 0.0
                     for i in 0..<window { exact += Double(ring[i]) }
                     sums[c] = exact
                 }
             }
         case .peak:
-            for c in 0..<channels {
-                let v = x[c] * x[c]
-                let qv = values + c * cap, qi = indices + c * cap
-                var head = heads[c], count = counts[c]
-                while count > 0 {
-                    let back = (head + count - 1) % cap
-                    guard qv[back] <= v else { break }
-                    count -= 1
-                }
-                let tail = (head + count) % cap
-                qv[tail] = v
-                qi[tail] = frame
-                count += 1
-                while qi[head] <= frame - Int64(window) {
-                    head = (head + 1) % cap
-                    count -= 1
-                }
-                heads[c] = head
-                counts[c] = count
-                levels[c] = qv[head]
-            }
+            for c in 0..<channels { levels[c] = peaks[c].push(x[c] * x[c], at: frame) }
         }
         frame += 1
     }

@@ -43,11 +43,8 @@ package final class LookaheadLimiter {
     private let delayLine: UnsafeMutablePointer<Float>
     private let delayFrames: Int
     private var delayPosition = 0
-    /// The sliding minimum: a monotonic queue of (frame index, gain) over `window` frames.
-    private let window: Int
-    private let queueIndex: UnsafeMutablePointer<Int64>
-    private let queueGain: UnsafeMutablePointer<Float>
-    private var queueHead = 0, queueCount = 0
+    /// The smallest gain needed over attack + 2 × spread frames, as the largest of the negated gains.
+    private var negatedGains: SlidingMaximum
     /// The release state and the moving average's ring and sum.
     private var released: Float = 1
     private let releaseStep: Float
@@ -76,11 +73,7 @@ package final class LookaheadLimiter {
         delayFrames = max(1, latency)
         delayLine = .allocate(capacity: delayFrames * channels)
         delayLine.initialize(repeating: 0, count: delayFrames * channels)
-        window = attack + 2 * spread
-        queueIndex = .allocate(capacity: window + 1)
-        queueIndex.initialize(repeating: 0, count: window + 1)
-        queueGain = .allocate(capacity: window + 1)
-        queueGain.initialize(repeating: 1, count: window + 1)
+        negatedGains = SlidingMaximum(window: attack + 2 * spread)
         releaseStep = Float(1 - exp(-1 / (releaseSeconds * Double(sampleRate))))
         ring = .allocate(capacity: attack)
         ring.initialize(repeating: 1, count: attack)
@@ -89,8 +82,7 @@ package final class LookaheadLimiter {
 
     deinit {
         delayLine.deallocate()
-        queueIndex.deallocate()
-        queueGain.deallocate()
+        negatedGains.deallocate()
         ring.deallocate()
     }
 
@@ -111,22 +103,7 @@ package final class LookaheadLimiter {
         let peak = peak(input)
         let need: Float = peak > ceiling ? ceiling / peak : 1
         // The peak belongs to frame `frame - delay`; the queue holds the window ending there.
-        let j = frame - Int64(delay)
-        let cap = window + 1
-        while queueCount > 0 {
-            let back = (queueHead + queueCount - 1) % cap
-            guard queueGain[back] >= need else { break }
-            queueCount -= 1
-        }
-        let tail = (queueHead + queueCount) % cap
-        queueIndex[tail] = j
-        queueGain[tail] = need
-        queueCount += 1
-        while queueIndex[queueHead] <= j - Int64(window) {
-            queueHead = (queueHead + 1) % cap
-            queueCount -= 1
-        }
-        let minimum = queueGain[queueHead]
+        let minimum = -negatedGains.push(-need, at: frame - Int64(delay))
         released = min(minimum, released + (1 - released) * releaseStep)
         sum += Double(released) - Double(ring[ringPosition])
         ring[ringPosition] = released
