@@ -1,4 +1,5 @@
 import AUPipeFormats
+import Synchronization
 
 /// Where units come from: aupipe's own, and (later) plugin hosts that find units at run time.
 /// A provider lists descriptors; the registry asks its providers in order, so a unit a provider
@@ -40,6 +41,12 @@ public struct UnitRegistry: Sendable {
     }
 
     /// The names of every unit a run can use (the standard registry's, which installs this when
-    /// first used), for the wording of parameter errors (`gain -6 gain -3`: a missing `:`).
-    nonisolated(unsafe) package static var knownNames: @Sendable () -> [String] = { [] }
+    /// first used), for the wording of parameter errors (`gain -6 gain -3`: a missing `:`). Read
+    /// only when an error is worded; behind a lock, as `UnitStreams.opener` is.
+    package static var knownNames: @Sendable () -> [String] {
+        get { namesOfTheStandardRegistry.withLock { $0 } }
+        set { namesOfTheStandardRegistry.withLock { $0 = newValue } }
+    }
+
+    private static let namesOfTheStandardRegistry = Mutex<@Sendable () -> [String]>({ [] })
 }
