@@ -34,6 +34,10 @@ public final class FilterUnit: AudioUnit, LiveControllable {
     package var gliding = 0
     /// Frames left until the next step of the glides is designed.
     package var stepLeft = 0
+    /// The filter units after this one in the chain that it runs (`FusingUnit`), and the
+    /// cascades it runs: its own, then theirs.
+    package var takenIn: [FilterUnit] = []
+    package var series: [BiquadCascade] = []
 
     package init(name: String, bands: [FilterBand], perBand: Bool = false, preamp: Double = 0, file: String? = nil, only: [Int]? = nil) {
         self.name = name
@@ -64,6 +68,8 @@ public final class FilterUnit: AudioUnit, LiveControllable {
         cascade.inputGain = Decibels.amplitude(preampDB)
         for (i, band) in bands.enumerated() { if let first = firstSection[i] { band.design(into: cascade, from: first, rate: rate) } }
         self.cascade = cascade
+        takenIn = []
+        series = [cascade]
         return context.input
     }
 
@@ -97,18 +103,33 @@ public final class FilterUnit: AudioUnit, LiveControllable {
         let ch = channels
         var f = 0
         while f < frames {
-            var n = frames - f
             // A glide's steps are counted in stream frames, across blocks: the same designs at
-            // the same frames whatever the block size.
-            if gliding > 0 || stepLeft > 0 {
-                if stepLeft == 0 { stepLeft = stepGlides(cascade) }
-                n = min(n, stepLeft)
-                stepLeft -= n
+            // the same frames whatever the block size, and whether or not the unit is taken in.
+            var n = min(frames - f, nextStep())
+            for unit in takenIn { n = min(n, unit.nextStep()) }
+            advanceSteps(n)
+            for unit in takenIn { unit.advanceSteps(n) }
+            if takenIn.isEmpty {
+                cascade.process(input + f * ch, into: output + f * ch, frames: n)
+            } else {
+                BiquadCascade.process(series: series, input + f * ch, into: output + f * ch, frames: n)
             }
-            cascade.process(input + f * ch, into: output + f * ch, frames: n)
             f += n
         }
         return frames
+    }
+
+    /// Designs the glides' next step when one is due; returns the frames until the step after
+    /// it (`Int.max` when no glide is under way).
+    package func nextStep() -> Int {
+        guard gliding > 0 || stepLeft > 0, let cascade else { return .max }
+        if stepLeft == 0 { stepLeft = stepGlides(cascade) }
+        return stepLeft
+    }
+
+    /// Moves the glides on by `frames` (at most what `nextStep` returned).
+    package func advanceSteps(_ frames: Int) {
+        if stepLeft > 0 { stepLeft -= frames }
     }
 
     /// Designs the next step of every gliding band; returns the frames until the next step.
