@@ -5,14 +5,13 @@ import AUPipeFormats
 /// operations are those of one channel, in the same order (`BiquadSections` is one loop for
 /// both): the samples are the same as channel by channel, in about half the time.
 extension BiquadCascade {
-    /// `process(series:)` for a stereo stream with both channels selected.
-    package static func processStereo<C: Collection>(series: C, _ input: UnsafePointer<Float>, into output: UnsafeMutablePointer<Float>,
-                                                     frames: Int) where C.Element == BiquadCascade {
-        guard let first = series.first else { return }
-        let pairs = UnsafeMutableRawPointer(first.planeStorage).bindMemory(to: SIMD2<Double>.self, capacity: first.maxFrames)
-        let gain = SIMD2<Double>(repeating: first.inputGain)
+    /// `process(_:into:frames:then:)` for a stereo stream with both channels selected.
+    func processStereo(_ input: UnsafePointer<Float>, into output: UnsafeMutablePointer<Float>, frames: Int,
+                       then followers: [BiquadCascade]) {
+        let pairs = UnsafeMutableRawPointer(planeStorage).bindMemory(to: SIMD2<Double>.self, capacity: maxFrames)
+        let gain = SIMD2<Double>(repeating: inputGain)
         for f in 0..<frames { pairs[f] = SIMD2(Double(input[2 &* f]), Double(input[2 &* f &+ 1])) * gain }
-        runSections(series, pairs, frames: frames, channel: 0)
+        runSections(then: followers, pairs, frames: frames, channel: 0)
         for f in 0..<frames {
             let y = pairs[f]
             output[2 &* f] = Float(y.x) + 0

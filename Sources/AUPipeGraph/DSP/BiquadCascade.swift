@@ -65,56 +65,55 @@ public final class BiquadCascade {
     /// Filters `frames` (≤ maxFrames) interleaved frames of `input` into `output` (which may be
     /// `input`).
     public func process(_ input: UnsafePointer<Float>, into output: UnsafeMutablePointer<Float>, frames: Int) {
-        Self.process(series: CollectionOfOne(self), input, into: output, frames: frames)
+        process(input, into: output, frames: frames, then: [])
     }
 
-    /// Runs `series` one after the other as if each were a unit of its own in a chain, each one's
-    /// output rounded to float (−0 as +0) before the next reads it: the samples are those of the
-    /// cascades' own `process` called in turn, in one pass over the block instead of one per
-    /// cascade, with sections of different cascades overlapping four at a time. All have the same
-    /// channels, selection and `maxFrames`, all but the first an `inputGain` of 1; the first's
-    /// plane holds the samples.
-    package static func process<C: Collection>(series: C, _ input: UnsafePointer<Float>, into output: UnsafeMutablePointer<Float>,
-                                               frames: Int) where C.Element == BiquadCascade {
-        guard let first = series.first else { return }
-        let ch = first.channels
-        let gain = first.inputGain
-        if ch == 2 && first.selected[0] && first.selected[1] {
-            return processStereo(series: series, input, into: output, frames: frames)
+    /// Runs this cascade and then `followers` in order as if each were a unit of its own in a
+    /// chain, each one's output rounded to float before the next reads it: the samples are those
+    /// of each cascade's own `process` called in turn, in one pass over the block instead of one
+    /// per cascade, with sections of different cascades overlapping four at a time. The followers
+    /// have this cascade's channels, selection and `maxFrames`, and an `inputGain` of 1; this
+    /// cascade's plane holds the samples. (Arrays and index loops, not a generic collection: an
+    /// unspecialized generic allocates per call in a debug build.)
+    package func process(_ input: UnsafePointer<Float>, into output: UnsafeMutablePointer<Float>, frames: Int,
+                         then followers: [BiquadCascade]) {
+        let ch = channels
+        let gain = inputGain
+        if ch == 2 && selected[0] && selected[1] {
+            return processStereo(input, into: output, frames: frames, then: followers)
         }
-        let plane = first.plane
         for c in 0..<ch {
-            guard first.selected[c] else {
+            guard selected[c] else {
                 if UnsafePointer(output) != input { for f in 0..<frames { output[f &* ch &+ c] = input[f &* ch &+ c] } }
                 continue
             }
             for f in 0..<frames { plane[f] = Double(input[f &* ch &+ c]) * gain }
-            runSections(series, plane, frames: frames, channel: c)
+            runSections(then: followers, plane, frames: frames, channel: c)
             // + 0 turns −0 into +0: a decaying state rounds to a zero whose sign would
             // otherwise depend on where blocks end (`flushBelow`).
             for f in 0..<frames { output[f &* ch &+ c] = Float(plane[f]) + 0 }
         }
     }
 
-    /// Every section of `series` in order over `p`, four at a time, then one at a time; for
-    /// `channel`, or for the stereo pair when `L` is `SIMD2<Double>`.
+    /// Every section of this cascade and then of `followers` in order over `p`, four at a time,
+    /// then one at a time; for `channel`, or for the stereo pair when `L` is `SIMD2<Double>`.
     @inline(__always)
-    package static func runSections<L: BiquadLane, C: Collection>(_ series: C, _ p: UnsafeMutablePointer<L>, frames: Int,
-                                                                 channel: Int) where C.Element == BiquadCascade {
+    func runSections<L: BiquadLane>(then followers: [BiquadCascade], _ p: UnsafeMutablePointer<L>, frames: Int, channel: Int) {
         let stereo = L.self == SIMD2<Double>.self
         var a: BiquadSections.Section?, b: BiquadSections.Section?, c: BiquadSections.Section?
-        var following = false
-        for cascade in series {
+        var m = -1
+        while m < followers.count {
+            let cascade = m < 0 ? self : followers[m]
             for s in 0..<cascade.sections {
-                let k = UnsafePointer(cascade.coefficients + s * coefficientCount)
+                let k = UnsafePointer(cascade.coefficients + s * Self.coefficientCount)
                 let z = cascade.state + ((stereo ? 0 : channel * cascade.sections) + s) * 2
-                let section = BiquadSections.Section(k: k, z: z, stride: cascade.sections * 2, roundsInput: following && s == 0)
+                let section = BiquadSections.Section(k: k, z: z, stride: cascade.sections * 2, roundsInput: m >= 0 && s == 0)
                 if let a0 = a, let b0 = b, let c0 = c {
                     BiquadSections.runFour(p, frames: frames, a0, b0, c0, section)
                     (a, b, c) = (nil, nil, nil)
                 } else if a == nil { a = section } else if b == nil { b = section } else { c = section }
             }
-            following = true
+            m += 1
         }
         if let a { BiquadSections.runOne(p, frames: frames, a) }
         if let b { BiquadSections.runOne(p, frames: frames, b) }

@@ -12,7 +12,7 @@ package enum BiquadSections {
     /// Where one section is: its coefficients (b0, b1, b2, a1, a2), its state (z1, z2) for the
     /// first lane with the next lane's `stride` doubles on, and whether its input is first
     /// rounded to float (it is the first section of a unit that follows another one in a chain
-    /// and runs fused with it: `BiquadCascade.process(series:)`).
+    /// and runs fused with it: `BiquadCascade.process(_:into:frames:then:)`).
     package struct Section {
         package var k: UnsafePointer<Double>
         package var z: UnsafeMutablePointer<Double>

@@ -34,10 +34,10 @@ public final class FilterUnit: AudioUnit, LiveControllable {
     package var gliding = 0
     /// Frames left until the next step of the glides is designed.
     package var stepLeft = 0
-    /// The filter units after this one in the chain that it runs (`FusingUnit`), and the
-    /// cascades it runs: its own, then theirs.
+    /// The filter units after this one in the chain that it runs (`FusingUnit`), and their
+    /// cascades, run after its own.
     package var takenIn: [FilterUnit] = []
-    package var series: [BiquadCascade] = []
+    package var followers: [BiquadCascade] = []
 
     package init(name: String, bands: [FilterBand], perBand: Bool = false, preamp: Double = 0, file: String? = nil, only: [Int]? = nil) {
         self.name = name
@@ -69,7 +69,7 @@ public final class FilterUnit: AudioUnit, LiveControllable {
         for (i, band) in bands.enumerated() { if let first = firstSection[i] { band.design(into: cascade, from: first, rate: rate) } }
         self.cascade = cascade
         takenIn = []
-        series = [cascade]
+        followers = []
         return context.input
     }
 
@@ -105,15 +105,12 @@ public final class FilterUnit: AudioUnit, LiveControllable {
         while f < frames {
             // A glide's steps are counted in stream frames, across blocks: the same designs at
             // the same frames whatever the block size, and whether or not the unit is taken in.
+            // (Index loops: iterating an array allocates per call in a debug build.)
             var n = min(frames - f, nextStep())
-            for unit in takenIn { n = min(n, unit.nextStep()) }
+            for i in 0..<takenIn.count { n = min(n, takenIn[i].nextStep()) }
             advanceSteps(n)
-            for unit in takenIn { unit.advanceSteps(n) }
-            if takenIn.isEmpty {
-                cascade.process(input + f * ch, into: output + f * ch, frames: n)
-            } else {
-                BiquadCascade.process(series: series, input + f * ch, into: output + f * ch, frames: n)
-            }
+            for i in 0..<takenIn.count { takenIn[i].advanceSteps(n) }
+            cascade.process(input + f * ch, into: output + f * ch, frames: n, then: followers)
             f += n
         }
         return frames
