@@ -172,10 +172,14 @@ public struct SampleCodec: Sendable {
     @inline(__always)
     public static func s16(_ x: Float, clipped: inout Int) -> Int16 {
         let y = x.isNaN ? 0 : x * 32768
-        clipped &+= (y >= 32767.5 || y < -32768.5) ? 1 : 0
+        clipped &+= (y >= 32767.5 ? 1 : 0) &+ (y < -32768.5 ? 1 : 0)  // no `||`: its branch stops vectorization
         let c = y < -32768 ? -32768 : (y > 32767 ? 32767 : y)
-        let magic: Float = 12_582_912 // 1.5 × 2^23: adding and subtracting it rounds to nearest even
-        return Int16((c + magic) - magic)
+        // 1.5 × 2^23: adding it rounds c to an integer, nearest even, in the low bits of the
+        // sum's significand (c + magic = 0x4B40_0000 + round(c) as a bit pattern, for
+        // |c| ≤ 2^22), whose low 16 bits are round(c) in two's complement. Read from the bits,
+        // with no conversion to an integer that would check its range, the loop vectorizes.
+        let magic: Float = 12_582_912
+        return Int16(truncatingIfNeeded: (c + magic).bitPattern)
     }
 
     /// Reverses the byte order of `count` samples of `width` bytes (2, 3, 4 or 8); exact.

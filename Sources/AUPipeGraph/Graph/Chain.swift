@@ -81,6 +81,8 @@ public final class Chain {
         package let unit: any AudioUnit
         package let output: AudioBuffer
         package var stats: StageStats
+        /// The stage whose unit took this one's in (`FusingUnit`): it does this one's processing.
+        package var fusedInto: Int?
     }
 
     private var stages: [Stage] = []
@@ -139,11 +141,24 @@ public final class Chain {
         }
         for entry in entries { try prepare(entry) }
         if let more { for entry in try more(format) { try prepare(entry) } }
+        if !measurePeaks { Self.fuse(&prepared) }
         stages = prepared
         bypassedStats = bypassed
         outputFormat = format
         maxOutputFrames = frames
         outputPrecision = precision
+    }
+
+    /// Lets each `FusingUnit` take in the units after it that it can.
+    private static func fuse(_ stages: inout [Stage]) {
+        var leader: (index: Int, unit: any FusingUnit)?
+        for i in stages.indices {
+            if let l = leader, l.unit.takeIn(stages[i].unit) {
+                stages[i].fusedInto = l.index
+                continue
+            }
+            leader = (stages[i].unit as? any FusingUnit).map { (i, $0) }
+        }
     }
 
     /// True when no stage touches the samples: the stream can be copied as it is.
@@ -162,6 +177,11 @@ public final class Chain {
         var i = first
         while i < stages.count {
             if count == 0 { return (pointer, 0) }
+            if let leader = stages[i].fusedInto, leader >= first {
+                record(i, framesIn: count, framesOut: count)  // done by its leader, frame for frame
+                i += 1
+                continue
+            }
             let produced = try stages[i].unit.process(pointer, frames: count, into: stages[i].output.samples)
             record(i, framesIn: count, framesOut: produced)
             pointer = UnsafePointer(stages[i].output.samples)

@@ -32,9 +32,28 @@ extension FilterUnit {
         }
     }
 
-    /// Plain text made safe for roff (hyphens and backslashes escaped; a leading dot guarded).
+    /// Plain text made safe for roff (hyphens and backslashes escaped, a `\-` already escaped
+    /// kept; a leading dot guarded). One pass over the UTF-8 bytes (`\` and `-` are never part
+    /// of a longer character's bytes): every run with a unit builds the descriptors, these
+    /// sections included.
     package static func roff(_ text: String) -> String {
-        let body = text.replacing("\\-", with: "\u{1}").replacing("\\", with: "\\e").replacing("-", with: "\\-").replacing("\u{1}", with: "\\-")
-        return body.hasPrefix(".") || body.hasPrefix("'") ? "\\&" + body : body
+        let backslash = UInt8(ascii: "\\"), hyphen = UInt8(ascii: "-"), e = UInt8(ascii: "e")
+        var out: [UInt8] = []
+        out.reserveCapacity(text.utf8.count + 16)
+        var bytes = text.utf8.makeIterator()
+        var next = bytes.next()
+        while let c = next {
+            next = bytes.next()
+            if c == backslash && next == hyphen {
+                out.append(backslash); out.append(hyphen)
+                next = bytes.next()
+            } else if c == backslash || c == hyphen {
+                out.append(backslash); out.append(c == hyphen ? hyphen : e)
+            } else {
+                out.append(c)
+            }
+        }
+        let escaped = String(decoding: out, as: UTF8.self)
+        return escaped.hasPrefix(".") || escaped.hasPrefix("'") ? "\\&" + escaped : escaped
     }
 }

@@ -34,6 +34,10 @@ public final class FilterUnit: AudioUnit, LiveControllable {
     package var gliding = 0
     /// Frames left until the next step of the glides is designed.
     package var stepLeft = 0
+    /// The filter units after this one in the chain that it runs (`FusingUnit`), and their
+    /// cascades, run after its own.
+    package var takenIn: [FilterUnit] = []
+    package var followers: [BiquadCascade] = []
 
     package init(name: String, bands: [FilterBand], perBand: Bool = false, preamp: Double = 0, file: String? = nil, only: [Int]? = nil) {
         self.name = name
@@ -64,6 +68,8 @@ public final class FilterUnit: AudioUnit, LiveControllable {
         cascade.inputGain = Decibels.amplitude(preampDB)
         for (i, band) in bands.enumerated() { if let first = firstSection[i] { band.design(into: cascade, from: first, rate: rate) } }
         self.cascade = cascade
+        takenIn = []
+        followers = []
         return context.input
     }
 
@@ -97,18 +103,31 @@ public final class FilterUnit: AudioUnit, LiveControllable {
         let ch = channels
         var f = 0
         while f < frames {
-            var n = frames - f
             // A glide's steps are counted in stream frames, across blocks: the same designs at
-            // the same frames whatever the block size.
-            if gliding > 0 || stepLeft > 0 {
-                if stepLeft == 0 { stepLeft = stepGlides(cascade) }
-                n = min(n, stepLeft)
-                stepLeft -= n
-            }
-            cascade.process(input + f * ch, into: output + f * ch, frames: n)
+            // the same frames whatever the block size, and whether or not the unit is taken in.
+            // (Index loops: a loop through the generic collection protocols allocated per call
+            // in a debug build, which AllocationTests runs.)
+            var n = min(frames - f, nextStep())
+            for i in 0..<takenIn.count { n = min(n, takenIn[i].nextStep()) }
+            advanceSteps(n)
+            for i in 0..<takenIn.count { takenIn[i].advanceSteps(n) }
+            cascade.process(input + f * ch, into: output + f * ch, frames: n, then: followers)
             f += n
         }
         return frames
+    }
+
+    /// Designs the glides' next step when one is due; returns the frames until the step after
+    /// it (`Int.max` when no glide is under way).
+    package func nextStep() -> Int {
+        guard gliding > 0 || stepLeft > 0, let cascade else { return .max }
+        if stepLeft == 0 { stepLeft = stepGlides(cascade) }
+        return stepLeft
+    }
+
+    /// Moves the glides on by `frames` (at most what `nextStep` returned).
+    package func advanceSteps(_ frames: Int) {
+        if stepLeft > 0 { stepLeft -= frames }
     }
 
     /// Designs the next step of every gliding band; returns the frames until the next step.
