@@ -32,9 +32,36 @@ extension FilterUnit {
         }
     }
 
-    /// Plain text made safe for roff (hyphens and backslashes escaped; a leading dot guarded).
+    /// Plain text made safe for roff (hyphens and backslashes escaped; a leading dot guarded):
+    /// `\-` stays, any other backslash becomes `\e`, a hyphen `\-`. One pass over the bytes:
+    /// every filter unit's descriptor writes its manual when the registry is built, which every
+    /// run with a chain pays at start-up.
     package static func roff(_ text: String) -> String {
-        let body = text.replacing("\\-", with: "\u{1}").replacing("\\", with: "\\e").replacing("-", with: "\\-").replacing("\u{1}", with: "\\-")
-        return body.hasPrefix(".") || body.hasPrefix("'") ? "\\&" + body : body
+        let backslash = UInt8(ascii: "\\"), hyphen = UInt8(ascii: "-")
+        var body: [UInt8] = []
+        body.reserveCapacity(text.utf8.count + text.utf8.count / 8 + 2)
+        if let first = text.utf8.first, first == UInt8(ascii: ".") || first == UInt8(ascii: "'") { body += [backslash, UInt8(ascii: "&")] }
+        var escaped = false
+        for byte in text.utf8 {
+            if escaped {
+                escaped = false
+                body.append(backslash)
+                if byte == hyphen {
+                    body.append(hyphen)
+                    continue
+                }
+                body.append(UInt8(ascii: "e"))
+            }
+            if byte == backslash {
+                escaped = true
+            } else if byte == hyphen {
+                body.append(backslash)
+                body.append(hyphen)
+            } else {
+                body.append(byte)
+            }
+        }
+        if escaped { body += [backslash, UInt8(ascii: "e")] }
+        return String(decoding: body, as: UTF8.self)
     }
 }
