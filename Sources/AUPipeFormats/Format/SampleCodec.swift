@@ -96,11 +96,10 @@ public struct SampleCodec: Sendable {
                 p[i] = UInt8(truncatingIfNeeded: v &+ offset)
             }
         case (.signedInteger, 16) where !be:
-            // The common case without branches (so it vectorizes): the same rounding and clip
-            // count as `quantize`. A value clips when it rounds outside -32768...32767, that is
+            // The common case, in vector code (`encodeS16LE`): the same rounding and clip count
+            // as `quantize`. A value clips when it rounds outside -32768...32767, that is
             // y >= 32767.5 or y < -32768.5 (ties go to even: -32768.5 becomes -32768).
-            let p = destination.assumingMemoryBound(to: UInt16.self)
-            for i in 0..<count { p[i] = UInt16(bitPattern: Self.s16(source[i], clipped: &clipped)).littleEndian }
+            clipped = Self.encodeS16LE(source, count: count, into: destination)
         case (.signedInteger, 16), (.unsignedInteger, 16):
             let flip: UInt16 = e.kind == .unsignedInteger ? 0x8000 : 0
             for i in 0..<count {
@@ -174,9 +173,15 @@ public struct SampleCodec: Sendable {
         let y = x.isNaN ? 0 : x * 32768
         clipped &+= (y >= 32767.5 || y < -32768.5) ? 1 : 0
         let c = y < -32768 ? -32768 : (y > 32767 ? 32767 : y)
-        let magic: Float = 12_582_912 // 1.5 × 2^23: adding and subtracting it rounds to nearest even
-        return Int16((c + magic) - magic)
+        // Adding 1.5 × 2^23 rounds to nearest even and leaves the integer in the low bits of the
+        // sum's pattern (0x4B40_0000 + c for |c| < 2^22): read there, with no checked Float to
+        // Int conversion (whose trap branch keeps the loop from vectorizing).
+        let magic: Float = 12_582_912
+        return Int16(truncatingIfNeeded: Int32(bitPattern: (c + magic).bitPattern) &- Self.magicPattern)
     }
+
+    /// The bit pattern of 1.5 × 2^23 as a Float.
+    private static let magicPattern: Int32 = 0x4B40_0000
 
     /// Reverses the byte order of `count` samples of `width` bytes (2, 3, 4 or 8); exact.
     public static func swapByteOrder(_ source: UnsafeRawPointer, into destination: UnsafeMutableRawPointer, count: Int, width: Int) {
