@@ -191,7 +191,7 @@ package final class StreamLoop {
     /// How many bytes the next read asks for.
     private func readSize() -> Int {
         var want = readBuffer.count - carried
-        if case .copy = path, writer.headerPending, writer.headerRoom > 0 {
+        if writer.headerPending, writer.headerRoom > 0, byteForByte {
             // The first copy ends where header + audio fill 64 KiB, so that later 64 KiB writes
             // start on page boundaries (unaligned writes cost the kernel extra copies).
             want = max(inFrameBytes, (Self.ioSize - writer.headerRoom) / inFrameBytes * inFrameBytes) - carried
@@ -199,6 +199,16 @@ package final class StreamLoop {
         want = input.allowed(want)
         if let l = toLimit { want = Int(min(UInt64(want), l)) }
         return want
+    }
+
+    /// Whether each read's bytes are written as as many bytes (a copy, or channels moved within
+    /// frames of the same size), so that aligning the first read aligns every later write.
+    private var byteForByte: Bool {
+        switch path {
+        case .copy: return true
+        case .select: return inFrameBytes == outFrameBytes
+        case .exact, .chain: return false
+        }
     }
 
     /// Moves the bytes of an incomplete last frame to the buffer's start.
