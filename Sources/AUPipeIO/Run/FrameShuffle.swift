@@ -16,7 +16,7 @@ package struct FrameShuffle {
     package let width: Int
     /// Per output channel, the input channel it copies, or -1 for silence.
     package let sources: [Int]
-    /// The encoding's zero, little-endian in the low `width` bytes (u8 0x80, u16 0x8000).
+    /// The encoding's zero as its bytes, in the first `width` of these four (u8 0x80, u16be 0x80 0x00).
     private let zero: UInt32
 
     /// nil when `encoding` is not one whose bytes the float path keeps (see the type's comment).
@@ -31,25 +31,28 @@ package struct FrameShuffle {
         outChannels = selection.count
         width = encoding.bytesPerSample
         sources = selection.map { $0 ?? -1 }
+        swapsPair = inChannels == 2 && sources == [1, 0]
         var bytes: (UInt32, UInt32) = (0, 0)
         withUnsafeMutableBytes(of: &bytes) { b in
             var zero: Float = 0
             _ = SampleCodec(encoding).encode(&zero, count: 1, into: b.baseAddress!)
         }
-        zero = UInt32(littleEndian: bytes.0)
+        zero = bytes.0
     }
 
-    /// True when this is the swap of a stereo pair (`remix 2 1`): one rotation per frame.
-    private var swapsPair: Bool { inChannels == 2 && sources == [1, 0] }
+    /// The swap of a stereo pair (`remix 2 1`): one rotation per frame.
+    private let swapsPair: Bool
 
     /// Writes `frames` frames from `input` (`inChannels` × `width` bytes each) to `output`
     /// (`outChannels` × `width` bytes each). The two must not overlap.
     package func run(_ input: UnsafeRawPointer, frames: Int, into output: UnsafeMutableRawPointer) {
         switch width {
-        case 1: swapsPair ? rotate(input, frames, output, UInt16.self) : gather(input, frames, output, UInt8.self)
-        case 2: swapsPair ? rotate(input, frames, output, UInt32.self) : gather(input, frames, output, UInt16.self)
-        case 4: swapsPair ? rotate(input, frames, output, UInt64.self) : gather(input, frames, output, UInt32.self)
-        default: gather3(input, frames, output)
+        case 3: gather3(input, frames, output)
+        default:
+            if !swapsPair { gather(input, frames, output) }
+            else if width == 1 { rotate(input, frames, output, UInt16.self) }
+            else if width == 2 { rotate(input, frames, output, UInt32.self) }
+            else { rotate(input, frames, output, UInt64.self) }
         }
     }
 
@@ -63,44 +66,55 @@ package struct FrameShuffle {
         }
     }
 
-    /// Any selection, one output channel at a time: a strided copy of one input channel, or
-    /// the zero written down a column.
-    @inline(__always)
-    private func gather<W: FixedWidthInteger & UnsignedInteger>(_ input: UnsafeRawPointer, _ frames: Int, _ output: UnsafeMutableRawPointer, _: W.Type) {
-        let size = MemoryLayout<W>.size
-        let inStride = inChannels &* size, outStride = outChannels &* size
-        for (o, s) in sources.enumerated() {
-            let out = output + o &* size
-            if s < 0 {
-                let z = W(truncatingIfNeeded: zero)
-                for f in 0..<frames { out.storeBytes(of: z, toByteOffset: f &* outStride, as: W.self) }
-            } else {
-                let from = input + s &* size
-                for f in 0..<frames {
-                    out.storeBytes(of: from.loadUnaligned(fromByteOffset: f &* inStride, as: W.self), toByteOffset: f &* outStride, as: W.self)
+    /// Any selection, one output channel at a time: a strided copy of one input channel, or of
+    /// the encoded zero (read from `zero` with a stride of 0) down a silent column. Concrete
+    /// loops per width (a generic one allocated per call in unoptimized builds).
+    private func gather(_ input: UnsafeRawPointer, _ frames: Int, _ output: UnsafeMutableRawPointer) {
+        withUnsafeBytes(of: zero) { zeroBytes in
+            let w = width, outStride = outChannels &* w
+            for o in 0..<outChannels {
+                let s = sources[o]
+                let from = s < 0 ? zeroBytes.baseAddress! : input + s &* w
+                let inStride = s < 0 ? 0 : inChannels &* w
+                let to = output + o &* w
+                switch w {
+                case 1: Self.column(from, inStride, to, outStride, frames, UInt8.self)
+                case 2: Self.column(from, inStride, to, outStride, frames, UInt16.self)
+                default: Self.column(from, inStride, to, outStride, frames, UInt32.self)
                 }
             }
         }
     }
 
-    /// 3-byte samples (s24, u24): two bytes and one per sample.
+    @inline(__always)
+    private static func column(_ from: UnsafeRawPointer, _ inStride: Int, _ to: UnsafeMutableRawPointer, _ outStride: Int, _ frames: Int, _: UInt8.Type) {
+        for f in 0..<frames { to.storeBytes(of: from.load(fromByteOffset: f &* inStride, as: UInt8.self), toByteOffset: f &* outStride, as: UInt8.self) }
+    }
+
+    @inline(__always)
+    private static func column(_ from: UnsafeRawPointer, _ inStride: Int, _ to: UnsafeMutableRawPointer, _ outStride: Int, _ frames: Int, _: UInt16.Type) {
+        for f in 0..<frames { to.storeBytes(of: from.loadUnaligned(fromByteOffset: f &* inStride, as: UInt16.self), toByteOffset: f &* outStride, as: UInt16.self) }
+    }
+
+    @inline(__always)
+    private static func column(_ from: UnsafeRawPointer, _ inStride: Int, _ to: UnsafeMutableRawPointer, _ outStride: Int, _ frames: Int, _: UInt32.Type) {
+        for f in 0..<frames { to.storeBytes(of: from.loadUnaligned(fromByteOffset: f &* inStride, as: UInt32.self), toByteOffset: f &* outStride, as: UInt32.self) }
+    }
+
+    /// 3-byte samples (s24, u24): two bytes and one per sample, from the input or from `zero`.
     private func gather3(_ input: UnsafeRawPointer, _ frames: Int, _ output: UnsafeMutableRawPointer) {
-        let inStride = inChannels &* 3, outStride = outChannels &* 3
-        let zeroLow = UInt16(truncatingIfNeeded: zero), zeroHigh = UInt8(truncatingIfNeeded: zero >> 16)
-        for (o, s) in sources.enumerated() {
-            let out = output + o &* 3
-            if s < 0 {
-                for f in 0..<frames {
-                    out.storeBytes(of: zeroLow, toByteOffset: f &* outStride, as: UInt16.self)
-                    out.storeBytes(of: zeroHigh, toByteOffset: f &* outStride &+ 2, as: UInt8.self)
-                }
-            } else {
-                let from = input + s &* 3
+        withUnsafeBytes(of: zero) { zeroBytes in
+            let outStride = outChannels &* 3
+            for o in 0..<outChannels {
+                let s = sources[o]
+                let from = s < 0 ? zeroBytes.baseAddress! : input + s &* 3
+                let inStride = s < 0 ? 0 : inChannels &* 3
+                let to = output + o &* 3
                 for f in 0..<frames {
                     let low = from.loadUnaligned(fromByteOffset: f &* inStride, as: UInt16.self)
                     let high = from.load(fromByteOffset: f &* inStride &+ 2, as: UInt8.self)
-                    out.storeBytes(of: low, toByteOffset: f &* outStride, as: UInt16.self)
-                    out.storeBytes(of: high, toByteOffset: f &* outStride &+ 2, as: UInt8.self)
+                    to.storeBytes(of: low, toByteOffset: f &* outStride, as: UInt16.self)
+                    to.storeBytes(of: high, toByteOffset: f &* outStride &+ 2, as: UInt8.self)
                 }
             }
         }
