@@ -13,7 +13,7 @@ import AUPipeGraph
 /// see what a file of that format would hold; the encoder at the end writes it. As the last
 /// stage, with the output in `format` (`formatIsOutputs`), the encoder's rounding is all there
 /// is to do.
-public final class ConvertUnit: AudioUnit, StatsReporting, EncodingChooser {
+public final class ConvertUnit: AudioUnit, StatsReporting, EncodingChooser, ChannelSelecting {
     /// A channel change `channels=` alone cannot decide (2 to 6, say).
     package struct ChannelChoice: StageError {
         package let from: Int, to: Int
@@ -132,6 +132,17 @@ public final class ConvertUnit: AudioUnit, StatsReporting, EncodingChooser {
     }
 
     public var chosenEncoding: SampleEncoding? { format }
+
+    /// A map, a mono channel spread or the identity, with no quantizing here, copies samples.
+    public var channelSelection: [Int?]? {
+        guard codec == nil || formatIsOutputs else { return nil }
+        switch mix {
+        case .identity: return Array(0..<inChannels)
+        case .map(let m): return m
+        case .spreadMono: return Array(repeating: 0, count: outChannels)
+        case .average: return inChannels == 1 ? [0] : nil
+        }
+    }
 
     public func leaveRoundingToOutput() { formatIsOutputs = true }
 

@@ -55,7 +55,9 @@ import Testing
         #expect(abs(thirty - ten) <= 4, "\(ten) allocations for 10 s but \(thirty) for 30 s")
     }
 
-    @Test(arguments: ["", "gain -3", "convert format=mulaw", "resample 16000 quality=3 : convert channels=1 : mute at=0.2-0.5",
+    @Test(arguments: ["", "gain -3",
+                      // Channels moved as bytes (StreamLoop's byte path): a swap, and a selection with silence.
+                      "remix 2 1", "remix 2 0 1 1 : convert map=3,0,1", "convert format=mulaw", "resample 16000 quality=3 : convert channels=1 : mute at=0.2-0.5",
                       "resample 44.1k engine=soxr quality=very-high : resample 16000 engine=soxr",
                       "mix input=\(busFile),gain=-6,pan=0.2 : gain -1",
                       "convert channels=1 : aec ref=\(busFile) : denoise : agc",

@@ -96,11 +96,10 @@ public struct SampleCodec: Sendable {
                 p[i] = UInt8(truncatingIfNeeded: v &+ offset)
             }
         case (.signedInteger, 16) where !be:
-            // The common case without branches (so it vectorizes): the same rounding and clip
-            // count as `quantize`. A value clips when it rounds outside -32768...32767, that is
+            // The common case, in vector code (`encodeS16LE`): the same rounding and clip count
+            // as `quantize`. A value clips when it rounds outside -32768...32767, that is
             // y >= 32767.5 or y < -32768.5 (ties go to even: -32768.5 becomes -32768).
-            let p = destination.assumingMemoryBound(to: UInt16.self)
-            for i in 0..<count { p[i] = UInt16(bitPattern: Self.s16(source[i], clipped: &clipped)).littleEndian }
+            clipped = Self.encodeS16LE(source, count: count, into: destination)
         case (.signedInteger, 16), (.unsignedInteger, 16):
             let flip: UInt16 = e.kind == .unsignedInteger ? 0x8000 : 0
             for i in 0..<count {

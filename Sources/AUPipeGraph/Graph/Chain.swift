@@ -97,6 +97,12 @@ public final class Chain {
     /// The precision of the samples the last stage writes (`AudioUnit.outputPrecision`): the
     /// input's encoding's through every stage that runs.
     public let outputPrecision: SignalPrecision
+    /// When the stages that run only select, reorder, duplicate or silence channels
+    /// (`ChannelSelecting`): for each output channel, the input channel whose samples it carries
+    /// unchanged, or nil for silence. nil when any stage changes samples, when the chain is empty
+    /// (nothing to select), under live control (`allowBypass` false: a unit may change later)
+    /// and when peaks are measured (`--stats` reads them from the float samples).
+    public let channelSelection: [Int?]?
 
     /// Prepares `stages` for `input`, in order; each name labels the stage's figures in `stats`.
     /// `maxFrames` bounds every block; `realTime` says whether the run is real time.
@@ -147,6 +153,8 @@ public final class Chain {
         outputFormat = format
         maxOutputFrames = frames
         outputPrecision = precision
+        channelSelection = allowBypass && !measurePeaks && !prepared.isEmpty
+            ? Self.composedSelection(prepared.map(\.unit), inputChannels: input.channels) : nil
     }
 
     /// Lets each `FusingUnit` take in the units after it that it can.
@@ -199,6 +207,15 @@ public final class Chain {
             var peak = stages[i].stats.peak
             for k in 0..<(framesOut * stages[i].output.channels) { peak = max(peak, abs(p[k])) }
             stages[i].stats.peak = peak
+        }
+    }
+
+    /// Counts `frames` frames through every stage, for a run that moved them as bytes
+    /// (`channelSelection`) instead of calling `process`.
+    public func recordSelected(frames: Int) {
+        for i in stages.indices {
+            stages[i].stats.framesIn += Int64(frames)
+            stages[i].stats.framesOut += Int64(frames)
         }
     }
 

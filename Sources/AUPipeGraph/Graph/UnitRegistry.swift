@@ -8,6 +8,16 @@ import Synchronization
 public protocol UnitProvider: Sendable {
     /// The units this provider offers, in the order `aupipe units` lists them.
     var descriptors: [UnitDescriptor] { get }
+
+    /// The unit named `name` (lowercase) among `descriptors`, or nil. A provider whose
+    /// descriptors are costly to build all at once answers without building the others.
+    func descriptor(named name: String) -> UnitDescriptor?
+}
+
+extension UnitProvider {
+    public func descriptor(named name: String) -> UnitDescriptor? {
+        descriptors.first { $0.name == name }
+    }
 }
 
 /// The units a run can use, by command-line name, from a list of providers. The first
@@ -31,8 +41,11 @@ public struct UnitRegistry: Sendable {
 
     /// The descriptor named `name`, or a usage error with a did-you-mean.
     public func descriptor(named name: String) throws -> UnitDescriptor {
+        // The first provider that offers the name wins, as in `all`.
+        for provider in providers {
+            if let d = provider.descriptor(named: name.lowercased()) { return d }
+        }
         let all = self.all
-        if let d = all.first(where: { $0.name == name.lowercased() }) { return d }
         let names = all.map(\.name)
         let suggested = suggestion(for: name, among: names)
         let hint = suggested.map { "; did you mean '\($0)'?" } ?? ""

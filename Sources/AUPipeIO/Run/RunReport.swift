@@ -15,6 +15,9 @@ public struct RunReport: Sendable {
     /// What the output adds before rounding (`EdgeDither`): `tpdf`, `shaped (f-weighted)`, or
     /// nil for plain rounding.
     public var dither: String?
+    /// The chain only selected channels and its samples were moved as bytes (`FrameShuffle`),
+    /// not decoded to float and encoded back.
+    public var movedAsBytes = false
     /// NaN and infinities that reached a float output (an integer output writes NaN as 0 and
     /// clips infinities, counted in `encoderClipped`).
     public var outputNonFinite = NonFiniteSamples()

@@ -14,6 +14,10 @@ package final class StreamLoop {
         /// No unit touches the samples and the encodings differ only in byte order and/or in
         /// signed vs unsigned (same width): the top bit flips, the bytes swap. Exact.
         case exact(flipSign: Bool, swapBytes: Bool)
+        /// The chain only selects, reorders, duplicates or silences channels, and the encoding
+        /// stays: each output sample's bytes are copied from its input sample (`FrameShuffle`),
+        /// the same bytes the float path writes.
+        case select(FrameShuffle)
         /// Decode to float, run the chain, encode.
         case chain
     }
@@ -88,7 +92,10 @@ package final class StreamLoop {
         encoder = SampleCodec(outEncoding)
         inFrameBytes = input.frameBytes
         outFrameBytes = plan.format.bytesPerFrame
-        if !chain.isEmpty {
+        if let selection = chain.channelSelection, outEncoding == inEncoding, dither == nil,
+           let shuffle = FrameShuffle(selection: selection, inChannels: header.format.channels, encoding: inEncoding) {
+            path = .select(shuffle)
+        } else if !chain.isEmpty {
             path = .chain
         } else if outEncoding == inEncoding {
             path = .copy
@@ -114,7 +121,7 @@ package final class StreamLoop {
         let pieces = (readFrames + chain.maxFrames - 1) / chain.maxFrames
         switch path {
         case .copy: outCapacity = 0
-        case .exact: outCapacity = readFrames * outFrameBytes
+        case .exact, .select: outCapacity = readFrames * outFrameBytes
         case .chain: outCapacity = max(pieceBytes, min(pieces * pieceBytes, 4 * Self.ioSize))
         }
         outStorage = .allocate(byteCount: room + max(outCapacity, 1), alignment: 16)
@@ -138,6 +145,7 @@ package final class StreamLoop {
     /// Streams the whole input; fills in the report's frame counts, clips, patching and any
     /// error in the input's end.
     package func run(into report: inout RunReport) throws {
+        if case .select = path { report.movedAsBytes = true }
         do {
             try stream()
         } catch is OutputClosed {
@@ -170,6 +178,7 @@ package final class StreamLoop {
             switch path {
             case .copy: try emit(readBuffer.baseAddress!, frames * inFrameBytes)
             case .exact(let flipSign, let swapBytes): try convertExactly(frames, flipSign: flipSign, swapBytes: swapBytes)
+            case .select(let shuffle): try select(frames, shuffle)
             case .chain: try runChain(frames)
             }
             if case .chain = path {} else { framesOut += Int64(frames) }
@@ -182,7 +191,7 @@ package final class StreamLoop {
     /// How many bytes the next read asks for.
     private func readSize() -> Int {
         var want = readBuffer.count - carried
-        if case .copy = path, writer.headerPending, writer.headerRoom > 0 {
+        if writer.headerPending, writer.headerRoom > 0, byteForByte {
             // The first copy ends where header + audio fill 64 KiB, so that later 64 KiB writes
             // start on page boundaries (unaligned writes cost the kernel extra copies).
             want = max(inFrameBytes, (Self.ioSize - writer.headerRoom) / inFrameBytes * inFrameBytes) - carried
@@ -190,6 +199,16 @@ package final class StreamLoop {
         want = input.allowed(want)
         if let l = toLimit { want = Int(min(UInt64(want), l)) }
         return want
+    }
+
+    /// Whether each read's bytes are written as as many bytes (a copy, or channels moved within
+    /// frames of the same size), so that aligning the first read aligns every later write.
+    private var byteForByte: Bool {
+        switch path {
+        case .copy: return true
+        case .select: return inFrameBytes == outFrameBytes
+        case .exact, .chain: return false
+        }
     }
 
     /// Moves the bytes of an incomplete last frame to the buffer's start.
@@ -211,6 +230,13 @@ package final class StreamLoop {
             data = outBuffer
         }
         try emit(data, frames * outFrameBytes)
+    }
+
+    /// `.select`: the frames' samples moved as bytes, counted through every stage.
+    private func select(_ frames: Int, _ shuffle: FrameShuffle) throws {
+        shuffle.run(readBuffer.baseAddress!, frames: frames, into: outBuffer)
+        chain.recordSelected(frames: frames)
+        try emit(outBuffer, frames * outFrameBytes)
     }
 
     /// `.chain`: decodes, processes and encodes `frames` frames block by block, and writes them

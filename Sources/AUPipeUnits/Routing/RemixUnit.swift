@@ -9,7 +9,7 @@ import AUPipeGraph
 /// (`GainGlide`). Sums beyond full scale are clipped (or kept, `overload=keep`) and counted in
 /// `--stats`. Per frame the work is one multiply-add per non-zero factor; nothing is allocated
 /// after `prepare`.
-public final class RemixUnit: AudioUnit, LiveControllable, StatsReporting {
+public final class RemixUnit: AudioUnit, LiveControllable, StatsReporting, ChannelSelecting {
     public static let descriptor = UnitDescriptor(
         name: "remix",
         summary: "mix input channels into output channels (sox's grammar, or a preset)",
@@ -38,6 +38,9 @@ public final class RemixUnit: AudioUnit, LiveControllable, StatsReporting {
     private var inChannels = 0
     private var outChannels = 0
     private var beyondFullScale = 0
+    /// After `prepare`: the input channel each output copies, when every row is one input at
+    /// factor 1 (or silence) and nothing can clip (see `channelSelection`).
+    public private(set) var channelSelection: [Int?]?
 
     public init(specs words: [String], scaling: RemixScaling, preset: RemixPreset?, overload: Overload, gain: Double) throws {
         var words = words
@@ -84,10 +87,31 @@ public final class RemixUnit: AudioUnit, LiveControllable, StatsReporting {
         }
         outChannels = matrix.count
         table = RemixTable(matrix: matrix)
+        channelSelection = Self.selection(matrix, gain: glide.factor, canClip: overload == .clip && !context.input.encoding.isInteger)
         glide.glideFrames = GainGlide.frames(atRate: context.input.sampleRate)
         var output = context.input
         output.channels = outChannels
         return output
+    }
+
+    /// A matrix whose rows each take one input at factor exactly 1 (or none), at a gain of
+    /// exactly 1, is a channel selection: the float path writes each input sample unchanged
+    /// (a sample decoded from an integer is within [-1, 1], so it cannot clip; a float input can
+    /// go beyond, and `overload=clip` would change it).
+    static func selection(_ matrix: [[Double]], gain: Float, canClip: Bool) -> [Int?]? {
+        guard gain == 1, !canClip else { return nil }
+        var selection: [Int?] = []
+        for row in matrix {
+            let taken = row.indices.filter { row[$0] != 0 }
+            guard taken.count <= 1, taken.allSatisfy({ row[$0] == 1 }) else { return nil }
+            selection.append(taken.first)
+        }
+        return selection
+    }
+
+    /// A selection of channels keeps the input's precision (so 16 bits stay undithered).
+    public func outputPrecision(forInput input: SignalPrecision) -> SignalPrecision {
+        channelSelection == nil ? .float : input
     }
 
     public func setParameter(_ name: String, to value: ParameterValue) throws {
@@ -118,9 +142,12 @@ public final class RemixUnit: AudioUnit, LiveControllable, StatsReporting {
             // Outside a glide the factor is constant, and 1 leaves the sums as they are.
             let g = glide.isGliding ? glide.next() : glide.factor
             for o in 0..<outs {
-                var sum: Float = 0
+                // The first term starts the sum, so that one input at factor 1 is copied as it is
+                // (-0 stays -0, as the byte path of a channel selection keeps it).
                 var e = starts[o]
                 let end = starts[o + 1]
+                var sum: Float = e < end ? x[inputs[e]] * factors[e] : 0
+                e += 1
                 while e < end {
                     sum += x[inputs[e]] * factors[e]
                     e += 1
