@@ -1,4 +1,5 @@
 import AUPipeFormats
+import CAUPipeSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -72,27 +73,13 @@ package final class PartitionedConvolver {
         // Index loops: an array's iterator allocates in debug builds.
         for l in 0..<levels.count { (levels[l].input + position % levels[l].size).update(from: x, count: n) }
         // y[j] = Σₖ h[k]·x[j − k]: the same dot product (two 8-lane sums, then across lanes)
-        // for every frame, whatever n is.
-        for j in 0..<n { y[j] = dot(now + j + 1 - padded) }
+        // for every frame, whatever n is (`aupipe_dot16_run`, on 256-bit vectors where the
+        // processor has them).
+        aupipe_dot16_run(reversed, padded, now + 1 - padded, y, n)
         for l in 0..<levels.count {
             let out = levels[l].output + position % levels[l].size
             for j in 0..<n { y[j] += out[j] }
         }
-    }
-
-    /// Σᵢ reversed[i]·x[i] over the padded taps.
-    @inline(__always)
-    private func dot(_ x: UnsafePointer<Float>) -> Float {
-        var a = SIMD8<Float>(), b = SIMD8<Float>()
-        let h = UnsafeRawPointer(reversed), v = UnsafeRawPointer(x)
-        var i = 0
-        while i < padded {
-            let o = i &* 4
-            a += h.loadUnaligned(fromByteOffset: o, as: SIMD8<Float>.self) * v.loadUnaligned(fromByteOffset: o, as: SIMD8<Float>.self)
-            b += h.loadUnaligned(fromByteOffset: o &+ 32, as: SIMD8<Float>.self) * v.loadUnaligned(fromByteOffset: o &+ 32, as: SIMD8<Float>.self)
-            i &+= 16
-        }
-        return (a + b).sum()
     }
 
     /// Back to silence, as before the first frame.
