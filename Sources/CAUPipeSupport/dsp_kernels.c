@@ -95,6 +95,54 @@ ALWAYS void first_passes_body(const float *in_re, const float *in_im, float *out
     }
 }
 
+/* p[i + 7], p[i + 6], ..., p[i]. */
+#define reversed8(p, i) __builtin_shufflevector(load8((p) + (i)), load8((p) + (i)), 7, 6, 5, 4, 3, 2, 1, 0)
+
+ALWAYS void pack_body(const float *zr, const float *zi, const float *cs, const float *sn,
+                      float *re, float *im, long h) {
+    long k = 1;
+    for (; k + 8 <= h; k += 8) {
+        v8 ar = load8(zr + k), ai = load8(zi + k);
+        v8 br = reversed8(zr, h - k - 7), bi = reversed8(zi, h - k - 7);
+        v8 c = load8(cs + k), s = load8(sn + k);
+        v8 er = (ar + br) / 2, ei = (ai - bi) / 2;
+        v8 or = (ai + bi) / 2, oi = (br - ar) / 2;
+        store8(re + k, er + c * or + s * oi);
+        store8(im + k, ei + c * oi - s * or);
+    }
+    for (; k < h; k++) {
+        long b = h - k;
+        float er = (zr[k] + zr[b]) / 2, ei = (zi[k] - zi[b]) / 2;
+        float or = (zi[k] + zi[b]) / 2, oi = (zr[b] - zr[k]) / 2;
+        re[k] = er + cs[k] * or + sn[k] * oi;
+        im[k] = ei + cs[k] * oi - sn[k] * or;
+    }
+}
+
+ALWAYS void unpack_body(const float *re, const float *im, const float *cs, const float *sn,
+                        float *zr, float *zi, long h) {
+    long k = 0;
+    for (; k + 8 <= h; k += 8) {
+        v8 ar = load8(re + k), ai = load8(im + k);
+        v8 br = reversed8(re, h - k - 7), bi = reversed8(im, h - k - 7);
+        v8 er = (ar + br) / 2, ei = (ai - bi) / 2;
+        v8 dr = (ar - br) / 2, di = (ai + bi) / 2;
+        v8 c = load8(cs + k), s = load8(sn + k);
+        v8 or = c * dr - s * di, oi = c * di + s * dr;
+        store8(zr + k, er - oi);
+        store8(zi + k, ei + or);
+    }
+    for (; k < h; k++) {
+        long b = h - k;
+        float er = (re[k] + re[b]) / 2, ei = (im[k] - im[b]) / 2;
+        float dr = (re[k] - re[b]) / 2, di = (im[k] + im[b]) / 2;
+        float c = cs[k], s = sn[k];
+        float or = c * dr - s * di, oi = c * di + s * dr;
+        zr[k] = er - oi;
+        zi[k] = ei + or;
+    }
+}
+
 ALWAYS void product_body(float *sr, float *si, const float *xr, const float *xi,
                          const float *hr, const float *hi, long bins, int add) {
     long wide = bins / 8 * 8, k = 0;
@@ -122,14 +170,28 @@ ALWAYS void product_body(float *sr, float *si, const float *xr, const float *xi,
 }
 
 ALWAYS void dot_body(const float *h, long taps, const float *x, float *y, long n) {
-    for (long j = 0; j < n; j++) {
-        v8 a = {0}, b = {0};
-        for (long i = 0; i < taps; i += 16) {
-            a += load8(h + i) * load8(x + j + i);
-            b += load8(h + i + 8) * load8(x + j + i + 8);
+    long j = 0;
+    /* Four vectors of outputs at once: four independent chains of additions. */
+    for (; j + 32 <= n; j += 32) {
+        v8 a0 = {0}, a1 = {0}, a2 = {0}, a3 = {0};
+        for (long i = 0; i < taps; i++) {
+            const float *p = x + j + i;
+            a0 = a0 + h[i] * load8(p);
+            a1 = a1 + h[i] * load8(p + 8);
+            a2 = a2 + h[i] * load8(p + 16);
+            a3 = a3 + h[i] * load8(p + 24);
         }
-        v8 s = a + b;
-        y[j] = ((s[0] + s[4]) + (s[2] + s[6])) + ((s[1] + s[5]) + (s[3] + s[7]));
+        store8(y + j, a0); store8(y + j + 8, a1); store8(y + j + 16, a2); store8(y + j + 24, a3);
+    }
+    for (; j + 8 <= n; j += 8) {
+        v8 acc = {0};
+        for (long i = 0; i < taps; i++) acc = acc + h[i] * load8(x + j + i);
+        store8(y + j, acc);
+    }
+    for (; j < n; j++) {
+        float acc = 0;
+        for (long i = 0; i < taps; i++) acc = acc + h[i] * x[j + i];
+        y[j] = acc;
     }
 }
 
@@ -140,6 +202,12 @@ WIDE static void butterflies_wide(float *re, float *im, long size, long half, co
 }
 WIDE static void first_passes_wide(const float *in_re, const float *in_im, float *out_re, float *out_im, long size, const int *group, const float *w) {
     first_passes_body(in_re, in_im, out_re, out_im, size, group, w);
+}
+WIDE static void pack_wide(const float *zr, const float *zi, const float *cs, const float *sn, float *re, float *im, long h) {
+    pack_body(zr, zi, cs, sn, re, im, h);
+}
+WIDE static void unpack_wide(const float *re, const float *im, const float *cs, const float *sn, float *zr, float *zi, long h) {
+    unpack_body(re, im, cs, sn, zr, zi, h);
 }
 WIDE static void product_wide(float *sr, float *si, const float *xr, const float *xi, const float *hr, const float *hi, long bins, int add) {
     product_body(sr, si, xr, xi, hr, hi, bins, add);
@@ -169,6 +237,12 @@ static void butterflies_base(float *re, float *im, long size, long half, const f
 static void first_passes_base(const float *in_re, const float *in_im, float *out_re, float *out_im, long size, const int *group, const float *w) {
     first_passes_body(in_re, in_im, out_re, out_im, size, group, w);
 }
+static void pack_base(const float *zr, const float *zi, const float *cs, const float *sn, float *re, float *im, long h) {
+    pack_body(zr, zi, cs, sn, re, im, h);
+}
+static void unpack_base(const float *re, const float *im, const float *cs, const float *sn, float *zr, float *zi, long h) {
+    unpack_body(re, im, cs, sn, zr, zi, h);
+}
 static void product_base(float *sr, float *si, const float *xr, const float *xi, const float *hr, const float *hi, long bins, int add) {
     product_body(sr, si, xr, xi, hr, hi, bins, add);
 }
@@ -186,13 +260,23 @@ void aupipe_fft_first_passes(const float *in_re, const float *in_im, float *out_
              first_passes_base(in_re, in_im, out_re, out_im, size, group, w));
 }
 
+void aupipe_real_fft_pack(const float *zr, const float *zi, const float *cos_table,
+                          const float *sin_table, float *re, float *im, long h) {
+    DISPATCH(pack_wide(zr, zi, cos_table, sin_table, re, im, h), pack_base(zr, zi, cos_table, sin_table, re, im, h));
+}
+
+void aupipe_real_fft_unpack(const float *re, const float *im, const float *cos_table,
+                            const float *sin_table, float *zr, float *zi, long h) {
+    DISPATCH(unpack_wide(re, im, cos_table, sin_table, zr, zi, h), unpack_base(re, im, cos_table, sin_table, zr, zi, h));
+}
+
 void aupipe_spectral_product(float *sum_re, float *sum_im, const float *xr, const float *xi,
                              const float *hr, const float *hi, long bins, int add) {
     DISPATCH(product_wide(sum_re, sum_im, xr, xi, hr, hi, bins, add),
              product_base(sum_re, sum_im, xr, xi, hr, hi, bins, add));
 }
 
-void aupipe_dot16_run(const float *h, long taps, const float *x, float *y, long n) {
+void aupipe_fir_direct(const float *h, long taps, const float *x, float *y, long n) {
     DISPATCH(dot_wide(h, taps, x, y, n), dot_base(h, taps, x, y, n));
 }
 

@@ -24,15 +24,26 @@ void aupipe_fft_butterflies(float *re, float *im, long size, long half,
 void aupipe_fft_first_passes(const float *in_re, const float *in_im, float *out_re, float *out_im,
                              long size, const int *group, const float *w);
 
+/* RealFFT's packing after the half-size transform Z (zr, zi: h values), for bins 1 ≤ k < h:
+   E = (Z[k] + Z*[h−k])/2, O = (Z[k] − Z*[h−k])/(2i), X[k] = E + (c − i·s)·O with c = cos_table[k],
+   s = sin_table[k], written into re[k], im[k] as RealFFT.swift's `bin` writes them. */
+void aupipe_real_fft_pack(const float *zr, const float *zi, const float *cos_table,
+                          const float *sin_table, float *re, float *im, long h);
+
+/* RealFFT's unpacking before the inverse half-size transform, for 0 ≤ k < h: from X[k] and
+   X[h−k] (re, im: h + 1 values), Z[k] = E + i·O into zr[k], zi[k], as RealFFT.swift writes it. */
+void aupipe_real_fft_unpack(const float *re, const float *im, const float *cos_table,
+                            const float *sin_table, float *zr, float *zi, long h);
+
 /* sum = (add ? sum : 0) + x·h over `bins` complex values (split real and imaginary), the
    product as (xr·hr − xi·hi, xr·hi + xi·hr), added after it is formed. */
 void aupipe_spectral_product(float *sum_re, float *sum_im, const float *xr, const float *xi,
                              const float *hr, const float *hi, long bins, int add);
 
-/* y[j] = Σᵢ h[i]·x[j + i] for i < taps (a multiple of 16) and j < n: per output two 8-lane
-   partial sums over alternate groups of eight, added lane by lane, then the eight lanes summed
-   as ((0+4)+(2+6))+((1+5)+(3+7)). A direct FIR when h holds the taps reversed. */
-void aupipe_dot16_run(const float *h, long taps, const float *x, float *y, long n);
+/* y[j] = Σᵢ h[i]·x[j + i] for i < taps and j < n, each output summed in order of i from 0
+   (eight outputs at a time, one per lane, the rest one by one: the same bits for each j
+   whatever n is). A direct FIR when h holds the taps reversed. */
+void aupipe_fir_direct(const float *h, long taps, const float *x, float *y, long n);
 
 /* 1 when the AVX2 bodies are in use (for the record: bench notes, tests). */
 int aupipe_dsp_kernels_wide(void);
