@@ -216,18 +216,27 @@ WIDE static void dot_wide(const float *h, long taps, const float *x, float *y, l
 
 /* Read once, on first use: the processor does not change under a running process. */
 static int wide_state = -1;
+static int wide_supported(void) {
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx2") ? 1 : 0;
+}
 static int wide(void) {
     int w = __atomic_load_n(&wide_state, __ATOMIC_RELAXED);
     if (w < 0) {
-        __builtin_cpu_init();
-        w = __builtin_cpu_supports("avx2") ? 1 : 0;
+        w = wide_supported();
         __atomic_store_n(&wide_state, w, __ATOMIC_RELAXED);
     }
     return w;
 }
+int aupipe_dsp_kernels_set_wide(int on) {
+    int before = wide();
+    __atomic_store_n(&wide_state, on && wide_supported() ? 1 : 0, __ATOMIC_RELAXED);
+    return before;
+}
 #define DISPATCH(call_wide, call_base) do { if (wide()) { call_wide; } else { call_base; } } while (0)
 #else
 static int wide(void) { return 0; }
+int aupipe_dsp_kernels_set_wide(int on) { (void)on; return 0; }
 #define DISPATCH(call_wide, call_base) do { call_base; } while (0)
 #endif
 

@@ -47,4 +47,9 @@ void aupipe_fir_direct(const float *h, long taps, const float *x, float *y, long
 
 /* 1 when the AVX2 bodies are in use (for the record: bench notes, tests). */
 int aupipe_dsp_kernels_wide(void);
+
+/* For tests: 0 makes every kernel run its baseline body from now on, 1 the AVX2 body where the
+   processor has it (the default). Returns whether the AVX2 bodies were in use before. Either
+   gives the same bits, which is what the tests check. */
+int aupipe_dsp_kernels_set_wide(int on);
 #endif
