@@ -7,7 +7,9 @@ import Glibc
 /// An in-place complex FFT of one fixed size, on split real and imaginary `Float` arrays.
 ///
 /// Iterative radix-2 decimation in time: a bit-reversal permutation, then log2(size) butterfly
-/// passes. The twiddle factors (computed in `Double`, stored as `Float`) and the permutation
+/// passes. From 64 points on, the permutation and the first three passes run as one in C
+/// (`aupipe_fft_first_passes`) and the later passes there too (`aupipe_fft_butterflies`), on
+/// 256-bit vectors where the processor has them: the same operations, so the same bits. The twiddle factors (computed in `Double`, stored as `Float`) and the permutation
 /// are made once in `init`; a transform allocates nothing and keeps no state, so one instance
 /// serves any number of transforms (from one thread at a time).
 ///
