@@ -123,13 +123,23 @@ import Testing
         #expect(abs(out[0] - 0.5 / norm * 0.5) < 1e-6 && abs(out[1] + 2 / norm * 0.5) < 1e-6, "\(out)")
     }
 
-    /// 2 s at 48 kHz: 64 direct taps, three partitions of 64, 256 and 1024, then 23 of 4096.
+    /// 2 s at 48 kHz: 64 direct taps, then 7 partitions of 64, 15 of 512 and 11 of 8192 (the
+    /// cost model's choice); every level starts at its own size (no latency) where the one before
+    /// it ends, for every length.
     @Test func thePlanOfATwoSecondResponse() {
         let plan = ConvolutionPlan(length: 96000)
         #expect(plan.directLength == 64)
-        #expect(plan.levels.map(\.size) == [64, 256, 1024, 4096])
-        #expect(plan.levels.map(\.count) == [3, 3, 3, 23])
-        #expect(plan.levels.last!.endTap >= 96000 && plan.levels.last!.endTap - 4096 < 96000)
+        #expect(plan.levels.map(\.size) == [64, 512, 8192])
+        #expect(plan.levels.map(\.count) == [7, 15, 11])
+        #expect(plan.levels.last!.endTap >= 96000 && plan.levels.last!.endTap - 8192 < 96000)
+        for length in [65, 100, 1000, 4097, 20000, 48000, 131072, 1 << 22] {
+            let p = ConvolutionPlan(length: length)
+            #expect(p.levels.first?.firstTap == 64, "\(length) taps: the first level does not start after the direct taps")
+            #expect(zip(p.levels, p.levels.dropFirst()).allSatisfy { $0.endTap == $1.firstTap && $1.size > $0.size },
+                    "\(length) taps: levels \(p.levels) leave a gap or do not grow")
+            #expect(p.levels.last!.endTap >= length && p.levels.last!.endTap - p.levels.last!.size < length,
+                    "\(length) taps: the last level does not end with the response")
+        }
         #expect(ConvolutionPlan(length: 50).levels.isEmpty)
         #expect(ConvolutionPlan(length: 65).levels.map(\.count) == [1])
     }

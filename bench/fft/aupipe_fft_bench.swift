@@ -1,5 +1,5 @@
 // bench/fft/aupipe_fft_bench.swift: the same loop as kissfft_bench.c around aupipe's own
-// RealFFT (Sources/AUPipeKit/DSP/RealFFT.swift + FFT.swift, compiled in with -O): one forward
+// RealFFT (Sources/AUPipeGraph/DSP/RealFFT.swift + FFT.swift and its C kernels, compiled in with -O): one forward
 // and one inverse real transform per round. Prints "aupipe N ns_per_pair" lines.
 #if canImport(Glibc)
 import Glibc

@@ -1,4 +1,5 @@
 import AUPipeFormats
+import CAUPipeSupport
 
 /// The running state of one FFT level of a `PartitionedConvolver` (uniformly partitioned
 /// overlap-save with a frequency-domain delay line): the last 2B input frames, the spectra of
@@ -79,34 +80,11 @@ package final class ConvolutionLevel {
         window.update(from: window + size, count: size)
     }
 
-    /// sum = (add ? sum : 0) + x·h over the bins, complex; eight bins at a time, then the rest.
+    /// sum = (add ? sum : 0) + x·h over the bins, complex (`aupipe_spectral_product`: eight bins
+    /// at a time, on 256-bit vectors where the processor has them).
     @inline(__always)
     private func multiply(_ xr: UnsafePointer<Float>, _ xi: UnsafePointer<Float>,
                           _ hr: UnsafePointer<Float>, _ hi: UnsafePointer<Float>, add: Bool) {
-        typealias V = SIMD8<Float>
-        let stride = MemoryLayout<Float>.stride
-        let sr = UnsafeMutableRawPointer(sumRe), si = UnsafeMutableRawPointer(sumIm)
-        let ar = UnsafeRawPointer(xr), ai = UnsafeRawPointer(xi), br = UnsafeRawPointer(hr), bi = UnsafeRawPointer(hi)
-        let wide = bins / V.scalarCount * V.scalarCount
-        var k = 0
-        while k < wide {
-            let o = k &* stride
-            let a = ar.loadUnaligned(fromByteOffset: o, as: V.self), b = ai.loadUnaligned(fromByteOffset: o, as: V.self)
-            let c = br.loadUnaligned(fromByteOffset: o, as: V.self), d = bi.loadUnaligned(fromByteOffset: o, as: V.self)
-            var re = a * c - b * d, im = a * d + b * c
-            if add {
-                re += sr.loadUnaligned(fromByteOffset: o, as: V.self)
-                im += si.loadUnaligned(fromByteOffset: o, as: V.self)
-            }
-            sr.storeBytes(of: re, toByteOffset: o, as: V.self)
-            si.storeBytes(of: im, toByteOffset: o, as: V.self)
-            k &+= V.scalarCount
-        }
-        while k < bins {
-            let re = xr[k] * hr[k] - xi[k] * hi[k], im = xr[k] * hi[k] + xi[k] * hr[k]
-            sumRe[k] = add ? re + sumRe[k] : re
-            sumIm[k] = add ? im + sumIm[k] : im
-            k &+= 1
-        }
+        aupipe_spectral_product(sumRe, sumIm, xr, xi, hr, hi, bins, add ? 1 : 0)
     }
 }

@@ -1,4 +1,5 @@
 import AUPipeFormats
+import CAUPipeSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -6,7 +7,9 @@ import Glibc
 /// An in-place complex FFT of one fixed size, on split real and imaginary `Float` arrays.
 ///
 /// Iterative radix-2 decimation in time: a bit-reversal permutation, then log2(size) butterfly
-/// passes. The twiddle factors (computed in `Double`, stored as `Float`) and the permutation
+/// passes. From 64 points on, the permutation and the first three passes run as one in C
+/// (`aupipe_fft_first_passes`) and the later passes there too (`aupipe_fft_butterflies`), on
+/// 256-bit vectors where the processor has them: the same operations, so the same bits. The twiddle factors (computed in `Double`, stored as `Float`) and the permutation
 /// are made once in `init`; a transform allocates nothing and keeps no state, so one instance
 /// serves any number of transforms (from one thread at a time).
 ///
@@ -31,6 +34,15 @@ public final class FFT {
     /// The index pairs (i, j), i < j, that the bit-reversal permutation swaps, flattened.
     private let swaps: UnsafeMutablePointer<Int32>
     private let swapCount: Int
+    /// From 64 points on (`fusedSize`): for b < size/8, b with its log2(size) − 3 bits reversed
+    /// (the group of eight that b feeds), a copy of the input, and the twiddles of the first
+    /// three passes, forward then inverse (`aupipe_fft_first_passes`).
+    private let groups: UnsafeMutablePointer<Int32>
+    private let scratchRe: UnsafeMutablePointer<Float>, scratchIm: UnsafeMutablePointer<Float>
+    private let firstTwiddles: UnsafeMutablePointer<Float>
+    /// The smallest size whose permutation and first three passes run fused, in C: eight
+    /// groups of eight at a time.
+    private static let fusedSize = 64
 
     /// Prepares transforms of `size` points; `size` must be a power of two in 1...65536.
     public init(size: Int) {
@@ -62,12 +74,36 @@ public final class FFT {
         swapCount = pairs.count / 2
         swaps = .allocate(capacity: max(pairs.count, 1))
         for (k, p) in pairs.enumerated() { swaps[k] = p }
+        let groupCount = size >= Self.fusedSize ? size / 8 : 0
+        groups = .allocate(capacity: max(groupCount, 1))
+        for b in 0..<groupCount {
+            var r = 0, v = b
+            for _ in 0..<(bits - 3) { r = (r << 1) | (v & 1); v >>= 1 }
+            groups[b] = Int32(r)
+        }
+        scratchRe = .allocate(capacity: groupCount > 0 ? size : 1)
+        scratchIm = .allocate(capacity: groupCount > 0 ? size : 1)
+        firstTwiddles = .allocate(capacity: 24)
+        firstTwiddles.initialize(repeating: 0, count: 24)
+        if groupCount > 0 {
+            // (cos, sign·sin) for spans 2 (j = 0, 1) and 4 (j = 0...3), as `firstThreePasses` reads them.
+            for (set, sign) in [Float(1), -1].enumerated() {
+                for (k, t) in [0, 1, 2, 3, 4, 5].enumerated() {
+                    firstTwiddles[12 * set + 2 * k] = cosTable[t]
+                    firstTwiddles[12 * set + 2 * k + 1] = sign * sinTable[t]
+                }
+            }
+        }
     }
 
     deinit {
         cosTable.deallocate()
         sinTable.deallocate()
         swaps.deallocate()
+        groups.deallocate()
+        scratchRe.deallocate()
+        scratchIm.deallocate()
+        firstTwiddles.deallocate()
     }
 
     /// The forward transform of `size` complex values, in place (unscaled).
@@ -105,6 +141,18 @@ public final class FFT {
     /// arithmetic wraps (`&+`): every index is below `size`, and the overflow checks cost a
     /// quarter of the time.
     private func transform(_ re: UnsafeMutablePointer<Float>, _ im: UnsafeMutablePointer<Float>, sign: Float) {
+        if size >= Self.fusedSize {
+            // The permutation and the first three passes in one, from a copy of the input.
+            scratchRe.update(from: re, count: size)
+            scratchIm.update(from: im, count: size)
+            aupipe_fft_first_passes(scratchRe, scratchIm, re, im, size, groups, firstTwiddles + (sign > 0 ? 0 : 12))
+            var half = 8
+            while half < size {
+                wideButterflies(re, im, half: half, sign: sign)
+                half &*= 2
+            }
+            return
+        }
         for k in 0..<swapCount {
             let i = Int(swaps[2 &* k]), j = Int(swaps[2 &* k &+ 1])
             let tr = re[i]; re[i] = re[j]; re[j] = tr
@@ -207,32 +255,11 @@ public final class FFT {
     private static let lanes = 8
 
     /// One pass of span `half` (a multiple of `lanes`), `lanes` butterflies at a time: each lane
-    /// computes exactly what the scalar loop computes for its j (no fused multiply-add).
+    /// computes exactly what the scalar loop computes for its j (no fused multiply-add). The loop
+    /// is C's (`aupipe_fft_butterflies`), which runs it on 256-bit vectors where the processor has
+    /// them, with the same bits.
     @inline(__always)
     private func wideButterflies(_ re: UnsafeMutablePointer<Float>, _ im: UnsafeMutablePointer<Float>, half: Int, sign: Float) {
-        typealias V = SIMD8<Float>
-        let cs = UnsafeRawPointer(cosTable + (half &- 2)), sn = UnsafeRawPointer(sinTable + (half &- 2))
-        let r = UnsafeMutableRawPointer(re), i = UnsafeMutableRawPointer(im)
-        let stride = MemoryLayout<Float>.stride
-        var start = 0
-        while start < size {
-            var j = 0
-            while j < half {
-                let t = j &* stride
-                let wr = cs.loadUnaligned(fromByteOffset: t, as: V.self)
-                let wi = sign * sn.loadUnaligned(fromByteOffset: t, as: V.self)
-                let a = (start &+ j) &* stride, b = a &+ half &* stride
-                let xr = r.loadUnaligned(fromByteOffset: b, as: V.self), xi = i.loadUnaligned(fromByteOffset: b, as: V.self)
-                let ar = r.loadUnaligned(fromByteOffset: a, as: V.self), ai = i.loadUnaligned(fromByteOffset: a, as: V.self)
-                let tr = wr * xr - wi * xi
-                let ti = wr * xi + wi * xr
-                r.storeBytes(of: ar - tr, toByteOffset: b, as: V.self)
-                i.storeBytes(of: ai - ti, toByteOffset: b, as: V.self)
-                r.storeBytes(of: ar + tr, toByteOffset: a, as: V.self)
-                i.storeBytes(of: ai + ti, toByteOffset: a, as: V.self)
-                j &+= Self.lanes
-            }
-            start &+= 2 &* half
-        }
+        aupipe_fft_butterflies(re, im, size, half, cosTable + (half &- 2), sinTable + (half &- 2), sign)
     }
 }

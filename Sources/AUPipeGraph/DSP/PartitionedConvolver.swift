@@ -1,4 +1,5 @@
 import AUPipeFormats
+import CAUPipeSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -21,8 +22,8 @@ package final class PartitionedConvolver {
     /// [`back` earlier frames | the current granule]: the direct taps read back from here.
     private let history: UnsafeMutablePointer<Float>
     private let granule: Int, back: Int
-    /// The direct taps reversed and padded with zeros in front to a multiple of 16 (`padded`):
-    /// reversed[padded − 1 − k] = h[k], so an output is one dot product with the history.
+    /// The direct taps reversed (`padded` of them: no padding is needed since the direct part
+    /// runs in C): reversed[padded − 1 − k] = h[k], so an output is one dot product with the history.
     private let reversed: UnsafeMutablePointer<Float>
     private let padded: Int
     /// Frames processed so far, modulo the largest level's block (a multiple of every block).
@@ -34,7 +35,7 @@ package final class PartitionedConvolver {
         levels = filter.plan.levels.indices.map { ConvolutionLevel(filter, level: $0) }
         granule = filter.plan.granule
         let direct = filter.plan.directLength
-        padded = (direct + 15) / 16 * 16
+        padded = direct
         reversed = .allocate(capacity: padded)
         reversed.initialize(repeating: 0, count: padded)
         for k in 0..<direct { reversed[padded - 1 - k] = filter.direct[k] }
@@ -71,28 +72,13 @@ package final class PartitionedConvolver {
         now.update(from: x, count: n)
         // Index loops: an array's iterator allocates in debug builds.
         for l in 0..<levels.count { (levels[l].input + position % levels[l].size).update(from: x, count: n) }
-        // y[j] = Σₖ h[k]·x[j − k]: the same dot product (two 8-lane sums, then across lanes)
-        // for every frame, whatever n is.
-        for j in 0..<n { y[j] = dot(now + j + 1 - padded) }
+        // y[j] = Σₖ h[k]·x[j − k], summed in the same order for every frame whatever n is
+        // (`aupipe_fir_direct`: eight frames per vector, 256-bit where the processor has them).
+        aupipe_fir_direct(reversed, padded, now + 1 - padded, y, n)
         for l in 0..<levels.count {
             let out = levels[l].output + position % levels[l].size
             for j in 0..<n { y[j] += out[j] }
         }
-    }
-
-    /// Σᵢ reversed[i]·x[i] over the padded taps.
-    @inline(__always)
-    private func dot(_ x: UnsafePointer<Float>) -> Float {
-        var a = SIMD8<Float>(), b = SIMD8<Float>()
-        let h = UnsafeRawPointer(reversed), v = UnsafeRawPointer(x)
-        var i = 0
-        while i < padded {
-            let o = i &* 4
-            a += h.loadUnaligned(fromByteOffset: o, as: SIMD8<Float>.self) * v.loadUnaligned(fromByteOffset: o, as: SIMD8<Float>.self)
-            b += h.loadUnaligned(fromByteOffset: o &+ 32, as: SIMD8<Float>.self) * v.loadUnaligned(fromByteOffset: o &+ 32, as: SIMD8<Float>.self)
-            i &+= 16
-        }
-        return (a + b).sum()
     }
 
     /// Back to silence, as before the first frame.

@@ -1,4 +1,5 @@
 import AUPipeFormats
+import CAUPipeSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -54,17 +55,13 @@ package final class RealFFT {
         half.forward(real: zr, imag: zi)
         // Bin 0 and bin h pair Z[0] with itself; bins 1..<h pair Z[k] with Z[h − k].
         bin(0, 0, 0, cosTable[0], sinTable[0], re, im)
-        // Eight bins at a time where they fit (the same operations lane by lane), then the rest.
-        var k = 1
-        while k &+ Self.lanes <= h {
-            wideBins(k, h, re, im)
-            k &+= Self.lanes
-        }
-        while k < h { bin(k, k, h - k, cosTable[k], sinTable[k], re, im); k &+= 1 }
+        // Bins 1..<h: `bin` eight at a time where they fit (the same operations lane by lane), then
+        // one by one, in C (`aupipe_real_fft_pack`: 256-bit vectors where the processor has them).
+        aupipe_real_fft_pack(zr, zi, cosTable, sinTable, re, im, h)
         bin(h, 0, 0, -1, 0, re, im)
     }
 
-    /// Values per vector in the packing passes.
+    /// Values per vector in the even/odd split and merge.
     private static let lanes = 8
     private typealias V = SIMD8<Float>
 
@@ -73,28 +70,9 @@ package final class RealFFT {
         UnsafeRawPointer(p + i).loadUnaligned(as: V.self)
     }
 
-    /// p[i + 7], p[i + 6], ..., p[i]: the values at b = h − k for k, k + 1, ... when i = h − k − 7.
-    @inline(__always)
-    private static func reversed(_ p: UnsafePointer<Float>, _ i: Int) -> V {
-        let v = load(p, i)
-        return V(v[7], v[6], v[5], v[4], v[3], v[2], v[1], v[0])
-    }
-
     @inline(__always)
     private static func store(_ v: V, _ p: UnsafeMutablePointer<Float>, _ i: Int) {
         UnsafeMutableRawPointer(p + i).storeBytes(of: v, as: V.self)
-    }
-
-    /// `bin(k, k, h − k, ...)` for eight consecutive k, k + 7 < h.
-    @inline(__always)
-    private func wideBins(_ k: Int, _ h: Int, _ re: UnsafeMutablePointer<Float>, _ im: UnsafeMutablePointer<Float>) {
-        let ar = Self.load(zr, k), ai = Self.load(zi, k)
-        let br = Self.reversed(zr, h &- k &- 7), bi = Self.reversed(zi, h &- k &- 7)
-        let c = Self.load(cosTable, k), s = Self.load(sinTable, k)
-        let er = (ar + br) / 2, ei = (ai - bi) / 2
-        let or = (ai + bi) / 2, oi = (br - ar) / 2
-        Self.store(er + c * or + s * oi, re, k)
-        Self.store(ei + c * oi - s * or, im, k)
     }
 
     /// X[k] from Z[a] and Z[b] (b = N/2 − a, modulo N/2) with W^k = c − i·s.
@@ -112,29 +90,9 @@ package final class RealFFT {
     /// `x` (N values), divided by N as `FFT.inverse` does.
     package func inverse(re: UnsafePointer<Float>, im: UnsafePointer<Float>, into x: UnsafeMutablePointer<Float>) {
         let h = size / 2
-        var k = 0
-        while k &+ Self.lanes <= h {
-            // The loop below for eight k at a time (b = h − k runs down from h − k).
-            let ar = Self.load(re, k), ai = Self.load(im, k)
-            let br = Self.reversed(re, h &- k &- 7), bi = Self.reversed(im, h &- k &- 7)
-            let er = (ar + br) / 2, ei = (ai - bi) / 2
-            let dr = (ar - br) / 2, di = (ai + bi) / 2
-            let c = Self.load(cosTable, k), s = Self.load(sinTable, k)
-            let or = c * dr - s * di, oi = c * di + s * dr
-            Self.store(er - oi, zr, k)
-            Self.store(ei + or, zi, k)
-            k &+= Self.lanes
-        }
-        for k in k..<h {
-            let b = h - k
-            // E = (X[k] + X*[h−k])/2, O = (X[k] − X*[h−k])·W^(−k)/2, Z = E + i·O.
-            let er = (re[k] + re[b]) / 2, ei = (im[k] - im[b]) / 2
-            let dr = (re[k] - re[b]) / 2, di = (im[k] + im[b]) / 2
-            let c = cosTable[k], s = sinTable[k]
-            let or = c * dr - s * di, oi = c * di + s * dr
-            zr[k] = er - oi
-            zi[k] = ei + or
-        }
+        // For each k < h (b = h − k): E = (X[k] + X*[b])/2, O = (X[k] − X*[b])·W^(−k)/2, Z = E + i·O;
+        // eight k at a time where they fit, in C (`aupipe_real_fft_unpack`).
+        aupipe_real_fft_unpack(re, im, cosTable, sinTable, zr, zi, h)
         half.inverse(real: zr, imag: zi)
         // (1/N)·Σ X[k]·W^(−2nk) over N bins is (1/(N/2))·Σ E[k]·W^(−2nk) over N/2: FFT.inverse's.
         var n = 0

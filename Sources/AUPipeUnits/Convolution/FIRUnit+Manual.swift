@@ -43,9 +43,11 @@ extension FIRUnit {
         No latency: output frame n is written when input frame n is read.
         The first 64 taps act in the time domain, sample by sample; the rest by
         non\-uniformly partitioned FFT convolution (overlap\-save, W. G. Gardner,
-        "Efficient convolution without input\-output delay", JAES 1995): three
-        partitions of 64 frames, three of 256, three of 1024, then as many of 4096 as
-        the response needs, each level's block transformed the moment it is complete.
+        "Efficient convolution without input\-output delay", JAES 1995) in levels of
+        growing partitions, each level's block transformed the moment it is complete.
+        The sizes are chosen from the response's length by a cost model of the
+        transforms and the spectral products: a 2 s response at 48 kHz gets seven
+        partitions of 64 frames, fifteen of 512, then eleven of 8192.
         Every level runs at the same stream positions whatever the block size, so the
         output is the same bits for any block size and on every run.
         Arithmetic is 32\-bit float with aupipe's own FFT (faster than libkissfft at

@@ -18,7 +18,7 @@ public final class FIRUnit: AudioUnit, StatsReporting {
             response on every channel, or one channel of the response per channel (the counts must \
             agree). A response at another rate is resampled by the default engine and scaled by the \
             rate ratio, so its gain is kept. Partitioned FFT convolution with no added latency: the \
-            first 64 taps in the time domain, then partitions growing to 4096 frames; the same \
+            first 64 taps in the time domain, then partitions growing to 8192 frames; the same \
             output for any block size, within -120 dB of an exact convolution. The length is kept \
             (the tail after the end is dropped) unless extend=1.
             """,

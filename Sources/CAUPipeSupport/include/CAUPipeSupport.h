@@ -9,4 +9,5 @@
 #include "aupipe_ladspa.h"
 #include "aupipe_stray_stdout.h"
 #include "aupipe_libraries.h"
+#include "aupipe_dsp_kernels.h"
 #endif
