@@ -6,22 +6,23 @@ extension VoiceActivityUnit {
     package static let manualText = #"""
         Detects voice activity in every 10\ ms frame of the stream, at any sample rate and with no
         model to download: the channels' mean is analysed over its last 20\ ms (Hann window) between
-        150\ Hz and 4\ kHz, each frequency bin's noise power is tracked all the time (seeded on the
-        first 100\ ms, falling fast to a quieter spectrum, following frames judged noise and bins
-        within 6\ dB of it, rising
-        4\ dB a second to find a louder floor), and Sohn's statistical model (the Gaussian
-        log-likelihood ratio with a decision-directed a priori SNR) gives the mean ratio per bin.
+        150\ Hz and 4\ kHz, and each frequency bin's noise power follows the bin's 30\ % quantile
+        over time (seeded on the first 100\ ms, quick for the first second, then up to 6.5\ dB a
+        second), so that it stays at a fluctuating noise's typical level instead of its dips. Two
+        features against that noise, the share of bins more than 6\ dB above it and the band's
+        SNR, give the log-odds of speech (a logistic model fitted on speech in pink noise and
+        babble), smoothed over about 50\ ms.
         Frames are exact on the input's timeline: frame k spans samples k*rate/100 to
         (k+1)*rate/100.
         .TP
-        .BI threshold= NATS
-        A frame is speech when the mean ratio, smoothed over about 20\ ms, exceeds this.
-        Default 0.35, 0.05 to 5. Lower finds more quiet speech and more noise. Live:
-        .BR "set vad.threshold 0.5" .
+        .BI threshold= P
+        A frame is speech when the smoothed probability of speech exceeds this.
+        Default 0.5, 0.05 to 0.95. Lower finds more quiet speech and more noise. Live:
+        .BR "set vad.threshold 0.6" .
         .TP
         .BI hangover= DURATION
         A frame stays speech this long after the last frame judged speech, so that word ends and
-        short pauses are kept. Default 200ms, 0 to 5000 ms.
+        short pauses are kept. Default 100ms, 0 to 5000 ms.
         .TP
         .BI gate= 0|1
         1 mutes what is not speech with a 5\ ms ramp; 0 passes the audio untouched, byte for byte.
@@ -39,7 +40,7 @@ extension VoiceActivityUnit {
         While running,
         .B get vad.active
         reads 1 during speech and 0 otherwise;
-        .BR vad.ratio ,
+        .BR vad.probability ,
         .B vad.segments
         and
         .B vad.speech\-seconds

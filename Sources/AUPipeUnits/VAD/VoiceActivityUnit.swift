@@ -1,8 +1,11 @@
 import AUPipeFormats
 import AUPipeGraph
+#if canImport(Glibc)
+import Glibc
+#endif
 
-/// `vad`: voice activity per 10 ms frame (`VoiceActivityDetector`: a statistical model on the
-/// spectrum with adaptive noise tracking), at any rate, with a hangover; speech segments as JSON
+/// `vad`: voice activity per 10 ms frame (`VoiceActivityDetector`: a logistic model on two
+/// spectral features against a noise that follows each bin's 30 % quantile), at any rate, with a hangover; speech segments as JSON
 /// event lines, `get vad.active` while running, and with `gate=1` what is not speech muted.
 ///
 /// Zero latency: frame k is judged when its last sample has arrived, so the event of a frame is
@@ -13,14 +16,14 @@ public final class VoiceActivityUnit: AudioUnit, StatsReporting, LiveControllabl
         name: "vad",
         summary: "voice activity detection per 10 ms: JSON events, live state, optional gate",
         details: """
-            Judges every 10 ms frame speech or not from the spectrum between 150 Hz and 4 kHz of the channels' mean: a statistical model (Sohn's Gaussian likelihood ratio with a decision-directed a priori SNR) against a noise spectrum tracked all the time (it seeds on the first 100 ms, falls fast, follows noise frames and bins within 6 dB of it, and rises 4 dB/s to find a louder floor). Any rate; no model to download. A frame is speech when the mean ratio, smoothed over 20 ms, exceeds threshold=; it stays speech for hangover= after the last such frame.
+            Judges every 10 ms frame speech or not from the spectrum between 150 Hz and 4 kHz of the channels' mean, against a noise spectrum that follows each bin's 30 % quantile over time (seeded on the first 100 ms; babble's dips do not pull it down). Two features, the share of bins 6 dB over their noise and the band's SNR, give a probability of speech (a logistic model), smoothed over 50 ms. Any rate; no model to download. A frame is speech when that probability exceeds threshold=; it stays speech for hangover= after the last such frame.
             Each speech segment writes JSON lines to stderr or events=: {"event":"start","frame":F,"t":S} and {"event":"end","frame":F,"t":S,"start":F,"frames":N,"seconds":D} (frames of the input's timeline).
-            The audio passes untouched; gate=1 mutes what is not speech with a 5 ms ramp (the decision of a frame acts from the next one: zero latency, exact length). get vad.active reads 1 or 0 while running, vad.ratio the smoothed ratio; --stats prints the speech time and segments (JSON speechSeconds, segments).
+            The audio passes untouched; gate=1 mutes what is not speech with a 5 ms ramp (the decision of a frame acts from the next one: zero latency, exact length). get vad.active reads 1 or 0 while running, vad.probability the smoothed probability; --stats prints the speech time and segments (JSON speechSeconds, segments).
             """,
         parameters: [Keys.threshold, Keys.hangover, Keys.gate, Keys.events],
         primary: nil,
         example: "arecord -f S16_LE -r 16000 | aupipe --live vad events=speech.jsonl gate=1 -o speech.wav",
-        exercise: UnitExercise(["gate=1", "hangover=50ms", "threshold=0.2"]),
+        exercise: UnitExercise(["gate=1", "hangover=50ms", "threshold=0.3"]),
         manual: manualText,
         make: { try VoiceActivityUnit($0) })
 
@@ -29,7 +32,11 @@ public final class VoiceActivityUnit: AudioUnit, StatsReporting, LiveControllabl
     /// Frames per second of the decisions (10 ms frames).
     public static let framesPerSecond = 100
 
-    private var threshold: Double
+    private var threshold: Double {
+        didSet { logOdds = Self.logOdds(threshold) }
+    }
+    /// `threshold` as the log-odds the detector compares with.
+    private var logOdds: Float = 0
     private let hangover: StreamDuration
     public let gate: Bool
     private let lines: any LineOutputStream
@@ -50,6 +57,7 @@ public final class VoiceActivityUnit: AudioUnit, StatsReporting, LiveControllabl
 
     package init(_ v: ParameterValues) throws {
         threshold = v[Keys.threshold]
+        logOdds = Self.logOdds(threshold)
         hangover = v[Keys.hangover]
         gate = v[Keys.gate]
         lines = try UnitStreams.opener.lineOutput(path: v[Keys.events], label: "vad events=")
@@ -72,6 +80,9 @@ public final class VoiceActivityUnit: AudioUnit, StatsReporting, LiveControllabl
         frameEnd = end(ofFrame: 0)
         return context.input
     }
+
+    /// ln(p / (1 − p)).
+    static func logOdds(_ p: Double) -> Float { Float(log(p / (1 - p))) }
 
     /// Passes the samples on untouched unless gate=1.
     public func outputPrecision(forInput input: SignalPrecision) -> SignalPrecision { gate ? .float : input }
@@ -111,7 +122,7 @@ public final class VoiceActivityUnit: AudioUnit, StatsReporting, LiveControllabl
 
     private func endFrame(_ detector: VoiceActivityDetector) throws {
         let start = frameIndex * Int64(rate) / Int64(Self.framesPerSecond)
-        if detector.decide(threshold: Float(threshold)) { hangoverLeft = hangoverFrames + 1 }
+        if detector.decide(threshold: logOdds) { hangoverLeft = hangoverFrames + 1 }
         let speech = hangoverLeft > 0
         if hangoverLeft > 0 { hangoverLeft -= 1 }
         if speech && !active {
@@ -147,7 +158,7 @@ public final class VoiceActivityUnit: AudioUnit, StatsReporting, LiveControllabl
         threshold = v
     }
 
-    public static let readings = ["active", "ratio", "segments", "speech-seconds"]
+    public static let readings = ["active", "probability", "segments", "speech-seconds"]
     public var readableFigures: [String] { Self.readings }
 
     public var speechSeconds: Double { Double(speechFrames) / Double(rate) }
@@ -156,7 +167,7 @@ public final class VoiceActivityUnit: AudioUnit, StatsReporting, LiveControllabl
         switch name {
         case Keys.threshold.name: return formatNumber(threshold)
         case "active": return active ? "1" : "0"
-        case "ratio": return String(Double(detector?.ratio ?? 0), decimals: 3)
+        case "probability": return String(Double(detector?.probability ?? 0), decimals: 3)
         case "segments": return String(segments)
         case "speech-seconds": return String(speechSeconds, decimals: 3)
         default: return nil
