@@ -111,6 +111,16 @@ class Scorer:
         return float(out[0]), float(out[1])
 
 
+def at_model_rate(x, rate):
+    """x (float, at `rate`: 16000 or 48000) at the model's 16 kHz: as it is, or a third of the
+    samples through scipy's polyphase low-pass (resample_poly, Kaiser window, beta 5; scipy
+    comes with librosa)."""
+    if rate == RATE:
+        return x
+    from scipy.signal import resample_poly
+    return resample_poly(x, RATE, rate, window=("kaiser", 5.0))
+
+
 def far_alone_segments(facts):
     """(start, end) s of the stretches where the far end talks alone: outside the near end's
     intervals and the far end's gap, at least MIN_SEGMENT_S long."""

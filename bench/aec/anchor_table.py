@@ -27,16 +27,16 @@ def erle(r):
     return r.get("erle_c", r["erle"])
 
 
-def show(names, results, cpu, json_path):
+def show(names, results, cpu, json_path, rate=16000):
     if json_path:
         with open(json_path, "w") as f:
-            json.dump({"names": names, "cpu": cpu, "results": {f"{p}|{n}": r for (p, n), r in results.items()}}, f)
+            json.dump({"names": names, "cpu": cpu, "rate": rate, "results": {f"{p}|{n}": r for (p, n), r in results.items()}}, f)
     ok = lambda p: [n for n in names if "error" not in results.get((p, n), {"error": 1})]  # noqa: E731
     cols = [(p, t) for p, t in COLUMNS if ok(p)]
     kinds = sorted({results[("aupipe", n)]["kind"] for n in ok("aupipe")})
     w = 22
     print()
-    print(f"Against the anchor (issue 26), {len(names)} scenes of {SECONDS:.0f} s at 16 kHz; aec3 = WebRTC AEC3 through PyPI's livekit")
+    print(f"Against the anchor (issue 26), {len(names)} scenes of {SECONDS:.0f} s at {rate // 1000} kHz; aec3 = WebRTC AEC3 through PyPI's livekit")
     print("  (echo cancellation, noise suppression, high-pass; 10 ms frames, the far end first; it finds the delay itself).")
     print(f"{'':34}" + "".join(f" | {t:>{w}}" for _, t in cols))
     print(f"{'ERLE per kind, mean / worst (dB)':34}" + "".join(f" | {'':>{w}}" for _ in cols))
@@ -100,7 +100,7 @@ def reprint(json_path):
         saved = json.load(f)
     results = {tuple(k.split("|", 1)): r for k, r in saved["results"].items()}
     names = saved.get("names") or sorted({n for _, n in results})
-    show(names, results, saved["cpu"], None)
+    show(names, results, saved["cpu"], None, saved.get("rate", 16000))
 
 
 def plot(json_path, scene, png):

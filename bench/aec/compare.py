@@ -105,6 +105,8 @@ def one(job):
     checked against phase inversion (metrics.split_check) and erle_c, and in a babble15 scene
     erle_c over two more noise realizations (REALIZATION_SHIFTS_S; "realizations")."""
     d, label, cmd, what = job
+    with open(os.path.join(d, "scene.json")) as fh:
+        metrics.set_rate(json.load(fh).get("rate", 16000))
     facts, parts = metrics.load_scene(d)
     tmp = tempfile.mkdtemp(prefix="aec-")
     path = lambda name: os.path.join(tmp, name)  # noqa: E731
@@ -168,9 +170,11 @@ def rated(res, facts, parts, cmd, label, far, path):
     ny = metrics.aligned(ny, metrics.lag(ny, parts["near"]))
     farx = metrics.fit(metrics.read_wav(far), len(parts["mic"]))
     sc = anchor["scorer"]
-    res["mos"] = {label: aecmos.rate(sc, facts, farx, parts["mic"], res["_out"], near_mic, ny)}
+    # The model is 16 kHz: a 48 kHz scene is rated on a copy of every signal downsampled to 16 kHz.
+    farx, mic, out, near_mic, ny = (aecmos.at_model_rate(x, metrics.RATE) for x in (farx, parts["mic"], res["_out"], near_mic, ny))
+    res["mos"] = {label: aecmos.rate(sc, facts, farx, mic, out, near_mic, ny)}
     if label == "aupipe":
-        res["mos"]["mic"] = aecmos.rate(sc, facts, farx, parts["mic"], parts["mic"], near_mic, near_mic)
+        res["mos"]["mic"] = aecmos.rate(sc, facts, farx, mic, mic, near_mic, near_mic)
 
 
 def linear_stage(cmd):
@@ -198,6 +202,8 @@ def fe(r):
 
 def table(aupipe, speex, webrtc, root):
     names = scenes_in(root)
+    with open(os.path.join(root, names[0], "scene.json")) as fh:
+        rate = json.load(fh).get("rate", 16000)   # one rate per scene set (scenes.py --rate)
     aec = [aupipe, "aec", "ref={far}"]
     procs = [("aupipe", lambda f: aec, linear_stage(aec)),
              ("speex+pp", lambda f: [speex, str(SPEEX_TAIL_MS), "1", "{far}", str(f["delay_ms"])], "measure"),
@@ -314,13 +320,13 @@ def table(aupipe, speex, webrtc, root):
           + (f" (not measurable: the echo too rarely 10 dB above the noise: {' '.join(unknown)})" if unknown else ""))
     if cpu.get("bare-speex"):
         r = cpu["aupipe"] / cpu["bare-speex"]
-        print(f"  {'CPU at 16 kHz mono <= 3x the bare speexdsp loop':64} {r:>6.2f}x  {'MET' if r <= 3 else 'MISSED'}"
+        print(f"  {f'CPU at {rate // 1000} kHz mono <= 3x the bare speexdsp loop':64} {r:>6.2f}x  {'MET' if r <= 3 else 'MISSED'}"
               f"   (aupipe {cpu['aupipe']:.2f} s, bare loop tail {BARE_TAIL_MS} ms frame {BARE_FRAME_MS} ms {cpu['bare-speex']:.2f} s of CPU over"
               f" {len(names)} scenes of {len(names) * 42} s audio)")
     print("  for comparison (the same rows; babble by phase inversion alone: their linear stages cannot be run apart): "
           + "; ".join(f"{p}: " + " / ".join(f1(x) for _, x, _ in rows(p)) for p in shown[1:]))
     if why is None:
-        anchor_table.show(names, results, cpu, os.path.join(out_dir, "aec-anchor.json"))
+        anchor_table.show(names, results, cpu, os.path.join(out_dir, "aec-anchor.json" if rate == 16000 else f"aec-anchor{rate // 1000}.json"), rate)
 
 
 def sweep(aupipe, root, configs, workers=2):

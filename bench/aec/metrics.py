@@ -35,6 +35,13 @@ import numpy as np
 RATE = 16000
 FRAME = 320      # 20 ms
 PIECE = 1600     # 100 ms
+
+
+def set_rate(rate):
+    """The scenes' sample rate (16000 or 48000: scene.json's "rate"): frames stay 20 ms and
+    pieces 100 ms. compare.py calls it per scene, before any other function here."""
+    global RATE, FRAME, PIECE
+    RATE, FRAME, PIECE = rate, rate // 50, rate // 10
 CAP_DB = 60.0
 
 
@@ -91,9 +98,10 @@ def load_scene(d):
     return facts, parts
 
 
-def lag(out, near, most=960):
-    """The delay of the output behind the microphone (samples, 0...most): the lag at which the
-    output correlates best with the near end (0 when the output holds no near end)."""
+def lag(out, near, most=None):
+    """The delay of the output behind the microphone (samples, 0...most; by default 60 ms): the
+    lag at which the output correlates best with the near end (0 when the output holds no near end)."""
+    most = most if most is not None else RATE * 60 // 1000
     n = 1
     while n < 2 * len(out):
         n <<= 1
@@ -151,8 +159,10 @@ def split_check(facts, parts, plus, minus, silent_plus, silent_minus):
     return exact, split, split - exact
 
 
-def stft(x, hop=FRAME):
-    """sqrt-Hann windows of 2 hops at a hop of `hop`: frame i covers samples i*hop ... (i+2)*hop."""
+def stft(x, hop=None):
+    """sqrt-Hann windows of 2 hops at a hop of `hop` (a 20 ms frame by default): frame i covers
+    samples i*hop ... (i+2)*hop."""
+    hop = hop or FRAME
     m = len(x) // hop - 1
     w = np.sqrt(np.hanning(2 * hop + 1)[: 2 * hop])
     idx = np.arange(2 * hop)[None, :] + hop * np.arange(m)[:, None]

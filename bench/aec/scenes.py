@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """bench/aec/scenes.py: the echo scenes of the aec benchmark, built deterministically.
 
-Usage: scenes.py OUTDIR [NAME...]     (all scenes when no NAME is given)
+Usage: scenes.py [--rate 16000|48000] OUTDIR [NAME...]     (all scenes when no NAME is given)
 
 Per scene, OUTDIR/NAME/ gets far.wav and mic.wav (16 kHz mono s16: what a canceller is given),
 parts.npz (float32 at 16 kHz, 1.0 = full scale: echo, near, noise as they are in the
@@ -10,6 +10,14 @@ double-talk, path-change and noise-only intervals). Speech comes from espeak-ng 
 voices and texts, resampled 22050 -> 16000 Hz with a windowed-sinc interpolator); every random
 choice comes from numpy's default_rng with a fixed seed, so the files are the same on every run.
 See bench/README.md for the scene layout.
+
+--rate 48000 renders the same scenes natively at 48 kHz (rooms, delays, drift, noise and the
+loudspeaker's filters at 48 kHz; wav files and parts.npz at 48 kHz) with full-band talkers:
+espeak-ng synthesizes at 22050 Hz (nothing above 11 kHz), so at 48 kHz every talker says the
+nine words of alsa-utils' test recordings (/usr/share/sounds/alsa/*.wav: a real voice recorded
+at 48 kHz, energy up to about 20 kHz), each voice at a speed of its own (a resampling: pitch and
+formants move together, so each voice sounds like another talker), in random order with the
+same pauses. The default, 16 kHz, is unchanged (the same bytes as before the option).
 """
 import json
 import os
@@ -19,9 +27,13 @@ import wave
 
 import numpy as np
 
-RATE = 16000
+RATE = 16000             # --rate sets this (and N) before any scene is built
 SECONDS = 42.0
 N = int(SECONDS * RATE)
+RATES = (16000, 48000)
+RECORDINGS = "/usr/share/sounds/alsa"   # 48 kHz recordings of a real voice (Debian's alsa-utils)
+RECORDING_WORDS = ["Front_Center", "Front_Left", "Front_Right", "Noise", "Rear_Center", "Rear_Left", "Rear_Right",
+                   "Side_Left", "Side_Right"]
 FAR_DBFS = -18.0          # far end, active speech RMS, as played
 ECHO_PATH_DB = -6.0       # room response energy (direct + diffuse), so the echo is ~ -24 dBFS
 NEAR_DBFS = -24.0         # near end, active speech RMS, at the microphone (about the echo's level)
@@ -145,6 +157,43 @@ def espeak(text, voice, speed, pitch):
     return _speech_cache[key]
 
 
+def all_voices():
+    return FAR_VOICES + NEAR_VOICES + BABBLE_ROOM_VOICES
+
+
+def voice_speed(voice):
+    """At 48 kHz, the speed at which a voice says the recordings: 0.85 to 1.15, spread over the
+    voices (a speed of 0.85 lowers pitch and formants by 15 %, as from a woman's voice to a man's)."""
+    i = all_voices().index(voice)
+    return 0.85 + 0.3 * ((i * 7) % 16) / 15
+
+
+_recordings = {}
+
+
+def recording(word, speed):
+    """One of alsa-utils' recordings (48 kHz mono s16) played at `speed` (1.0: as recorded),
+    resampled with the scenes' interpolator; 1.0 = full scale."""
+    key = (word, speed)
+    if key not in _recordings:
+        with wave.open(os.path.join(RECORDINGS, word + ".wav"), "rb") as w:
+            if w.getframerate() != 48000 or w.getnchannels() != 1 or w.getsampwidth() != 2:
+                sys.exit(f"scenes.py: {RECORDINGS}/{word}.wav: want the 48 kHz mono 16-bit recording (alsa-utils)")
+            pcm = np.frombuffer(w.readframes(w.getnframes()), dtype="<i2").astype(np.float64) / 32768
+        _recordings[key] = kaiser_sinc_resample(pcm, speed, int(len(pcm) / speed), min(1.0, 1 / speed) * 0.97)
+    return _recordings[key]
+
+
+def utterance(rng, voice):
+    """One utterance of a voice: espeak-ng at 16 kHz (a random text, speed and pitch), one of the
+    recordings at 48 kHz (a random word, the voice's speed within +-3 %)."""
+    if RATE == 16000:
+        text = TEXTS[rng.integers(len(TEXTS))]
+        return espeak(text, voice, int(rng.integers(145, 185)), int(rng.integers(35, 65)))
+    word = RECORDING_WORDS[rng.integers(len(RECORDING_WORDS))]
+    return recording(word, round(voice_speed(voice) * rng.uniform(0.97, 1.03), 2))
+
+
 def talker(rng, voices, count, gaps=(0.3, 0.9)):
     """Utterances of the voices in turn, random texts, speeds and pitches, joined by pauses,
     until `count` samples; scaled later."""
@@ -153,8 +202,7 @@ def talker(rng, voices, count, gaps=(0.3, 0.9)):
     i = 0
     while pos < count:
         voice = voices[i % len(voices)]
-        text = TEXTS[rng.integers(len(TEXTS))]
-        s = espeak(text, voice, int(rng.integers(145, 185)), int(rng.integers(35, 65)))
+        s = utterance(rng, voice)
         # leading/trailing silence of espeak trimmed
         nz = np.nonzero(np.abs(s) > 1e-3)[0]
         s = s[nz[0]:nz[-1] + 1]
@@ -178,7 +226,8 @@ def gate(x, intervals, fade=0.02):
 
 def active_rms(x):
     """RMS over the 20 ms frames within 30 dB of the loudest (speech-active level)."""
-    f = x[: len(x) // 320 * 320].reshape(-1, 320)
+    frame = RATE // 50
+    f = x[: len(x) // frame * frame].reshape(-1, frame)
     p = (f ** 2).mean(axis=1)
     act = p > p.max() * 1e-3
     return np.sqrt(p[act].mean())
@@ -371,12 +420,21 @@ def write_wav(path, x16):
 
 
 def main():
-    if len(sys.argv) < 2:
+    global RATE, N
+    args = sys.argv[1:]
+    if args[:1] == ["--rate"]:
+        if len(args) < 2 or not args[1].isdigit() or int(args[1]) not in RATES:
+            print(f"scenes.py: --rate takes one of {' '.join(map(str, RATES))}", file=sys.stderr)
+            sys.exit(64)
+        RATE = int(args[1])
+        N = int(SECONDS * RATE)
+        args = args[2:]
+    if len(args) < 1:
         print(__doc__.strip().splitlines()[2], file=sys.stderr)
         sys.exit(64)
-    out = sys.argv[1]
+    out = args[0]
     scenes = scene_list()
-    names = sys.argv[2:] or list(scenes)
+    names = args[1:] or list(scenes)
     for name in names:
         if name not in scenes:
             print(f"scenes.py: no scene {name}; there are {' '.join(scenes)}", file=sys.stderr)

@@ -18,6 +18,10 @@ package final class EchoState {
     package let pointer: OpaquePointer
     /// The frame (samples per channel) and the filter's length, in frames at the stream's rate.
     package let frameFrames: Int, tailFrames: Int
+    /// From 24 kHz on, the microphone's correction for speex's DC notch (`DCNotchCorrection`)
+    /// and its frame; nil below, where the samples go to speex as they are.
+    private var notchCorrection: DCNotchCorrection?
+    private let corrected: UnsafeMutablePointer<Int16>?
 
     /// A state for `mics` microphones and `speakers` loudspeakers (1...8 each) at `rate` Hz;
     /// throws (70) when speexdsp cannot set one up.
@@ -30,9 +34,19 @@ package final class EchoState {
         self.tailFrames = tailFrames
         var r = Int32(rate)
         speex_echo_ctl(st, SPEEX_ECHO_SET_SAMPLING_RATE, &r)
+        notchCorrection = DCNotchCorrection(rate: rate, channels: mics)
+        if notchCorrection != nil {
+            corrected = .allocate(capacity: frameFrames * mics)
+            corrected?.initialize(repeating: 0, count: frameFrames * mics)
+        } else {
+            corrected = nil
+        }
     }
 
-    deinit { speex_echo_state_destroy(pointer) }
+    deinit {
+        speex_echo_state_destroy(pointer)
+        corrected?.deallocate()
+    }
 
     /// speex's reset: the filter starts afresh (its per-block step sizes and the echo estimate a
     /// preprocessor reads stay as they were until the filter counts as adapted again).
@@ -40,7 +54,13 @@ package final class EchoState {
 
     /// Cancels one frame: `rec` (microphones, interleaved) less the echo of `play`
     /// (loudspeakers, interleaved) into `out`; the filter adapts on the way.
+    /// From 24 kHz on, `rec` goes through `DCNotchCorrection` first.
     package func cancel(_ rec: UnsafePointer<Int16>, _ play: UnsafePointer<Int16>, into out: UnsafeMutablePointer<Int16>) {
-        speex_echo_cancellation(pointer, rec, play, out)
+        if let corrected, notchCorrection != nil {
+            notchCorrection!.apply(rec, into: corrected, frames: frameFrames)
+            speex_echo_cancellation(pointer, corrected, play, out)
+        } else {
+            speex_echo_cancellation(pointer, rec, play, out)
+        }
     }
 }
