@@ -20,8 +20,9 @@ import Glibc
 ///   (a microphone quieter than that, or silent, gets nothing): what `denoise=` leaves of a
 ///   background of 40–45 dB SNR is otherwise under half a step, exact zeros;
 /// - the background B, per bin: learnt only while the far end has been silent for the echo's
-///   tail (`aec`'s `tail=` and the post-filter's latency): the least of the output's smoothed
-///   power over the first `leastBackgroundSeconds` of it (times `minimumBias`), then a running
+///   tail (`aec`'s `tail=` and the post-filter's latency), after the stream's first second
+///   (`settleSeconds`): the least of the output's smoothed power over the first
+///   `leastBackgroundSeconds` of it (times `minimumBias`), then a running
 ///   mean over the frames whose total power is within `frameGate` (6 dB) of B's total (a near
 ///   talker is louder; babble's peaks, spread over its bins, are not) and a creep of
 ///   `creepDBPerSecond` meanwhile, so that it follows a louder room. Until then, from the
@@ -44,6 +45,8 @@ package final class ComfortNoise {
     private let hangoverFrames: Int
     /// Background frames needed before any fill, and the creep per frame (power factor).
     private let leastFrames: Int
+    /// Frames at the stream's start that teach no background (`settleSeconds`).
+    private let settleFrames: Int
     private let creep: Float
     /// `denoise=`'s suppression as a power factor (1 without denoise).
     private let denoiseGain: Float
@@ -74,6 +77,10 @@ package final class ComfortNoise {
     package static let minimumBias: Float = 2
     /// Background learnt before it replaces the raw one (s): a mean over fewer frames is too rough.
     package static let leastBackgroundSeconds = 0.3
+    /// The stream's first second teaches no background: speex's preprocessor passes the noise
+    /// while its own estimate settles (a −69 dBFS background came out at −75 dBFS in the first
+    /// 0.1 s of `sat-d80`, at −105 dBFS once settled).
+    package static let settleSeconds = 1.0
     /// Below this total power the background follows the output's mean without the gate: far
     /// below a 16-bit sample's step (3·10⁻⁷ per bin for 1 LSB of white noise at N = 320).
     package static let leastPower: Float = 1e-14
@@ -109,6 +116,7 @@ package final class ComfortNoise {
         self.seed = seed
         let seconds = Double(frameFrames) / Double(rate)
         leastFrames = max(1, Int((Self.leastBackgroundSeconds / seconds).rounded(.up)))
+        settleFrames = Int((Self.settleSeconds / seconds).rounded(.up))
         creep = Float(pow(10, Self.creepDBPerSecond * seconds / 10))
         denoiseGain = Float(pow(10, min(0, denoiseDB) / 10))
         let step = Self.floorSteps / 32768
@@ -171,7 +179,7 @@ package final class ComfortNoise {
         for k in 0..<bins { smoothed[k] = a * smoothed[k] + (1 - a) * (re[k] * re[k] + im[k] * im[k]) }
         framesRun += 1
         let silent = sinceFarEnd >= hangoverFrames
-        if silent { learnBackground() }
+        if silent, framesRun > settleFrames { learnBackground() }
         // The floor: the raw background, scaled to `floorSteps` rms if it is louder.
         var rawTotal: Float = 0
         for k in 0..<bins {
