@@ -249,19 +249,20 @@ extension EchoCancellerUnit {
         Comfort noise (1) or not (0): while the far end talks, what the
         suppressors took of the microphone's background is put back as noise of the
         level and spectrum the output has while the far end is silent (learnt then,
-        after denoise= when it is on), so that the line sounds the same whether the
-        far end talks or not (a background under half a 16-bit step, as denoise=
-        leaves one of 40 dB SNR, stays as it is: mostly zeros).
-        A frequency bin that holds its background gets none (one 3 dB under it gets half), and
-        nothing is added while the far end has been silent for tail= (the near end
-        alone is untouched). The noise is seeded by frame: the same bytes on every
+        after denoise= when it is on; before the far end's first silence, the
+        microphone's background less denoise=), so that the line sounds the same
+        whether the far end talks or not. A frequency bin that holds its background
+        gets none (one 3 dB under it gets half). The output's background also has a
+        floor: one 16-bit step rms (\-90 dBFS), shaped as the microphone's background
+        and never above it, so that a quiet room (denoise= takes one of 40 dB SNR
+        under half a step) is not digital silence; with the near end alone that is
+        all that is added. The noise is seeded by frame: the same bytes on every
         run and block size.
         Default
         .BR 1 ;
         it runs only with
         .B preprocess=1
-        and one microphone channel, and from the first time the far end falls
-        silent for tail= (until then there is no background to match).
+        and one microphone channel.
         Its noise counts as residual echo in an ERLE measured by phase inversion.
         .TP
         .BI denoise= DB
@@ -276,7 +277,10 @@ extension EchoCancellerUnit {
         .B denoise=0
         removes no noise (the noise floor is 0 dB; see
         .I Residual echo
-        below).
+        below). With
+        .B comfort=1
+        the output's background stops at about one 16-bit step rms (\-90 dBFS)
+        however far under that denoise= would take it.
         .TP
         .BI agc= LEVEL
         Automatic gain control towards this level, 1 to 32768, as

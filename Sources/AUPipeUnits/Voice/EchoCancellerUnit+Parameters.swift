@@ -42,7 +42,8 @@ extension EchoCancellerUnit {
         public static let nonlinear = Parameter("nonlinear", .boolean, default: true, help: "cancel a saturating loudspeaker's distortion too (with residual=1)")
         /// Comfort noise (`ComfortNoise`): while the far end talks, what the suppressors took of
         /// the output's background is put back as noise of its level and spectrum (learnt while
-        /// the far end is silent); on by default; only with `preprocess=1` and one microphone.
+        /// the far end is silent), over a floor of one 16-bit step rms; on by default; only with
+        /// `preprocess=1` and one microphone.
         public static let comfort = Parameter("comfort", .boolean, default: true, help: "fill what the suppressors took of the background with comfort noise")
         /// Noise suppression in dB, −100...0; 0 leaves the noise as it is (the preprocessor runs
         /// its noise estimate anyway, for the residual echo). −30 cancels more, most in noise, at

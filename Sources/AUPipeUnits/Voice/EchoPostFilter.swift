@@ -43,11 +43,12 @@ package final class EchoPostFilter {
             residual = nil
             nonlinear = nil
         }
-        if comfortOn, mics == 1, settings != nil {
+        if comfortOn, mics == 1, let settings {
             // The far end's silence before the output is background again: the echo's tail, and
             // the frames the output comes late.
             let late = 1 + (residual == nil ? 0 : 1)
-            comfort = ComfortNoise(frameFrames: frameFrames, rate: rate, hangoverFrames: (layout.tailFrames + frameFrames - 1) / frameFrames + late)
+            comfort = ComfortNoise(frameFrames: frameFrames, rate: rate, hangoverFrames: (layout.tailFrames + frameFrames - 1) / frameFrames + late,
+                                   denoiseDB: settings.denoise ?? 0, lateFrames: late)
         } else {
             comfort = nil
         }
@@ -78,6 +79,7 @@ package final class EchoPostFilter {
             if let attached = p.echo, attached !== echo { p.attach(echo: echo) }
             nonlinear?.run(cancelled: out, reference: play, speakers: speakers)
             residual?.capture(mic: rec, cancelled: out)
+            comfort?.capture(cancelled: out)
             if p.run(out) { voiceFrames += 1 }
             residual?.run(out, doubleTalk: doubleTalk, pathChanged: pathChanged)
             comfort?.run(out, farEnd: farEnd)
