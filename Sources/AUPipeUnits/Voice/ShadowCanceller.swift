@@ -130,8 +130,19 @@ package final class ShadowCanceller {
     private var retraining = Retraining.off
     /// Smoothed output energies over frames with echo: the canceller in use, the shadow.
     private var inUse = 0.0, shadow = 0.0
-    /// Shadows started and shadows that took over, over the stream.
+    /// Shadows started and shadows that took over, over the stream (`started` and `tookOver`
+    /// count the shadows started at a fall of the cancellation, not the fast starts).
     package private(set) var started = 0, tookOver = 0, handedBack = 0
+    /// Whether the shadow running (or trailing after its take-over) is a fast start
+    /// (`start(seen:)`), not an answer to a fall of the cancellation.
+    package private(set) var fastStart = false
+    /// Fast starts, and the stream time (s) of the latest one's take-over.
+    package private(set) var fastStarts = 0
+    package private(set) var fastStartTookOverAt: Double?
+    /// The frames of the past the shadow counted as seen at its start (`start(seen:)`), and
+    /// the frame count up to which it is retrained (`replayFrames` after its start).
+    private var seenAtStart = 0, retrainUntil = 0
+
     /// Stream time (s) of the latest take-over.
     package private(set) var lastTakeOver: Double?
     /// Speex calls the retraining made in the latest frame, the most in any frame, and
@@ -177,6 +188,12 @@ package final class ShadowCanceller {
         return 0
     }
 
+    /// Whether neither a shadow nor a replaced state runs now (a fast start may begin).
+    package var idle: Bool {
+        if case .idle = phase { return true }
+        return false
+    }
+
     /// Whether a shadow may start now: none runs, no replaced state runs, and the last one
     /// ended `pauseSeconds` ago.
     package var mayStart: Bool {
@@ -186,13 +203,35 @@ package final class ShadowCanceller {
 
     /// Starts a shadow: the state is reset, to learn from this frame on.
     package func start() {
+        begin(seen: 0)
+        started += 1
+    }
+
+    /// A fast start: a shadow that also learns from the `seen` DSP frames just before this one
+    /// (the history must hold them): its first retraining replays them at once, and it is
+    /// retrained every `retrainSeconds` over at most the last `replaySeconds` for
+    /// `replaySeconds`. For the start of a call, as soon as the delay is known
+    /// (`EchoPathChange.delayFound`, which puts it in use at once): the short, retrained filter
+    /// cancels the first echo within a fraction of a second, while the full-tail canceller,
+    /// fresh too, learns the room in the usual way and is handed its place back once it
+    /// cancels as much. Its take-over is not an echo-path change (`tookOver` and
+    /// `lastTakeOver` are not counted: `fastStartTookOverAt`).
+    package func start(seen: Int) {
+        begin(seen: max(0, seen))
+                fastStart = true
+        fastStarts += 1
+    }
+
+    private func begin(seen: Int) {
         state.reset()
         phase = .running(ran: 0)
         retraining = .due
-        learned = 0
+        learned = seen
+        seenAtStart = seen
+        retrainUntil = seen + replayFrames
+        fastStart = false
         inUse = 0
         shadow = 0
-        started += 1
     }
 
     /// Call at the start of each frame: every `retrainFrames` up to `replayFrames` after a
@@ -209,9 +248,11 @@ package final class ShadowCanceller {
                  inUse: EchoState) -> EchoState? {
         replayCalls = 0
         // (Retraining is due until `learned` passes `replayFrames`: see `run`.)
-        if case .due = retraining, learned > 0, learned % retrainFrames == 0 {
+        if case .due = retraining, learned > 0, (learned - seenAtStart) % retrainFrames == 0 {
             learner.reset()
-            let from = max(0, learned - history.framesHeld)
+            // At most the last `replayFrames` (a fast start's past counts; a shadow started at
+            // a fall has seen no more when it retrains).
+            let from = max(0, learned - history.framesHeld, learned - replayFrames)
             retraining = .replaying(Replay(next: from, from: from, end: learned), thenDue: true)
         }
         guard case .replaying(var r, let thenDue) = retraining else { return nil }
@@ -278,10 +319,10 @@ package final class ShadowCanceller {
             break
         case .due:
             learned += 1
-            if learned > replayFrames { retraining = .off }
+            if learned > retrainUntil { retraining = .off }
         case .replaying(let r, let thenDue):
             learned += 1
-            if learned > replayFrames, thenDue { retraining = .replaying(r, thenDue: false) }
+            if learned > retrainUntil, thenDue { retraining = .replaying(r, thenDue: false) }
         }
         switch phase {
         case .idle(let frames):
@@ -327,8 +368,12 @@ package final class ShadowCanceller {
     package func takeOver(replacing old: EchoState, at time: Double, trail: Bool) -> EchoState {
         let won = state
         state = old
-        tookOver += 1
-        lastTakeOver = time
+        if fastStart {
+            fastStartTookOverAt = time
+        } else {
+            tookOver += 1
+            lastTakeOver = time
+        }
         let left = handsBack ? handBackFrames : trail ? trailFrames : 0
         phase = left > 0 ? .trailing(left: left, ran: 0) : .idle(frames: 0)
         inUse = 0
