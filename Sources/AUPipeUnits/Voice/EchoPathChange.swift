@@ -110,8 +110,10 @@ package final class EchoPathChange {
 
     /// The echo state speex's preprocessor should read: the replaced full-tail state while it
     /// trails a take-over (`ShadowCanceller.takeOver`: speex estimates no residual echo for a
-    /// state it does not yet count as adapted), else `inUse`.
-    package func preprocessorEcho(inUse: EchoState) -> EchoState { shadow.trailing > 0 ? shadow.state : inUse }
+    /// state it does not yet count as adapted), else `inUse`. After a fast start the replaced
+    /// state is as fresh as the short one and not retrained: the preprocessor reads `inUse`,
+    /// which its retrainings make count as adapted within a few frames.
+    package func preprocessorEcho(inUse: EchoState) -> EchoState { shadow.trailing > 0 && !shadow.fastStart ? shadow.state : inUse }
 
     /// Whether a shadow took over (a confirmed echo-path change) within `pathChangeSeconds` of
     /// stream time `now` (s) and the replaced canceller still runs beside it: the residual echo
