@@ -126,7 +126,7 @@ extension EchoCancellerUnit {
         far and again every 0.1 s for a second, so that the call's first echo is
         cancelled within about half a second; the full\-tail canceller learns the
         room beside it and gets its place back once it cancels as much (at most
-        8 s later).
+        2 s later).
         That replay costs, in that one frame, about 3.5 ms of CPU per second
         replayed at 16 kHz and 11 ms at 48 kHz with the default tail (release
         build, x86\-64; more with a longer tail), and in a live pipe holds that

@@ -37,7 +37,7 @@ extension EchoCancellerUnit {
         }
         if let shadow = pathChange?.shadow, shadow.fastStarts > 0 {
             let back = pathChange?.fastStartBackAt.map { ", the full tail back at \(String(format3: $0)) s" } ?? ""
-            let took = shadow.fastStartTookOverAt.map { "the short filter taking over at \(String(format3: $0)) s\(back)" } ?? "the full tail cancelling as much"
+            let took = shadow.fastStartTookOverAt.map { "the short filter in use from \(String(format3: $0)) s\(back)" } ?? "the short filter never in use"
             parts.append("fast start at the first delay: \(took)")
         }
         if let shadow = pathChange?.shadow, shadow.started > 0 {

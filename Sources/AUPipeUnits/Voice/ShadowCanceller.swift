@@ -64,6 +64,11 @@ package final class ShadowCanceller {
     /// the most time (s) the short one keeps it. A margin and a wait, so that the place is not
     /// handed back right after a take-over, while both filters are still poor.
     package static let handBackDB = 1.0, handBackLeastSeconds = 0.5, handBackMostSeconds = 8.0
+    /// The most time (s) a fast start's short filter keeps the place (`start(seen:)`): by then
+    /// the full-tail canceller has learnt the room for as long as it had before fast starts
+    /// (its delay found 1.5 s in, then 1 s), and the shadow is free again for a path change
+    /// (the canceller's 8 s kept the scene tests' path changes at 3 and 4.5 s from starting one).
+    package static let fastStartMostSeconds = 2.0
     /// How much louder (dB) the shadow's output must be, over `window` after `leastSeconds`, to
     /// be dropped at once: in double talk the canceller in use still cancels the echo and the
     /// fresh shadow does not, while after a path change a shadow is at worst a little louder
@@ -80,6 +85,7 @@ package final class ShadowCanceller {
     /// The replay's length, and the least/most/pause times and the window, in DSP frames.
     package let replayFrames: Int, retrainFrames: Int
     private let leastFrames: Int, mostFrames: Int, pauseFrames: Int, trailFrames: Int, handBackLeastFrames: Int, handBackFrames: Int
+    private let fastStartFrames: Int
     /// Whether the shadow's tail is shorter than the canceller's: a take-over is then followed
     /// by a hand-back (`handBack`).
     package let handsBack: Bool
@@ -168,6 +174,7 @@ package final class ShadowCanceller {
         trailFrames = frames(Self.trailSeconds)
         handBackLeastFrames = frames(Self.handBackLeastSeconds)
         handBackFrames = frames(Self.handBackMostSeconds)
+        fastStartFrames = frames(Self.fastStartMostSeconds)
         smooth = 1 - exp(-seconds / Self.window)
         output = .allocate(capacity: frameFrames * mics)
         output.initialize(repeating: 0, count: frameFrames * mics)
@@ -374,7 +381,7 @@ package final class ShadowCanceller {
             tookOver += 1
             lastTakeOver = time
         }
-        let left = handsBack ? handBackFrames : trail ? trailFrames : 0
+        let left = handsBack ? (fastStart ? fastStartFrames : handBackFrames) : trail ? trailFrames : 0
         phase = left > 0 ? .trailing(left: left, ran: 0) : .idle(frames: 0)
         inUse = 0
         shadow = 0
