@@ -85,12 +85,9 @@ public final class DelayEstimator {
     public var hopsPerAnalysis = 1 {
         didSet { hopsPerAnalysis = max(1, hopsPerAnalysis) }
     }
-    /// Whether the analyses start after one hop (a quarter of a second) rather than after half
-    /// a second plus `maxDelay` (default false). Before the streams' start both are silence, as
-    /// the zeroed rings hold them, so these early analyses are exact: only the part of the
-    /// window and the lags that reach before the start have nothing to correlate (and the
-    /// silence test, on the whole window, skips them while too little has come). Set before
-    /// the first `push`; `aec` sets it to find the delay sooner at the start of a call.
+    /// Whether the analyses start after one hop (a quarter of a second) rather than after
+    /// `span` (default false): before the streams' start both are silence, as the zeroed rings
+    /// hold them, so these analyses are exact. Set before the first `push` (`aec`'s delay).
     public var analysesFromFirstHop = false {
         didSet { if received == 0 { nextAnalysis = analysesFromFirstHop ? hop : span } }
     }

@@ -64,10 +64,8 @@ package final class ShadowCanceller {
     /// the most time (s) the short one keeps it. A margin and a wait, so that the place is not
     /// handed back right after a take-over, while both filters are still poor.
     package static let handBackDB = 1.0, handBackLeastSeconds = 0.5, handBackMostSeconds = 8.0
-    /// The most time (s) a fast start's short filter keeps the place (`start(seen:)`): by then
-    /// the full-tail canceller has learnt the room for as long as it had before fast starts
-    /// (its delay found 1.5 s in, then 1 s), and the shadow is free again for a path change
-    /// (the canceller's 8 s kept the scene tests' path changes at 3 and 4.5 s from starting one).
+    /// The most time (s) a fast start's short filter keeps the place (`start(seen:)`): then
+    /// the shadow is free for a path change (8 s kept the scene tests' at 3 and 4.5 s out).
     package static let fastStartMostSeconds = 2.0
     /// How much louder (dB) the shadow's output must be, over `window` after `leastSeconds`, to
     /// be dropped at once: in double talk the canceller in use still cancels the echo and the
@@ -143,10 +141,8 @@ package final class ShadowCanceller {
     /// (`start(seen:)`), not an answer to a fall of the cancellation.
     package private(set) var fastStart = false
     /// Fast starts, and the stream time (s) of the latest one's take-over.
-    package private(set) var fastStarts = 0
-    package private(set) var fastStartTookOverAt: Double?
-    /// The frames of the past the shadow counted as seen at its start (`start(seen:)`), and
-    /// the frame count up to which it is retrained (`replayFrames` after its start).
+    package private(set) var fastStarts = 0, fastStartTookOverAt: Double?
+    /// The past frames counted as seen at the start (`start(seen:)`); retrained up to `retrainUntil`.
     private var seenAtStart = 0, retrainUntil = 0
 
     /// Stream time (s) of the latest take-over.
