@@ -67,8 +67,9 @@ public final class DelayEstimator {
     public let windowFrames: Int
     /// Stream frames between analyses: half a window.
     public let hopFrames: Int
-    /// Stream frames before the first analysis: half a second plus `maxDelay` (at least 32 ms).
-    public let firstAnalysisFrames: Int
+    /// Stream frames before the first analysis: half a second plus `maxDelay` (at least 32 ms),
+    /// or a quarter of a second with `analysesFromFirstHop`.
+    public var firstAnalysisFrames: Int { (analysesFromFirstHop ? hop : span) * decimation }
 
     /// A window counts only when the mean square of both signals in it is at least this
     /// (linear; default 1e-7, an RMS of −70 dBFS).
@@ -83,6 +84,12 @@ public final class DelayEstimator {
     /// caller that needs fewer (`aec`'s drift tracker once it has a drift: one a second).
     public var hopsPerAnalysis = 1 {
         didSet { hopsPerAnalysis = max(1, hopsPerAnalysis) }
+    }
+    /// Whether the analyses start after one hop (a quarter of a second) rather than after
+    /// `span` (default false): before the streams' start both are silence, as the zeroed rings
+    /// hold them, so these analyses are exact. Set before the first `push` (`aec`'s delay).
+    public var analysesFromFirstHop = false {
+        didSet { if received == 0 { nextAnalysis = analysesFromFirstHop ? hop : span } }
     }
     /// Consecutive estimates a new candidate must win before it is reported (default 3).
     public var requiredWins: Int {
@@ -181,7 +188,6 @@ public final class DelayEstimator {
         fftSize = n
         windowFrames = window * q
         hopFrames = hop * q
-        firstAnalysisFrames = span * q
         nextAnalysis = span
         hysteresis = DelayHysteresis(tolerance: max(1, sampleRate / 1000), requiredWins: 3)
         fft = FFT(size: n)

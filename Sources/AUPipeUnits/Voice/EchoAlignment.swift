@@ -20,6 +20,13 @@ package final class EchoAlignment {
     /// or more is plain within 1.5 s (6 frames at 16 kHz), and the sooner it is compensated,
     /// the less of the stream the canceller spends on an echo that moves.
     package static let bootstrapSpan = 1.5, bootstrapCount = 8
+    /// How far above the noise floor (on `DelayEstimator.threshold`'s scale) a single analysis's
+    /// peak must stand to be used at once, before the estimator's hysteresis confirms it (three
+    /// analyses, half a second later): twice the threshold, far above unrelated signals (5–13)
+    /// and below an echo 30 dB over the noise (about 100) or one under equal double talk
+    /// (50–70). With it the delay is in use after the first half second of echo, and the
+    /// call's first echo is cancelled (`EchoPathChange.delayFound`) a second sooner.
+    package static let provisionalStrength = 40.0
     /// `coarseEstimator`'s window (s) and band (Hz).
     package static let coarseWindow = 0.25, coarseBandHz = 3000.0
 
@@ -100,6 +107,10 @@ package final class EchoAlignment {
             // 5 ms to be applied anyway): a room's strongest paths can take turns a few ms
             // apart, which within 1 ms would hold the first estimate back by analyses.
             estimator?.firstEstimateTolerance = rate / 200
+            // The first analysis after a quarter of a second rather than after half a second
+            // plus max-delay= (both streams before their start are silence): the delay is found
+            // sooner at the start of a call.
+            estimator?.analysesFromFirstHop = true
         }
         if tracker != nil, let f = driftEstimator ?? estimator { fineTiming = DriftLagTiming(smoothing: f.smoothing) }
     }
@@ -138,8 +149,14 @@ package final class EchoAlignment {
     /// and the canceller must be warm-started). Applied 10 ms early, so the echo's first taps are
     /// inside the filter; moves of less than 5 ms are not worth re-adapting for. A first estimate
     /// equal to the delay in use (0) leaves the canceller as it is.
+    ///
+    /// Until the estimator has an estimate, a single analysis whose peak stands
+    /// `provisionalStrength` over the floor gives the first delay (once); the estimate, when it
+    /// comes, moves it only if it differs by 5 ms or more.
     package func delayMoved(framesProcessed: Int64) -> Bool {
-        guard automatic, let estimator, let e = estimator.estimate.map({ max(0, $0 - rate / 100) }),
+        guard automatic, let estimator else { return false }
+        let provisional = delayFoundAt == nil && estimator.peakToFloor >= Self.provisionalStrength ? estimator.candidate : nil
+        guard let e = (estimator.estimate ?? provisional).map({ max(0, $0 - rate / 100) }),
               delayFoundAt == nil || abs(e - delayFrames) >= rate / 200 else { return false }
         if delayFoundAt == nil { delayFoundAt = Double(framesProcessed + Int64(frameFrames)) / Double(rate) }
         else { delayChanges += 1 }

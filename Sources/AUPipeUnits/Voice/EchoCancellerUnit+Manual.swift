@@ -149,9 +149,7 @@ extension EchoCancellerUnit {
         .BR 500ms .
         A longer one makes
         .BR auto 's
-        first estimate come later (it needs half a second plus
-        .B max\-delay=
-        of audio first), its analyses cost more, and its warm start (see
+        analyses cost more, and its warm start (see
         .I Warm start
         below) replays more.
         .TP

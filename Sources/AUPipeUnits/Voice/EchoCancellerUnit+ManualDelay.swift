@@ -87,14 +87,15 @@ extension EchoCancellerUnit {
         noise floor, and a new delay must win three analyses in a row (within 1 ms
         of one another; for the first estimate within 5 ms, since a room's strongest
         paths can take turns a few milliseconds apart) before it is taken, so the
-        estimate does not jump about.
+        estimate does not jump about; until the first estimate, though, one analysis
+        whose peak stands 40 times above the floor gives the first delay at once.
         The delay applied is the estimate less 10 ms (not below 0), so that the
         first part of the echo, which can come a few milliseconds before its
         strongest part, stays inside the filter.
+        The analyses start a quarter of a second in (before their start both
+        signals count as silence).
         Until the first estimate the reference is not delayed; with speech at both
-        ends it comes after about one second plus
-        .B max\-delay=
-        (1.5 s by default).
+        ends it comes within about half a second of the echo's arrival.
         When the estimate moves (the echo path changed) by 5 ms or more, the new
         delay is applied; smaller moves are ignored, and a first estimate equal to
         the delay in use (0) changes nothing.
@@ -118,6 +119,14 @@ extension EchoCancellerUnit {
         would have given.
         The preprocessor is not run again (its noise estimate and gain control
         would count that time twice).
+        .PP
+        .I Fast start.
+        At the first estimate a short filter (200 ms, the path change's shadow
+        below) is put in use, trained at once several times over all the stream so
+        far and again every 0.1 s for a second, so that the call's first echo is
+        cancelled within about half a second; the full\-tail canceller learns the
+        room beside it and gets its place back once it cancels as much (at most
+        2 s later).
         That replay costs, in that one frame, about 3.5 ms of CPU per second
         replayed at 16 kHz and 11 ms at 48 kHz with the default tail (release
         build, x86\-64; more with a longer tail), and in a live pipe holds that

@@ -35,6 +35,11 @@ extension EchoCancellerUnit {
         } else {
             parts.append("delay \(ms) ms")
         }
+        if let shadow = pathChange?.shadow, shadow.fastStarts > 0 {
+            let back = pathChange?.fastStartBackAt.map { ", the full tail back at \(String(format3: $0)) s" } ?? ""
+            let took = shadow.fastStartTookOverAt.map { "the short filter in use from \(String(format3: $0)) s\(back)" } ?? "the short filter never in use"
+            parts.append("fast start at the first delay: \(took)")
+        }
         if let shadow = pathChange?.shadow, shadow.started > 0 {
             let back = shadow.handedBack > 0 ? ", the full-tail canceller back in place \(counted(shadow.handedBack, "time"))" : ""
             let took = shadow.lastTakeOver.map { ", taking over \(counted(shadow.tookOver, "time")) (an echo-path change; the last at \(String(format3: $0)) s)\(back)" } ?? ", never taking over"

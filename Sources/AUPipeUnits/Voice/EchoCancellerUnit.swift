@@ -152,14 +152,19 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
         let history = linear.history
         history.pushReference(refFloat)
         try alignment.analyse(mic: micFloat, mics: mics, ref: refFloat, framesProcessed: framesProcessed, sinceDoubleTalk: pathChange.sinceDoubleTalk)
+        let delayWasFound = alignment.delayFoundAt != nil
         if alignment.delayMoved(framesProcessed: framesProcessed) {
             // A shadow running goes on: it is retrained at the new delay (a path change can move
             // the delay estimate too).
+            pathChange.alignmentMoving(linear, time: Double(framesProcessed) / Double(layout.rate))
             linear.delayMoved(to: alignment.delayFrames, play: play16, scratch: out16)
         }
+        // The first delay found: the call's first echo, cancelled at once by a fast start.
+        if !delayWasFound, alignment.delayFoundAt != nil { pathChange.delayFound(linear, time: Double(framesProcessed) / Double(layout.rate), trail: postFilter.readsEcho) }
         // Drift compensation has just engaged: the canceller learnt a moving echo until now; it
         // starts again from the past warped to the alignment it holds from now on.
         if let warp = alignment.takeRetrain() {
+            pathChange.alignmentMoving(linear, time: Double(framesProcessed) / Double(layout.rate))
             linear.driftEngaged(warp: warp, delay: alignment.delayFrames, play: play16, scratch: out16)
         }
         pathChange.beforeCancel(linear, delay: alignment.delayFrames, play: play16, scratch: out16)

@@ -19,6 +19,9 @@ package final class EchoPathChange {
     /// Stream frames since double talk was last seen (the drift trackers freeze within it).
     package private(set) var sinceDoubleTalk = Int.max / 2
     private let frameFrames: Int, mics: Int
+    /// Stream time (s) at which a fast start's short filter gave the full-tail canceller its
+    /// place back (`delayFound`), if it took over and has.
+    package private(set) var fastStartBackAt: Double?
 
     /// For `layout`'s stream. The shadow's tail is at most `ShadowCanceller.shortTailSeconds`:
     /// it learns a new echo path fast.
@@ -45,6 +48,34 @@ package final class EchoPathChange {
         }
     }
 
+    /// `delay=auto` has found the delay for the first time (the linear canceller has just been
+    /// warm-started at it, or kept, if it is the delay in use): the call's first echo. A fast
+    /// start (`ShadowCanceller.start(seen:)`): the short shadow learns from all the history
+    /// holds, retrained at once, and takes over from the fresh full-tail canceller, which
+    /// learns the room beside it and is handed its place back once it cancels as much.
+    ///
+    /// The short filter is put in use at once (at stream time `time`, s; `trail` as
+    /// `afterCancel`'s): its first retraining, on all it has seen, replaces it within a few
+    /// frames, and it cancels more than the fresh full-tail canceller from then on (waiting
+    /// for it to win by `ShadowCanceller.winDB` took over 0.4–0.9 s later on bench/aec/'s
+    /// rooms).
+    package func delayFound(_ linear: LinearEchoCanceller, time: Double, trail: Bool) {
+        guard shadow.idle else { return }
+        shadow.start(seen: min(linear.framesRun, linear.history.framesHeld))
+        linear.replace(with: shadow.takeOver(replacing: linear.state, at: time, trail: trail))
+    }
+
+    /// The delay moves, or drift compensation engages, and the linear canceller is about to be
+    /// warm-started: a fast start's short filter in use hands the full-tail canceller its place
+    /// back first, so that the canceller kept is the one warm-started at the new alignment.
+    /// `time`: stream time (s).
+    package func alignmentMoving(_ linear: LinearEchoCanceller, time: Double) {
+        if shadow.fastStart, shadow.handsBack, shadow.trailing > 0 {
+            linear.replace(with: shadow.handBack(inUse: linear.state))
+            fastStartBackAt = time
+        }
+    }
+
     /// After `linear` cancelled the frame into `out`: the shadow runs on it (`echo`: the far end
     /// plays). When it cancels clearly more (an echo-path change) it takes over at stream time
     /// `time` (s): its output replaces `out` and its state is in use from now on; `trail` when
@@ -58,10 +89,13 @@ package final class EchoPathChange {
             break
         case .takeOver:
             out.update(from: shadow.output, count: frameFrames * mics)
+            let fastStart = shadow.fastStart
             linear.replace(with: shadow.takeOver(replacing: linear.state, at: time, trail: trail))
-            doubleTalk.pathChanged()
+            // A fast start's take-over is the call's first echo cancelled, not a path change.
+            if !fastStart { doubleTalk.pathChanged() }
         case .handBack:
             out.update(from: shadow.output, count: frameFrames * mics)
+            if shadow.fastStart { fastStartBackAt = time }
             linear.replace(with: shadow.handBack(inUse: linear.state))
         }
     }
@@ -76,8 +110,10 @@ package final class EchoPathChange {
 
     /// The echo state speex's preprocessor should read: the replaced full-tail state while it
     /// trails a take-over (`ShadowCanceller.takeOver`: speex estimates no residual echo for a
-    /// state it does not yet count as adapted), else `inUse`.
-    package func preprocessorEcho(inUse: EchoState) -> EchoState { shadow.trailing > 0 ? shadow.state : inUse }
+    /// state it does not yet count as adapted), else `inUse`. After a fast start the replaced
+    /// state is as fresh as the short one and not retrained: the preprocessor reads `inUse`,
+    /// which its retrainings make count as adapted within a few frames.
+    package func preprocessorEcho(inUse: EchoState) -> EchoState { shadow.trailing > 0 && !shadow.fastStart ? shadow.state : inUse }
 
     /// Whether a shadow took over (a confirmed echo-path change) within `pathChangeSeconds` of
     /// stream time `now` (s) and the replaced canceller still runs beside it: the residual echo

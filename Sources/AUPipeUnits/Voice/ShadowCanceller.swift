@@ -64,6 +64,9 @@ package final class ShadowCanceller {
     /// the most time (s) the short one keeps it. A margin and a wait, so that the place is not
     /// handed back right after a take-over, while both filters are still poor.
     package static let handBackDB = 1.0, handBackLeastSeconds = 0.5, handBackMostSeconds = 8.0
+    /// The most time (s) a fast start's short filter keeps the place (`start(seen:)`): then
+    /// the shadow is free for a path change (8 s kept the scene tests' at 3 and 4.5 s out).
+    package static let fastStartMostSeconds = 2.0
     /// How much louder (dB) the shadow's output must be, over `window` after `leastSeconds`, to
     /// be dropped at once: in double talk the canceller in use still cancels the echo and the
     /// fresh shadow does not, while after a path change a shadow is at worst a little louder
@@ -80,6 +83,7 @@ package final class ShadowCanceller {
     /// The replay's length, and the least/most/pause times and the window, in DSP frames.
     package let replayFrames: Int, retrainFrames: Int
     private let leastFrames: Int, mostFrames: Int, pauseFrames: Int, trailFrames: Int, handBackLeastFrames: Int, handBackFrames: Int
+    private let fastStartFrames: Int
     /// Whether the shadow's tail is shorter than the canceller's: a take-over is then followed
     /// by a hand-back (`handBack`).
     package let handsBack: Bool
@@ -130,8 +134,17 @@ package final class ShadowCanceller {
     private var retraining = Retraining.off
     /// Smoothed output energies over frames with echo: the canceller in use, the shadow.
     private var inUse = 0.0, shadow = 0.0
-    /// Shadows started and shadows that took over, over the stream.
+    /// Shadows started and shadows that took over, over the stream (`started` and `tookOver`
+    /// count the shadows started at a fall of the cancellation, not the fast starts).
     package private(set) var started = 0, tookOver = 0, handedBack = 0
+    /// Whether the shadow running (or trailing after its take-over) is a fast start
+    /// (`start(seen:)`), not an answer to a fall of the cancellation.
+    package private(set) var fastStart = false
+    /// Fast starts, and the stream time (s) of the latest one's take-over.
+    package private(set) var fastStarts = 0, fastStartTookOverAt: Double?
+    /// The past frames counted as seen at the start (`start(seen:)`); retrained up to `retrainUntil`.
+    private var seenAtStart = 0, retrainUntil = 0
+
     /// Stream time (s) of the latest take-over.
     package private(set) var lastTakeOver: Double?
     /// Speex calls the retraining made in the latest frame, the most in any frame, and
@@ -157,6 +170,7 @@ package final class ShadowCanceller {
         trailFrames = frames(Self.trailSeconds)
         handBackLeastFrames = frames(Self.handBackLeastSeconds)
         handBackFrames = frames(Self.handBackMostSeconds)
+        fastStartFrames = frames(Self.fastStartMostSeconds)
         smooth = 1 - exp(-seconds / Self.window)
         output = .allocate(capacity: frameFrames * mics)
         output.initialize(repeating: 0, count: frameFrames * mics)
@@ -177,6 +191,12 @@ package final class ShadowCanceller {
         return 0
     }
 
+    /// Whether neither a shadow nor a replaced state runs now (a fast start may begin).
+    package var idle: Bool {
+        if case .idle = phase { return true }
+        return false
+    }
+
     /// Whether a shadow may start now: none runs, no replaced state runs, and the last one
     /// ended `pauseSeconds` ago.
     package var mayStart: Bool {
@@ -186,13 +206,35 @@ package final class ShadowCanceller {
 
     /// Starts a shadow: the state is reset, to learn from this frame on.
     package func start() {
+        begin(seen: 0)
+        started += 1
+    }
+
+    /// A fast start: a shadow that also learns from the `seen` DSP frames just before this one
+    /// (the history must hold them): its first retraining replays them at once, and it is
+    /// retrained every `retrainSeconds` over at most the last `replaySeconds` for
+    /// `replaySeconds`. For the start of a call, as soon as the delay is known
+    /// (`EchoPathChange.delayFound`, which puts it in use at once): the short, retrained filter
+    /// cancels the first echo within a fraction of a second, while the full-tail canceller,
+    /// fresh too, learns the room in the usual way and is handed its place back once it
+    /// cancels as much. Its take-over is not an echo-path change (`tookOver` and
+    /// `lastTakeOver` are not counted: `fastStartTookOverAt`).
+    package func start(seen: Int) {
+        begin(seen: max(0, seen))
+                fastStart = true
+        fastStarts += 1
+    }
+
+    private func begin(seen: Int) {
         state.reset()
         phase = .running(ran: 0)
         retraining = .due
-        learned = 0
+        learned = seen
+        seenAtStart = seen
+        retrainUntil = seen + replayFrames
+        fastStart = false
         inUse = 0
         shadow = 0
-        started += 1
     }
 
     /// Call at the start of each frame: every `retrainFrames` up to `replayFrames` after a
@@ -209,9 +251,11 @@ package final class ShadowCanceller {
                  inUse: EchoState) -> EchoState? {
         replayCalls = 0
         // (Retraining is due until `learned` passes `replayFrames`: see `run`.)
-        if case .due = retraining, learned > 0, learned % retrainFrames == 0 {
+        if case .due = retraining, learned > 0, (learned - seenAtStart) % retrainFrames == 0 {
             learner.reset()
-            let from = max(0, learned - history.framesHeld)
+            // At most the last `replayFrames` (a fast start's past counts; a shadow started at
+            // a fall has seen no more when it retrains).
+            let from = max(0, learned - history.framesHeld, learned - replayFrames)
             retraining = .replaying(Replay(next: from, from: from, end: learned), thenDue: true)
         }
         guard case .replaying(var r, let thenDue) = retraining else { return nil }
@@ -278,10 +322,10 @@ package final class ShadowCanceller {
             break
         case .due:
             learned += 1
-            if learned > replayFrames { retraining = .off }
+            if learned > retrainUntil { retraining = .off }
         case .replaying(let r, let thenDue):
             learned += 1
-            if learned > replayFrames, thenDue { retraining = .replaying(r, thenDue: false) }
+            if learned > retrainUntil, thenDue { retraining = .replaying(r, thenDue: false) }
         }
         switch phase {
         case .idle(let frames):
@@ -327,9 +371,13 @@ package final class ShadowCanceller {
     package func takeOver(replacing old: EchoState, at time: Double, trail: Bool) -> EchoState {
         let won = state
         state = old
-        tookOver += 1
-        lastTakeOver = time
-        let left = handsBack ? handBackFrames : trail ? trailFrames : 0
+        if fastStart {
+            fastStartTookOverAt = time
+        } else {
+            tookOver += 1
+            lastTakeOver = time
+        }
+        let left = handsBack ? (fastStart ? fastStartFrames : handBackFrames) : trail ? trailFrames : 0
         phase = left > 0 ? .trailing(left: left, ran: 0) : .idle(frames: 0)
         inUse = 0
         shadow = 0
