@@ -173,9 +173,13 @@ def main():
         w = fit(d, feats)
         print("fitted bias, presence, snr weights:", np.round(w, 3), "(shipped bias: fitted + 0.25)")
     elif cmd == "gate":
-        for share in [0.3, 0.4, 0.5, 0.6]:
-            for min_range in [2.0, 3.0]:
-                print(f"share {share} range {min_range}:", table(d, feats, share=share, min_range=min_range))
+        global LEVEL_STEP
+        for LEVEL_STEP in [0.02, 0.04, 0.06]:
+            for share in [0.2, 0.25, 0.3, 0.4]:
+                for min_range in [2.0, 3.0]:
+                    print(f"step {LEVEL_STEP} share {share} range {min_range}:",
+                          table(d, feats, share=share, min_range=min_range), flush=True)
+        LEVEL_STEP = 0.04
         print("no gate:", table(d, feats, min_range=1e9))
     elif cmd == "score":
         print("shipped:", table(d, feats))

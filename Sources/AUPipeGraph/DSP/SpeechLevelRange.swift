@@ -23,8 +23,8 @@ package struct SpeechLevelRange {
     static let smoothing: Float = 0.8
     /// The gate opens when the smoothed level is at least this share of the range over the low
     /// level. This, `step` and `minimumRange` were chosen on bench/vad/vad_fit.py's fitting
-    /// material (not the bench's clips): the most F1 in babble at 20 dB SNR while every other
-    /// condition stays 0.01 above WebRTC's best mode.
+    /// material (not the bench's clips): the most F1 in babble at 20 dB SNR while pink noise at
+    /// every SNR stays at least 0.01 above WebRTC's best mode and babble at 0–10 dB above it.
     static let share: Float = 0.25
     /// A range under this (2 nats, 8.7 dB) keeps the gate open: the talker is not far enough above
     /// the noise for the level to tell them apart.
