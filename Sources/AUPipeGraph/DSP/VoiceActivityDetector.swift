@@ -19,9 +19,12 @@ import Glibc
 ///
 /// A logistic model gives the log-odds of speech, `bias + presenceWeight × presence + snrWeight ×
 /// snr`, smoothed over frames (about 50 ms); the frame is speech when the smoothed odds exceed the
-/// caller's threshold. The weights were fitted by logistic regression on frames of speech in pink
+/// caller's threshold and the frame's level passes `SpeechLevelRange` (in the upper 75 % of the
+/// range the band level has been spanning, when that range is wide: a near talker over babble).
+/// The weights were fitted by logistic regression on frames of speech in pink
 /// and babble noise at 0–20 dB SNR (bench/vad/vad_bench.py's material with other seeds than the
-/// bench's), labelled from the clean speech. `VoiceActivityUnit` adds the hangover.
+/// bench's), labelled from the clean speech (bench/vad/vad_fit.py). `VoiceActivityUnit` adds the
+/// hangover.
 ///
 /// Everything is allocated in `init`; `decide` allocates nothing.
 package final class VoiceActivityDetector {
@@ -58,6 +61,7 @@ package final class VoiceActivityDetector {
     private let noise: SpectralNoiseQuantile
     private let firstBin: Int, binCount: Int
     private var framesSeen = 0
+    private var levelRange = SpeechLevelRange()
     /// The smoothed log-odds of speech of the last frame.
     package private(set) var odds: Float = 0
     /// The smoothed probability of speech of the last frame, 0...1.
@@ -138,6 +142,7 @@ package final class VoiceActivityDetector {
         let z = Self.bias + Self.presenceWeight * presence + Self.snrWeight * snr
         odds = Self.oddsSmoothing * odds + (1 - Self.oddsSmoothing) * z
         noise.update(smoothed)
-        return odds > threshold
+        let loudEnough = levelRange.passes(level: logf(framePower))
+        return odds > threshold && loudEnough
     }
 }

@@ -11,12 +11,15 @@ extension VoiceActivityUnit {
         second), so that it stays at a fluctuating noise's typical level instead of its dips. Two
         features against that noise, the share of bins more than 6\ dB above it and the band's
         SNR, give the log-odds of speech (a logistic model fitted on speech in pink noise and
-        babble), smoothed over about 50\ ms.
+        babble), smoothed over about 50\ ms. When the band's level has spanned more than 8.7\ dB
+        over the last seconds (its 30\ % and 90\ % quantiles), a frame counts as speech only in the
+        upper 75\ % of that range: other talkers at a distance light up the spectrum as a near
+        talker does, but not at the near talker's level.
         Frames are exact on the input's timeline: frame k spans samples k*rate/100 to
         (k+1)*rate/100.
         .TP
         .BI threshold= P
-        A frame is speech when the smoothed probability of speech exceeds this.
+        A frame is speech when the smoothed probability of speech exceeds this (and its level passes the range test above).
         Default 0.5, 0.05 to 0.95. Lower finds more quiet speech and more noise. Live:
         .BR "set vad.threshold 0.6" .
         .TP

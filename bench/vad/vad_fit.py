@@ -1,0 +1,190 @@
+"""How vad's constants were fitted (VoiceActivityDetector, SpeechLevelRange): a Python model of the
+detector, per-frame features on material from vad_bench.py's generator with other seeds than the
+bench's, the logistic fit of the two spectral features, and a grid over the level gate, each
+scored like the bench (frame F1 per condition, 100 ms hangover) next to WebRTC's VAD.
+
+  python3 vad_fit.py gen 3800 train.npz       # 8 clips, seeds 3800-3807 (the bench: 2800-2807)
+  python3 vad_fit.py features train.npz       # -> train.features.npy (a few minutes)
+  python3 vad_fit.py fit train.npz            # logistic weights of presence and band SNR
+  python3 vad_fit.py gate train.npz           # F1 table over the gate's share and minimum range
+  python3 vad_fit.py score test.npz           # the shipped constants on other material
+
+Needs numpy, espeak-ng and webrtcvad-wheels (the venv bench/vad/run makes). The model follows the
+Swift code step by step (16 kHz: 20 ms Hann window in a 512-point FFT, bins 150 Hz to 4 kHz); its
+F1 figures agree with the binary's to about the third decimal.
+"""
+import os
+import sys
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import vad_bench as vb  # noqa: E402
+
+R, F, W, NF = 16000, 160, 320, 512
+WIN = 0.5 - 0.5 * np.cos(2 * np.pi * (np.arange(W) + 0.5) / W)
+B0, B1 = int(np.ceil(150 / (R / NF))), int(4000 / (R / NF))
+SEED_FRAMES, HANGOVER = 10, 10
+# The shipped constants (VoiceActivityDetector, SpeechLevelRange).
+BIAS, W_PRESENCE, W_SNR, SMOOTH = -0.478, 2.856, 0.367, 0.8
+LOW_Q, HIGH_Q, LEVEL_STEP, SHARE, MIN_RANGE = 0.3, 0.9, 0.04, 0.25, 2.0
+
+
+def generate(seed0, out):
+    """vad_bench.py's clips, labels and WebRTC decisions (modes 0-3) with seeds seed0...seed0+7."""
+    d = {}
+    for i in range(vb.CLIPS):
+        rng = np.random.default_rng(seed0 + i)
+        n = vb.CLIP_SECONDS * vb.RATE
+        voices = [vb.TARGET_VOICES[i % 6], vb.TARGET_VOICES[(i + 3) % 6]]
+        c = vb.scenes.scale_to(vb.target(rng, voices, n), vb.SPEECH_DBFS)
+        noise = {"pink": vb.scenes.pink(rng, n), "babble": vb.babble(rng, n, vb.BABBLE_TALKERS[i % 4])}
+        d[f"lab{i}"] = vb.labels(c)
+        for kind in vb.NOISES:
+            for snr in vb.SNRS:
+                x = c + noise[kind] * (vb.scenes.active_rms(c) * 10 ** (-snr / 20))
+                x16 = np.clip(np.round(x * 32768), -32768, 32767).astype("<i2")
+                d[f"{kind}{snr}_{i}"] = x16
+                d[f"web{kind}{snr}_{i}"] = np.array([vb.webrtc(x16, m) for m in range(4)])
+    np.savez(out, **d)
+
+
+def features(x):
+    """Per 10 ms frame: presence (share of bins 6 dB over their noise), band SNR and band level
+    (nats), as VoiceActivityDetector.decide computes them; zeros for the seed frames."""
+    x = x.astype(np.float64) / 32768
+    n, nb = len(x) // F, B1 - B0 + 1
+    floor = np.log(10 ** (-90 / 10) * W * 0.375)
+    hist, seed, S, L = np.zeros(W), np.zeros(nb), None, None
+    out = np.zeros((n, 3))
+    for k in range(n):
+        hist = np.concatenate([hist[F:], x[k * F:(k + 1) * F]])
+        P = np.maximum(np.abs(np.fft.rfft(hist * WIN, NF)) ** 2, 1e-14)[B0:B1 + 1]
+        a = (np.r_[P[0], P[:-1]] + P + np.r_[P[1:], P[-1]]) / 3
+        S = a if S is None else 0.7 * S + 0.3 * a
+        if k < SEED_FRAMES:
+            seed += P / SEED_FRAMES
+            if k == SEED_FRAMES - 1:
+                L = np.maximum(np.log(seed), floor)
+            continue
+        N = np.exp(L) * 1.28
+        out[k] = [(S > 4 * N).mean(), np.log(P.sum() / N.sum()), np.log(P.sum())]
+        step = 0.05 + 0.25 * np.exp(-(k - SEED_FRAMES) / 100.0)
+        L = np.maximum(np.where(np.log(S) > L, L + step * 0.3, L - step * 0.7), floor)
+    return out
+
+
+def smooth(z, a, first):
+    o, s = np.zeros(len(z)), first
+    for j, v in enumerate(z):
+        s = a * s + (1 - a) * v
+        o[j] = s
+    return o
+
+
+def gate(level, share, min_range):
+    """SpeechLevelRange.passes over the frames after the seed."""
+    ok = np.ones(len(level), bool)
+    lo = hi = sm = level[SEED_FRAMES]
+    for j in range(SEED_FRAMES, len(level)):
+        v = level[j]
+        lo += LEVEL_STEP * LOW_Q if v > lo else -LEVEL_STEP * (1 - LOW_Q)
+        hi += LEVEL_STEP * HIGH_Q if v > hi else -LEVEL_STEP * (1 - HIGH_Q)
+        sm = SMOOTH * sm + (1 - SMOOTH) * v
+        ok[j] = hi - lo < min_range or sm - lo >= share * (hi - lo)
+    return ok
+
+
+def decide(f, weights=(BIAS, W_PRESENCE, W_SNR), share=SHARE, min_range=MIN_RANGE):
+    odds = smooth(weights[0] + weights[1] * f[:, 0] + weights[2] * f[:, 1], SMOOTH, 0.0)
+    odds[:SEED_FRAMES] = -9
+    return (odds > 0) & gate(f[:, 2], share, min_range)
+
+
+def hang(dec):
+    out, left = dec.copy(), 0
+    for i, r in enumerate(dec):
+        left = HANGOVER + 1 if r else left
+        out[i] = left > 0
+        left = max(0, left - 1)
+    return out
+
+
+def counts(ref, hyp):
+    n = min(len(ref), len(hyp))
+    ref, hyp = ref[:n].astype(bool), hyp[:n].astype(bool)
+    return np.array([(ref & hyp).sum(), (~ref & hyp).sum(), (ref & ~hyp).sum()])
+
+
+def f1(c):
+    return 2 * c[0] / max(1, 2 * c[0] + c[1] + c[2])
+
+
+def table(d, feats, **kw):
+    """One line: F1 of the model / WebRTC's best mode per condition, and the conditions missed."""
+    cells, missed = [], 0
+    for kind in vb.NOISES:
+        for snr in vb.SNRS:
+            acc, web = np.zeros(3), np.zeros((4, 3))
+            for i in range(vb.CLIPS):
+                acc += counts(d[f"lab{i}"], hang(decide(feats[f"{kind}{snr}_{i}"], **kw)))
+                for m in range(4):
+                    web[m] += counts(d[f"lab{i}"], d[f"web{kind}{snr}_{i}"][m])
+            best = max(f1(w) for w in web)
+            missed += f1(acc) < best
+            cells.append(f"{kind[0]}{snr} {f1(acc):.3f}/{best:.3f}")
+    return " ".join(cells) + f"  missed {missed}"
+
+
+def load(path):
+    d = np.load(path)
+    fpath = path.replace(".npz", ".features.npz")
+    return d, (np.load(fpath) if os.path.exists(fpath) else None), fpath
+
+
+def fit(d, feats):
+    """Logistic regression (Newton) of the labels on presence and band SNR, frames 20-2989."""
+    X, Y = [], []
+    for kind in vb.NOISES:
+        for snr in vb.SNRS:
+            for i in range(vb.CLIPS):
+                X.append(feats[f"{kind}{snr}_{i}"][20:2990, :2])
+                Y.append(d[f"lab{i}"][20:2990])
+    X, Y = np.concatenate(X), np.concatenate(Y).astype(float)
+    mu, sd = X.mean(0), X.std(0)
+    Xn = np.c_[np.ones(len(X)), (X - mu) / sd]
+    w = np.zeros(3)
+    for _ in range(30):
+        p = 1 / (1 + np.exp(-Xn @ w))
+        hess = (Xn * (p * (1 - p))[:, None]).T @ Xn + 1e-6 * np.eye(3)
+        w += np.linalg.solve(hess, Xn.T @ (Y - p))
+    return np.r_[w[0] - np.sum(w[1:] * mu / sd), w[1:] / sd]
+
+
+def main():
+    cmd, arg = sys.argv[1], sys.argv[2]
+    if cmd == "gen":
+        generate(int(arg), sys.argv[3])
+        return
+    d, feats, fpath = load(arg)
+    if cmd == "features":
+        np.savez(fpath, **{k: features(d[k]) for k in d.files if k[:4] in ("pink", "babb")})
+    elif cmd == "fit":
+        w = fit(d, feats)
+        print("fitted bias, presence, snr weights:", np.round(w, 3), "(shipped bias: fitted + 0.25)")
+    elif cmd == "gate":
+        global LEVEL_STEP
+        for LEVEL_STEP in [0.02, 0.04, 0.06]:
+            for share in [0.2, 0.25, 0.3, 0.4]:
+                for min_range in [2.0, 3.0]:
+                    print(f"step {LEVEL_STEP} share {share} range {min_range}:",
+                          table(d, feats, share=share, min_range=min_range), flush=True)
+        LEVEL_STEP = 0.04
+        print("no gate:", table(d, feats, min_range=1e9))
+    elif cmd == "score":
+        print("shipped:", table(d, feats))
+        print("no gate:", table(d, feats, min_range=1e9))
+
+
+if __name__ == "__main__":
+    main()
