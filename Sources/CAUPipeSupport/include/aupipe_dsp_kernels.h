@@ -54,6 +54,13 @@ void aupipe_fir_direct(const float *h, long taps, const float *x, float *y, long
 void aupipe_tpdf_round(const float *input, float *output, long count, const uint8_t *windowed,
                        uint32_t key, uint32_t low, float scale, float inverse);
 
+/* `aupipe_tpdf_round` for a 16-bit grid (`scale` 32768) fused with the s16 encoder: the rounded
+   value y (in steps) is encoded by SampleCodec's rule (NaN to 0; counted when y ≥ 32767.5 or
+   y < −32768.5; clamped to −32768...32767) into output[i] as a native int16 (little-endian on
+   x86-64), the same value dither then encode gives. Returns the number clipped. */
+long aupipe_tpdf_s16(const float *input, int16_t *output, long count, const uint8_t *windowed,
+                     uint32_t key, uint32_t low, float scale);
+
 /* 1 when the AVX2 bodies are in use (for the record: bench notes, tests). */
 int aupipe_dsp_kernels_wide(void);
 
