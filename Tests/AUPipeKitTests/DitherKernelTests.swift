@@ -107,7 +107,7 @@ import CAUPipeSupport
         let expectedClips = expected.withUnsafeMutableBytes { SampleCodec(.s16le).encode(twoSteps, count: x.count, into: $0.baseAddress!) }
         for block in [4096, 333, 1] {
             let d = Ditherer(bits: 16, channels: 2, kind: .tpdf, seed: 7)
-            #expect(d.encodesS16LE)
+            #expect(d.fusesEncoder(of: .s16le) && !d.fusesEncoder(of: SampleEncoding(.signedInteger, bits: 16, bigEndian: true)!) && !d.fusesEncoder(of: SampleEncoding(.unsignedInteger, bits: 16)!))
             var bytes = [UInt8](repeating: 0, count: 2 * x.count)
             var clips = 0, f = 0
             x.withUnsafeBufferPointer { i in
@@ -121,7 +121,7 @@ import CAUPipeSupport
             }
             #expect(bytes == expected && clips == expectedClips, "block \(block): fused and two-step output differ")
         }
-        #expect(!Ditherer(bits: 8, channels: 1, kind: .tpdf, seed: 0).encodesS16LE)
-        #expect(!Ditherer(bits: 16, channels: 1, kind: .shaped(.fWeighted), seed: 0).encodesS16LE)
+        #expect(!Ditherer(bits: 8, channels: 1, kind: .tpdf, seed: 0).fusesEncoder(of: .s16le))
+        #expect(!Ditherer(bits: 16, channels: 1, kind: .shaped(.fWeighted), seed: 0).fusesEncoder(of: .s16le))
     }
 }

@@ -124,14 +124,21 @@ public final class Ditherer {
         }
     }
 
-    /// Whether `encodeS16LE` can stand for `process` then the s16le encoder: TPDF to 16 bits.
-    public var encodesS16LE: Bool { taps == 0 && bits == 16 }
+    /// Whether `encodeS16LE` can stand for `process` then the encoder of `encoding`: TPDF to 16
+    /// bits, written as s16le on a little-endian host.
+    public func fusesEncoder(of encoding: SampleEncoding) -> Bool {
+        #if _endian(little)
+        return taps == 0 && bits == 16 && encoding == .s16le
+        #else
+        return false
+        #endif
+    }
 
-    /// `process` and `SampleCodec`'s s16le encoder in one pass (requires `encodesS16LE`): the
+    /// `process` and `SampleCodec`'s s16le encoder in one pass (requires `fusesEncoder(of: .s16le)`): the
     /// next `frames` frames dithered, rounded and written as s16le into `destination`, the same
     /// bytes as the two steps; returns the number of samples clipped, as the encoder counts them.
     public func encodeS16LE(_ input: UnsafePointer<Float>, frames: Int, into destination: UnsafeMutableRawPointer) -> Int {
-        precondition(encodesS16LE)
+        precondition(fusesEncoder(of: .s16le))
         let out = destination.assumingMemoryBound(to: Int16.self)
         var clipped = 0
         stretches(frames) { done, n, key, low in

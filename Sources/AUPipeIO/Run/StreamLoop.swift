@@ -128,14 +128,9 @@ package final class StreamLoop {
         }
         outStorage = .allocate(byteCount: room + max(outCapacity, 1), alignment: 16)
         outBuffer = outStorage + room
-        let e = plan.format.encoding
         if case .chain = path, let dither {
             ditherer = dither
-            #if _endian(little)
-            fusedS16 = dither.encodesS16LE && e.kind == .signedInteger && e.bits == 16 && !e.isBigEndian
-            #else
-            fusedS16 = false
-            #endif
+            fusedS16 = dither.fusesEncoder(of: plan.format.encoding)
             dithered = fusedS16 ? nil : .allocate(capacity: max(1, chain.maxOutputFrames) * plan.format.channels)
         } else {
             ditherer = nil
