@@ -1,7 +1,7 @@
 #ifndef AUPIPE_DSP_KERNELS_H
 #define AUPIPE_DSP_KERNELS_H
 #include <stdint.h>
-/* The inner loops of the FFT and of partitioned convolution, in C so that they can run on
+/* The inner loops of the FFT, of partitioned convolution and of the edge dither, in C so that they can run on
    256-bit vectors (AVX2) where the processor has them: Swift has no per-function target
    features, and the package is built for baseline x86-64 (SSE2). Each kernel has one body,
    compiled twice (baseline and AVX2) and chosen once per process by the processor's features;
