@@ -195,6 +195,94 @@ ALWAYS void dot_body(const float *h, long taps, const float *x, float *y, long n
     }
 }
 
+
+/* Ditherer's TPDF noise, added where the 32-sample window is off the grid, and the rounding to
+   the grid, as Ditherer.swift's Float loop and DitherNoise.tpdf write them: eight samples at a
+   time in 32-bit lanes (the hash's two multiplies are one vpmulld each in the AVX2 body, and
+   pmuludq pairs in the baseline one), the rest one by one. Every step is exact or one rounding
+   per lane, so the lanes and the scalar tail give the same bits. */
+typedef uint32_t u8v __attribute__((vector_size(32)));
+typedef int32_t i8v __attribute__((vector_size(32)));
+typedef uint8_t b8v __attribute__((vector_size(8)));
+typedef uint8_t b8u __attribute__((vector_size(8), aligned(1), may_alias));
+#define TPDF_STEP 0x9E3779B9u
+#define TPDF_MAGIC 12582912.0f
+#define TPDF_UNIT (1.0f / 65536)
+
+ALWAYS uint32_t tpdf_mix1(uint32_t z) {
+    z ^= z >> 16; z *= 0x7FEB352Du; z ^= z >> 15; z *= 0x846CA68Bu; return z ^ (z >> 16);
+}
+
+ALWAYS void tpdf_round_body(const float *input, float *output, long count, const uint8_t *windowed,
+                            uint32_t key, uint32_t low, float scale, float inverse) {
+    long i = 0;
+    const u8v lane = {0, 1, 2, 3, 4, 5, 6, 7};
+    for (; i + 8 <= count; i += 8) {
+        u8v z = ((low + (uint32_t)i + lane) * TPDF_STEP) ^ key;
+        z ^= z >> 16; z *= 0x7FEB352Du; z ^= z >> 15; z *= 0x846CA68Bu; z ^= z >> 16;
+        v8 d = (__builtin_convertvector((i8v)(z >> 16), v8) - __builtin_convertvector((i8v)(z & 0xFFFFu), v8)) * TPDF_UNIT;
+        v8 y = load8(input + i) * scale;
+        b8v flags = *(const b8u *)(windowed + i);
+        i8v on = __builtin_convertvector(flags, i8v) != 0;
+        i8v v = ((i8v)(y + d) & on) | ((i8v)y & ~on);
+        store8(output + i, (((v8)v + TPDF_MAGIC) - TPDF_MAGIC) * inverse);
+    }
+    for (; i < count; i++) {
+        uint32_t z = tpdf_mix1(((low + (uint32_t)i) * TPDF_STEP) ^ key);
+        float d = ((float)(int32_t)(z >> 16) - (float)(int32_t)(z & 0xFFFFu)) * TPDF_UNIT;
+        float y = input[i] * scale;
+        float v = windowed[i] != 0 ? y + d : y;
+        output[i] = ((v + TPDF_MAGIC) - TPDF_MAGIC) * inverse;
+    }
+}
+
+
+/* The same noise and rounding, then the s16le encoder's rule (SampleCodec.encodeS16LE: NaN to 0,
+   a count of the values that round outside -32768...32767, clamped, rounded to nearest even) on
+   the rounded value, written as int16: the Float that `aupipe_tpdf_round` would write, times
+   32768, is that value exactly (scaling by powers of two), so the bytes are the same as dither
+   then encode, in one pass and without the Float buffer between them. Returns the clip count. */
+typedef int16_t h8v __attribute__((vector_size(16)));
+typedef int16_t h8u __attribute__((vector_size(16), aligned(2), may_alias));
+
+ALWAYS long tpdf_s16_body(const float *input, int16_t *output, long count, const uint8_t *windowed,
+                          uint32_t key, uint32_t low, float scale) {
+    long i = 0, clipped = 0;
+    const u8v lane = {0, 1, 2, 3, 4, 5, 6, 7};
+    i8v clips = {0};
+    for (; i + 8 <= count; i += 8) {
+        u8v z = ((low + (uint32_t)i + lane) * TPDF_STEP) ^ key;
+        z ^= z >> 16; z *= 0x7FEB352Du; z ^= z >> 15; z *= 0x846CA68Bu; z ^= z >> 16;
+        v8 d = (__builtin_convertvector((i8v)(z >> 16), v8) - __builtin_convertvector((i8v)(z & 0xFFFFu), v8)) * TPDF_UNIT;
+        v8 y = load8(input + i) * scale;
+        b8v flags = *(const b8u *)(windowed + i);
+        i8v on = __builtin_convertvector(flags, i8v) != 0;
+        i8v v = ((i8v)(y + d) & on) | ((i8v)y & ~on);
+        v8 q = ((v8)v + TPDF_MAGIC) - TPDF_MAGIC;
+        q = (v8)((i8v)q & (q == q));
+        clips -= (q >= 32767.5f) | (q < -32768.5f);
+        q = (v8)(((i8v)q & ~(q > 32767.0f)) | ((i8v)((v8){0} + 32767.0f) & (q > 32767.0f)));
+        q = (v8)(((i8v)q & ~(q < -32768.0f)) | ((i8v)((v8){0} - 32768.0f) & (q < -32768.0f)));
+        i8v r = (i8v)(q + TPDF_MAGIC) - 0x4B400000;
+        *(h8u *)(output + i) = __builtin_convertvector(r, h8v);
+    }
+    for (int k = 0; k < 8; k++) clipped += clips[k];
+    for (; i < count; i++) {
+        uint32_t z = tpdf_mix1(((low + (uint32_t)i) * TPDF_STEP) ^ key);
+        float d = ((float)(int32_t)(z >> 16) - (float)(int32_t)(z & 0xFFFFu)) * TPDF_UNIT;
+        float y = input[i] * scale;
+        float v = windowed[i] != 0 ? y + d : y;
+        float q = (v + TPDF_MAGIC) - TPDF_MAGIC;
+        if (q != q) q = 0;
+        if (q >= 32767.5f || q < -32768.5f) clipped++;
+        if (q > 32767.0f) q = 32767.0f;
+        if (q < -32768.0f) q = -32768.0f;
+        union { float f; int32_t n; } u = { q + TPDF_MAGIC };
+        output[i] = (int16_t)(u.n - 0x4B400000);
+    }
+    return clipped;
+}
+
 #if defined(__x86_64__) && defined(__clang__)
 #define WIDE __attribute__((target("avx2")))
 WIDE static void butterflies_wide(float *re, float *im, long size, long half, const float *cs, const float *sn, float sign) {
@@ -213,6 +301,12 @@ WIDE static void product_wide(float *sr, float *si, const float *xr, const float
     product_body(sr, si, xr, xi, hr, hi, bins, add);
 }
 WIDE static void dot_wide(const float *h, long taps, const float *x, float *y, long n) { dot_body(h, taps, x, y, n); }
+WIDE static long tpdf_s16_wide(const float *in, int16_t *out, long n, const uint8_t *w, uint32_t key, uint32_t low, float scale) {
+    return tpdf_s16_body(in, out, n, w, key, low, scale);
+}
+WIDE static void tpdf_round_wide(const float *in, float *out, long n, const uint8_t *w, uint32_t key, uint32_t low, float scale, float inverse) {
+    tpdf_round_body(in, out, n, w, key, low, scale, inverse);
+}
 
 /* Read once, on first use: the processor does not change under a running process. */
 static int wide_state = -1;
@@ -256,6 +350,12 @@ static void product_base(float *sr, float *si, const float *xr, const float *xi,
     product_body(sr, si, xr, xi, hr, hi, bins, add);
 }
 static void dot_base(const float *h, long taps, const float *x, float *y, long n) { dot_body(h, taps, x, y, n); }
+static long tpdf_s16_base(const float *in, int16_t *out, long n, const uint8_t *w, uint32_t key, uint32_t low, float scale) {
+    return tpdf_s16_body(in, out, n, w, key, low, scale);
+}
+static void tpdf_round_base(const float *in, float *out, long n, const uint8_t *w, uint32_t key, uint32_t low, float scale, float inverse) {
+    tpdf_round_body(in, out, n, w, key, low, scale, inverse);
+}
 
 void aupipe_fft_butterflies(float *re, float *im, long size, long half,
                             const float *cos_table, const float *sin_table, float sign) {
@@ -287,6 +387,20 @@ void aupipe_spectral_product(float *sum_re, float *sum_im, const float *xr, cons
 
 void aupipe_fir_direct(const float *h, long taps, const float *x, float *y, long n) {
     DISPATCH(dot_wide(h, taps, x, y, n), dot_base(h, taps, x, y, n));
+}
+
+void aupipe_tpdf_round(const float *input, float *output, long count, const uint8_t *windowed,
+                       uint32_t key, uint32_t low, float scale, float inverse) {
+    DISPATCH(tpdf_round_wide(input, output, count, windowed, key, low, scale, inverse),
+             tpdf_round_base(input, output, count, windowed, key, low, scale, inverse));
+}
+
+long aupipe_tpdf_s16(const float *input, int16_t *output, long count, const uint8_t *windowed,
+                     uint32_t key, uint32_t low, float scale) {
+    long clipped = 0;
+    DISPATCH(clipped = tpdf_s16_wide(input, output, count, windowed, key, low, scale),
+             clipped = tpdf_s16_base(input, output, count, windowed, key, low, scale));
+    return clipped;
 }
 
 int aupipe_dsp_kernels_wide(void) { return wide(); }

@@ -51,6 +51,8 @@ public final class SideOutput {
     /// Dither before the encoder rounds (`EdgeDither`), and a block of dithered samples.
     private var ditherer: Ditherer?
     private var dithered: UnsafeMutablePointer<Float>?
+    /// TPDF into s16le: dither, rounding and encoding in one pass (`Ditherer.encodeS16LE`).
+    private var fusedS16 = false
     private var maxFrames = 0
     private var frameBytes = 0
     /// One block of encoded audio, with room for the header in front of it.
@@ -109,7 +111,8 @@ public final class SideOutput {
         self.maxFrames = max(1, maxFrames)
         ditherer = EdgeDither.ditherer(dither, precision: precision, format: plan.format)
         dithered?.deallocate()
-        dithered = ditherer == nil ? nil : .allocate(capacity: self.maxFrames * plan.format.channels)
+        fusedS16 = ditherer?.fusesEncoder(of: plan.format.encoding) ?? false
+        dithered = ditherer == nil || fusedS16 ? nil : .allocate(capacity: self.maxFrames * plan.format.channels)
         frameBytes = plan.format.bytesPerFrame
         let header = plan.header(dataBytes: nil)
         room = header.count
@@ -138,11 +141,15 @@ public final class SideOutput {
         while done < frames {
             let n = min(maxFrames, frames - done)
             var block = samples + done * channels
-            if let ditherer, let dithered {
-                ditherer.process(block, frames: n, into: dithered)
-                block = UnsafePointer(dithered)
+            if fusedS16, let ditherer {
+                clippedSamples += ditherer.encodeS16LE(block, frames: n, into: scratch + room)
+            } else {
+                if let ditherer, let dithered {
+                    ditherer.process(block, frames: n, into: dithered)
+                    block = UnsafePointer(dithered)
+                }
+                clippedSamples += codec.encode(block, count: n * channels, into: scratch + room)
             }
-            clippedSamples += codec.encode(block, count: n * channels, into: scratch + room)
             if let live {
                 do { try live.write(scratch + room, frames: n) } catch is OutputClosed { readerWentAway(live) }
             } else {

@@ -46,6 +46,8 @@ package final class StreamLoop {
     /// Dither before the encoder rounds (`EdgeDither`), and a block of dithered samples.
     private let ditherer: Ditherer?
     private let dithered: UnsafeMutablePointer<Float>?
+    /// TPDF into s16le: dither, rounding and encoding in one pass (`Ditherer.encodeS16LE`).
+    private let fusedS16: Bool
     private let inFrameBytes: Int, outFrameBytes: Int
     /// The input as read, with room for the header in front (a copied stream writes from here).
     private let readStorage: UnsafeMutableRawPointer
@@ -128,10 +130,12 @@ package final class StreamLoop {
         outBuffer = outStorage + room
         if case .chain = path, let dither {
             ditherer = dither
-            dithered = .allocate(capacity: max(1, chain.maxOutputFrames) * plan.format.channels)
+            fusedS16 = dither.fusesEncoder(of: plan.format.encoding)
+            dithered = fusedS16 ? nil : .allocate(capacity: max(1, chain.maxOutputFrames) * plan.format.channels)
         } else {
             ditherer = nil
             dithered = nil
+            fusedS16 = false
         }
     }
 
@@ -268,6 +272,11 @@ package final class StreamLoop {
     /// Encodes `frames` frames into the output buffer at `offset`; the bytes written.
     private func encode(_ samples: UnsafePointer<Float>, _ frames: Int, at offset: Int) -> Int {
         var samples = samples
+        if fusedS16, let ditherer {
+            clipped += ditherer.encodeS16LE(samples, frames: frames, into: outBuffer + offset)
+            framesOut += Int64(frames)
+            return frames * outFrameBytes
+        }
         if let ditherer, let dithered {
             ditherer.process(samples, frames: frames, into: dithered)
             samples = UnsafePointer(dithered)

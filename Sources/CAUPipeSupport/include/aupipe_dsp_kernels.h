@@ -1,6 +1,7 @@
 #ifndef AUPIPE_DSP_KERNELS_H
 #define AUPIPE_DSP_KERNELS_H
-/* The inner loops of the FFT and of partitioned convolution, in C so that they can run on
+#include <stdint.h>
+/* The inner loops of the FFT, of partitioned convolution and of the edge dither, in C so that they can run on
    256-bit vectors (AVX2) where the processor has them: Swift has no per-function target
    features, and the package is built for baseline x86-64 (SSE2). Each kernel has one body,
    compiled twice (baseline and AVX2) and chosen once per process by the processor's features;
@@ -44,6 +45,21 @@ void aupipe_spectral_product(float *sum_re, float *sum_im, const float *xr, cons
    (eight outputs at a time, one per lane, the rest one by one: the same bits for each j
    whatever n is). A direct FIR when h holds the taps reversed. */
 void aupipe_fir_direct(const float *h, long taps, const float *x, float *y, long n);
+
+/* Ditherer's Float TPDF path, 16 bits or fewer: for i < count, y = input[i]·scale, plus the TPDF
+   value of stream sample `low` + i under `key` (DitherNoise: lowbias32 of (low + i)·0x9E3779B9 ^ key,
+   high half minus low half, × 2^−16, in (−1, 1) steps) where windowed[i] ≠ 0, rounded to an
+   integer (to nearest, ties to even, by adding and subtracting 1.5·2^23) and times `inverse`,
+   into output[i] (`output` may be `input`). `low` + i wraps at 2^32 as the Swift code's does. */
+void aupipe_tpdf_round(const float *input, float *output, long count, const uint8_t *windowed,
+                       uint32_t key, uint32_t low, float scale, float inverse);
+
+/* `aupipe_tpdf_round` for a 16-bit grid (`scale` 32768) fused with the s16 encoder: the rounded
+   value y (in steps) is encoded by SampleCodec's rule (NaN to 0; counted when y ≥ 32767.5 or
+   y < −32768.5; clamped to −32768...32767) into output[i] as a native int16 (little-endian on
+   x86-64), the same value dither then encode gives. Returns the number clipped. */
+long aupipe_tpdf_s16(const float *input, int16_t *output, long count, const uint8_t *windowed,
+                     uint32_t key, uint32_t low, float scale);
 
 /* 1 when the AVX2 bodies are in use (for the record: bench notes, tests). */
 int aupipe_dsp_kernels_wide(void);
