@@ -32,7 +32,9 @@ let package = Package(
             pkgConfig: "libpng",
             providers: [.apt(["libpng-dev"])]
         ),
-        // Signal handling that must be async-signal-safe, in C.
+        // What is written in C: signal handling that must be async-signal-safe, the dlopen glue of
+        // ALSA and LV2, stdout's guard, and the DSP kernels (FFT, convolution, TPDF dither) with an
+        // AVX2 body chosen at run time.
         .target(name: "CAUPipeSupport"),
         // The bottom layer: sample formats, channel layouts, container headers (CAF, WAV/RF64, AU)
         // and the error type every layer throws. It imports nothing of aupipe's.
