@@ -35,13 +35,18 @@ package struct SpeechLevelRange {
 
     package init() {}
 
-    /// Takes the frame's band level (ln of its power) and returns whether it passes the gate.
-    package mutating func passes(level: Float) -> Bool {
+    /// Takes the frame's band level (ln of its power) and returns whether it passes the gate; with
+    /// `tracking` false (a silent frame) the quantiles stay where they are.
+    package mutating func passes(level: Float, tracking: Bool = true) -> Bool {
         if !started {
+            // The quantiles start at the first frame that is not silent.
+            guard tracking else { return true }
             low = level; high = level; smoothed = level; started = true
         }
-        low += level > low ? Self.step * Self.lowQuantile : -Self.step * (1 - Self.lowQuantile)
-        high += level > high ? Self.step * Self.highQuantile : -Self.step * (1 - Self.highQuantile)
+        if tracking {
+            low += level > low ? Self.step * Self.lowQuantile : -Self.step * (1 - Self.lowQuantile)
+            high += level > high ? Self.step * Self.highQuantile : -Self.step * (1 - Self.highQuantile)
+        }
         smoothed = Self.smoothing * smoothed + (1 - Self.smoothing) * level
         let range = high - low
         return range < Self.minimumRange || smoothed - low >= Self.share * range
