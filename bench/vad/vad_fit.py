@@ -27,7 +27,7 @@ B0, B1 = int(np.ceil(150 / (R / NF))), int(4000 / (R / NF))
 SEED_FRAMES, HANGOVER = 10, 10
 # The shipped constants (VoiceActivityDetector, SpeechLevelRange).
 BIAS, W_PRESENCE, W_SNR, SMOOTH = -0.478, 2.856, 0.367, 0.8
-LOW_Q, HIGH_Q, LEVEL_STEP, SHARE, MIN_RANGE = 0.3, 0.9, 0.04, 0.25, 2.0
+LOW_Q, HIGH_Q, LEVEL_STEP, SHARE, MIN_RANGE = 0.3, 0.9, 0.02, 0.3, 2.0
 
 
 def generate(seed0, out):
@@ -198,7 +198,7 @@ def main():
                 for min_range in [2.0, 3.0]:
                     print(f"step {LEVEL_STEP} share {share} range {min_range}:",
                           table(d, feats, share=share, min_range=min_range), flush=True)
-        LEVEL_STEP = 0.04
+        LEVEL_STEP = 0.02
         print("no gate:", table(d, feats, min_range=1e9))
     elif cmd == "score":
         print("shipped:", table(d, feats))
