@@ -59,6 +59,15 @@ import Testing
         #expect(vad.get("segments") == "0")
     }
 
+    /// Digital silence, then noise: the noise is seeded and tracked from its own frames, not
+    /// found as a rise over the silence (which took the old seed a second or more to climb out of).
+    @Test func noiseAfterDigitalSilenceIsNotSpeech() throws {
+        let vad = try UnitHarness(["vad"], format: Self.mono(16000), registry: .standard)
+        let input = [Float](repeating: 0, count: 16000) + Self.noise(3 * 16000)
+        _ = try vad.run(input)
+        #expect(vad.get("segments") == "0")
+    }
+
     @Test(arguments: [16000, 44100])
     func speechLikeBurstsAreFoundWithTheirTimes(rate: Int) throws {
         let path = Self.temporary("bursts\(rate)")

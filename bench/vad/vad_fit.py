@@ -27,7 +27,7 @@ B0, B1 = int(np.ceil(150 / (R / NF))), int(4000 / (R / NF))
 SEED_FRAMES, HANGOVER = 10, 10
 # The shipped constants (VoiceActivityDetector, SpeechLevelRange).
 BIAS, W_PRESENCE, W_SNR, SMOOTH = -0.478, 2.856, 0.367, 0.8
-LOW_Q, HIGH_Q, LEVEL_STEP, SHARE, MIN_RANGE = 0.3, 0.9, 0.04, 0.25, 2.0
+LOW_Q, HIGH_Q, LEVEL_STEP, SHARE, MIN_RANGE = 0.3, 0.9, 0.02, 0.3, 2.0
 
 
 def generate(seed0, out):
@@ -51,25 +51,36 @@ def generate(seed0, out):
 
 def features(x):
     """Per 10 ms frame: presence (share of bins 6 dB over their noise), band SNR and band level
-    (nats), as VoiceActivityDetector.decide computes them; zeros for the seed frames."""
+    (nats), as VoiceActivityDetector.decide computes them, and whether the frame is silent (band
+    power under white noise at -90 dBFS: it neither seeds nor moves the noise); the seed frames
+    (the first 10 that are not silent, and the silent ones before) have presence 0, SNR -99."""
     x = x.astype(np.float64) / 32768
     n, nb = len(x) // F, B1 - B0 + 1
     floor = np.log(10 ** (-90 / 10) * W * 0.375)
+    silent_power = np.exp(floor) * nb
     hist, seed, S, L = np.zeros(W), np.zeros(nb), None, None
-    out = np.zeros((n, 3))
+    out = np.zeros((n, 4))
+    seeded = updates = 0
     for k in range(n):
         hist = np.concatenate([hist[F:], x[k * F:(k + 1) * F]])
         P = np.maximum(np.abs(np.fft.rfft(hist * WIN, NF)) ** 2, 1e-14)[B0:B1 + 1]
         a = (np.r_[P[0], P[:-1]] + P + np.r_[P[1:], P[-1]]) / 3
         S = a if S is None else 0.7 * S + 0.3 * a
-        if k < SEED_FRAMES:
-            seed += P / SEED_FRAMES
-            if k == SEED_FRAMES - 1:
-                L = np.maximum(np.log(seed), floor)
+        silent = P.sum() < silent_power
+        if seeded < SEED_FRAMES:
+            out[k] = [0, -99, np.log(P.sum()), silent]
+            if not silent:
+                seeded += 1
+                seed += P / SEED_FRAMES
+                if seeded == SEED_FRAMES:
+                    L = np.maximum(np.log(seed), floor)
             continue
         N = np.exp(L) * 1.28
-        out[k] = [(S > 4 * N).mean(), np.log(P.sum() / N.sum()), np.log(P.sum())]
-        step = 0.05 + 0.25 * np.exp(-(k - SEED_FRAMES) / 100.0)
+        out[k] = [(S > 4 * N).mean(), np.log(P.sum() / N.sum()), np.log(P.sum()), silent]
+        if silent:
+            continue
+        step = 0.05 + 0.25 * np.exp(-updates / 100.0)
+        updates += 1
         L = np.maximum(np.where(np.log(S) > L, L + step * 0.3, L - step * 0.7), floor)
     return out
 
@@ -82,23 +93,30 @@ def smooth(z, a, first):
     return o
 
 
-def gate(level, share, min_range):
-    """SpeechLevelRange.passes over the frames after the seed."""
+def gate(level, silent, seeded, share, min_range):
+    """SpeechLevelRange.passes over the frames after the seed (starting at the first one that is
+    not silent; silent frames do not move the quantiles)."""
     ok = np.ones(len(level), bool)
-    lo = hi = sm = level[SEED_FRAMES]
-    for j in range(SEED_FRAMES, len(level)):
+    lo = None
+    for j in np.nonzero(seeded)[0]:
         v = level[j]
-        lo += LEVEL_STEP * LOW_Q if v > lo else -LEVEL_STEP * (1 - LOW_Q)
-        hi += LEVEL_STEP * HIGH_Q if v > hi else -LEVEL_STEP * (1 - HIGH_Q)
+        if lo is None:
+            if silent[j]:
+                continue
+            lo = hi = sm = v
+        if not silent[j]:
+            lo += LEVEL_STEP * LOW_Q if v > lo else -LEVEL_STEP * (1 - LOW_Q)
+            hi += LEVEL_STEP * HIGH_Q if v > hi else -LEVEL_STEP * (1 - HIGH_Q)
         sm = SMOOTH * sm + (1 - SMOOTH) * v
         ok[j] = hi - lo < min_range or sm - lo >= share * (hi - lo)
     return ok
 
 
 def decide(f, weights=(BIAS, W_PRESENCE, W_SNR), share=SHARE, min_range=MIN_RANGE):
-    odds = smooth(weights[0] + weights[1] * f[:, 0] + weights[2] * f[:, 1], SMOOTH, 0.0)
-    odds[:SEED_FRAMES] = -9
-    return (odds > 0) & gate(f[:, 2], share, min_range)
+    seeded = f[:, 1] != -99
+    odds = np.full(len(f), -9.0)
+    odds[seeded] = smooth(weights[0] + weights[1] * f[seeded, 0] + weights[2] * f[seeded, 1], SMOOTH, 0.0)
+    return (odds > 0) & gate(f[:, 2], f[:, 3].astype(bool), seeded, share, min_range)
 
 
 def hang(dec):
@@ -143,13 +161,14 @@ def load(path):
 
 
 def fit(d, feats):
-    """Logistic regression (Newton) of the labels on presence and band SNR, frames 20-2989."""
+    """Logistic regression (Newton) of the labels on presence and band SNR, seeded frames of 20-2989."""
     X, Y = [], []
     for kind in vb.NOISES:
         for snr in vb.SNRS:
             for i in range(vb.CLIPS):
-                X.append(feats[f"{kind}{snr}_{i}"][20:2990, :2])
-                Y.append(d[f"lab{i}"][20:2990])
+                f, keep = feats[f"{kind}{snr}_{i}"][20:2990], d[f"lab{i}"][20:2990]
+                X.append(f[f[:, 1] != -99, :2])
+                Y.append(keep[f[:, 1] != -99])
     X, Y = np.concatenate(X), np.concatenate(Y).astype(float)
     mu, sd = X.mean(0), X.std(0)
     Xn = np.c_[np.ones(len(X)), (X - mu) / sd]
@@ -179,7 +198,7 @@ def main():
                 for min_range in [2.0, 3.0]:
                     print(f"step {LEVEL_STEP} share {share} range {min_range}:",
                           table(d, feats, share=share, min_range=min_range), flush=True)
-        LEVEL_STEP = 0.04
+        LEVEL_STEP = 0.02
         print("no gate:", table(d, feats, min_range=1e9))
     elif cmd == "score":
         print("shipped:", table(d, feats))

@@ -19,7 +19,7 @@ import Glibc
 ///
 /// A logistic model gives the log-odds of speech, `bias + presenceWeight × presence + snrWeight ×
 /// snr`, smoothed over frames (about 50 ms); the frame is speech when the smoothed odds exceed the
-/// caller's threshold and the frame's level passes `SpeechLevelRange` (in the upper 75 % of the
+/// caller's threshold and the frame's level passes `SpeechLevelRange` (in the upper 70 % of the
 /// range the band level has been spanning, when that range is wide: a near talker over babble).
 /// The weights were fitted by logistic regression on frames of speech in pink
 /// and babble noise at 0–20 dB SNR (bench/vad/vad_bench.py's material with other seeds than the
@@ -43,7 +43,8 @@ package final class VoiceActivityDetector {
     /// Smoothing of the log-odds over frames (one-pole 0.8 per 10 ms frame, about 50 ms): a near
     /// talker holds for syllables, babble's peaks pass within a frame or two.
     static let oddsSmoothing: Float = 0.8
-    /// Frames whose spectrum seeds the noise (the first 100 ms, averaged); no decision before.
+    /// Frames whose spectrum seeds the noise (the first 100 ms that are not silent, averaged); no
+    /// decision before.
     static let seedFrames = 10
     /// Smoothing of a bin's power over frames (one-pole) before the noise tracks it: the
     /// periodogram of noise alone swings by ±10 dB from frame to frame.
@@ -60,7 +61,12 @@ package final class VoiceActivityDetector {
     private let smoothed, power, seed: UnsafeMutablePointer<Float>
     private let noise: SpectralNoiseQuantile
     private let firstBin: Int, binCount: Int
-    private var framesSeen = 0
+    private var framesSeen = 0, seedFramesSeen = 0
+    /// A frame whose band power is under this (white noise at `noiseFloorDBFS` over the band) is
+    /// silent: digital silence before a noise starts, or a gap in it. Silent frames neither seed
+    /// nor move the noise and the level range, so that a noise starting after silence is measured
+    /// as itself, not as a rise over a floor the trackers would take seconds to climb out of.
+    private let silentPower: Float
     private var levelRange = SpeechLevelRange()
     /// The smoothed log-odds of speech of the last frame.
     package private(set) var odds: Float = 0
@@ -93,7 +99,9 @@ package final class VoiceActivityDetector {
         power = .allocate(capacity: binCount); power.initialize(repeating: 0, count: binCount)
         seed = .allocate(capacity: binCount); seed.initialize(repeating: 0, count: binCount)
         // A bin's expected power for white noise of variance σ² is σ² × Σ window².
-        noise = SpectralNoiseQuantile(count: binCount, floor: powf(10, Self.noiseFloorDBFS / 10) * energy)
+        let floorPower = powf(10, Self.noiseFloorDBFS / 10) * energy
+        noise = SpectralNoiseQuantile(count: binCount, floor: floorPower)
+        silentPower = floorPower * Float(binCount)
     }
 
     deinit {
@@ -115,34 +123,38 @@ package final class VoiceActivityDetector {
         for i in 0..<windowSamples { scratch[i] = history[i] * window[i] }
         fft.forward(scratch, re: re, im: im)
         framesSeen += 1
+        var framePower: Float = 0
         for b in 0..<binCount {
             let k = firstBin + b
             power[b] = max(re[k] * re[k] + im[k] * im[k], Self.powerFloor)
+            framePower += power[b]
         }
+        let silent = framePower < silentPower
         // The power smoothed over frames and over a bin's neighbours, for the noise to follow.
         for b in 0..<binCount {
             let across = (power[max(0, b - 1)] + power[b] + power[min(binCount - 1, b + 1)]) / 3
             smoothed[b] = framesSeen == 1 ? across : Self.powerSmoothing * smoothed[b] + (1 - Self.powerSmoothing) * across
         }
-        if framesSeen <= Self.seedFrames {
+        if seedFramesSeen < Self.seedFrames {
+            if silent { return false }
+            seedFramesSeen += 1
             for b in 0..<binCount { seed[b] += power[b] / Float(Self.seedFrames) }
-            if framesSeen == Self.seedFrames { noise.seed(seed) }
+            if seedFramesSeen == Self.seedFrames { noise.seed(seed) }
             return false
         }
         let n = noise.noise
         var present = 0
-        var framePower: Float = 0, noisePower: Float = 0
+        var noisePower: Float = 0
         for b in 0..<binCount {
             if smoothed[b] > Self.presenceRatio * n[b] { present += 1 }
-            framePower += power[b]
             noisePower += n[b]
         }
         let presence = Float(present) / Float(binCount)
         let snr = logf(framePower / noisePower)
         let z = Self.bias + Self.presenceWeight * presence + Self.snrWeight * snr
         odds = Self.oddsSmoothing * odds + (1 - Self.oddsSmoothing) * z
-        noise.update(smoothed)
-        let loudEnough = levelRange.passes(level: logf(framePower))
+        if !silent { noise.update(smoothed) }
+        let loudEnough = levelRange.passes(level: logf(framePower), tracking: !silent)
         return odds > threshold && loudEnough
     }
 }

@@ -7,13 +7,13 @@ extension VoiceActivityUnit {
         Detects voice activity in every 10\ ms frame of the stream, at any sample rate and with no
         model to download: the channels' mean is analysed over its last 20\ ms (Hann window) between
         150\ Hz and 4\ kHz, and each frequency bin's noise power follows the bin's 30\ % quantile
-        over time (seeded on the first 100\ ms, quick for the first second, then up to 6.5\ dB a
+        over time (seeded on the first 100\ ms of sound, quick for the first second, then up to 6.5\ dB a
         second), so that it stays at a fluctuating noise's typical level instead of its dips. Two
         features against that noise, the share of bins more than 6\ dB above it and the band's
         SNR, give the log-odds of speech (a logistic model fitted on speech in pink noise and
         babble), smoothed over about 50\ ms. When the band's level has spanned more than 8.7\ dB
         over the last seconds (its 30\ % and 90\ % quantiles), a frame counts as speech only in the
-        upper 75\ % of that range: other talkers at a distance light up the spectrum as a near
+        upper 70\ % of that range: other talkers at a distance light up the spectrum as a near
         talker does, but not at the near talker's level.
         Frames are exact on the input's timeline: frame k spans samples k*rate/100 to
         (k+1)*rate/100.
