@@ -213,25 +213,38 @@ ALWAYS uint32_t tpdf_mix1(uint32_t z) {
     z ^= z >> 16; z *= 0x7FEB352Du; z ^= z >> 15; z *= 0x846CA68Bu; return z ^ (z >> 16);
 }
 
+/* Eight samples at `i` scaled, with TPDF noise (one hash per sample, indexed low + i) added
+   where `windowed` says so, into `*v`: the value both kernels below round (written through a
+   pointer: a returned 32-byte vector would change the ABI of the non-AVX body). */
+ALWAYS void tpdf_dithered8(v8 *v, const float *input, const uint8_t *windowed, long i, uint32_t key, uint32_t low, float scale) {
+    const u8v lane = {0, 1, 2, 3, 4, 5, 6, 7};
+    u8v z = ((low + (uint32_t)i + lane) * TPDF_STEP) ^ key;
+    z ^= z >> 16; z *= 0x7FEB352Du; z ^= z >> 15; z *= 0x846CA68Bu; z ^= z >> 16;
+    v8 d = (__builtin_convertvector((i8v)(z >> 16), v8) - __builtin_convertvector((i8v)(z & 0xFFFFu), v8)) * TPDF_UNIT;
+    v8 y = load8(input + i) * scale;
+    b8v flags = *(const b8u *)(windowed + i);
+    i8v on = __builtin_convertvector(flags, i8v) != 0;
+    *v = (v8)(((i8v)(y + d) & on) | ((i8v)y & ~on));
+}
+
+/* One sample of the same. */
+ALWAYS float tpdf_dithered1(const float *input, const uint8_t *windowed, long i, uint32_t key, uint32_t low, float scale) {
+    uint32_t z = tpdf_mix1(((low + (uint32_t)i) * TPDF_STEP) ^ key);
+    float d = ((float)(int32_t)(z >> 16) - (float)(int32_t)(z & 0xFFFFu)) * TPDF_UNIT;
+    float y = input[i] * scale;
+    return windowed[i] != 0 ? y + d : y;
+}
+
 ALWAYS void tpdf_round_body(const float *input, float *output, long count, const uint8_t *windowed,
                             uint32_t key, uint32_t low, float scale, float inverse) {
     long i = 0;
-    const u8v lane = {0, 1, 2, 3, 4, 5, 6, 7};
     for (; i + 8 <= count; i += 8) {
-        u8v z = ((low + (uint32_t)i + lane) * TPDF_STEP) ^ key;
-        z ^= z >> 16; z *= 0x7FEB352Du; z ^= z >> 15; z *= 0x846CA68Bu; z ^= z >> 16;
-        v8 d = (__builtin_convertvector((i8v)(z >> 16), v8) - __builtin_convertvector((i8v)(z & 0xFFFFu), v8)) * TPDF_UNIT;
-        v8 y = load8(input + i) * scale;
-        b8v flags = *(const b8u *)(windowed + i);
-        i8v on = __builtin_convertvector(flags, i8v) != 0;
-        i8v v = ((i8v)(y + d) & on) | ((i8v)y & ~on);
-        store8(output + i, (((v8)v + TPDF_MAGIC) - TPDF_MAGIC) * inverse);
+        v8 v;
+        tpdf_dithered8(&v, input, windowed, i, key, low, scale);
+        store8(output + i, ((v + TPDF_MAGIC) - TPDF_MAGIC) * inverse);
     }
     for (; i < count; i++) {
-        uint32_t z = tpdf_mix1(((low + (uint32_t)i) * TPDF_STEP) ^ key);
-        float d = ((float)(int32_t)(z >> 16) - (float)(int32_t)(z & 0xFFFFu)) * TPDF_UNIT;
-        float y = input[i] * scale;
-        float v = windowed[i] != 0 ? y + d : y;
+        float v = tpdf_dithered1(input, windowed, i, key, low, scale);
         output[i] = ((v + TPDF_MAGIC) - TPDF_MAGIC) * inverse;
     }
 }
@@ -248,17 +261,11 @@ typedef int16_t h8u __attribute__((vector_size(16), aligned(2), may_alias));
 ALWAYS long tpdf_s16_body(const float *input, int16_t *output, long count, const uint8_t *windowed,
                           uint32_t key, uint32_t low, float scale) {
     long i = 0, clipped = 0;
-    const u8v lane = {0, 1, 2, 3, 4, 5, 6, 7};
     i8v clips = {0};
     for (; i + 8 <= count; i += 8) {
-        u8v z = ((low + (uint32_t)i + lane) * TPDF_STEP) ^ key;
-        z ^= z >> 16; z *= 0x7FEB352Du; z ^= z >> 15; z *= 0x846CA68Bu; z ^= z >> 16;
-        v8 d = (__builtin_convertvector((i8v)(z >> 16), v8) - __builtin_convertvector((i8v)(z & 0xFFFFu), v8)) * TPDF_UNIT;
-        v8 y = load8(input + i) * scale;
-        b8v flags = *(const b8u *)(windowed + i);
-        i8v on = __builtin_convertvector(flags, i8v) != 0;
-        i8v v = ((i8v)(y + d) & on) | ((i8v)y & ~on);
-        v8 q = ((v8)v + TPDF_MAGIC) - TPDF_MAGIC;
+        v8 q;
+        tpdf_dithered8(&q, input, windowed, i, key, low, scale);
+        q = (q + TPDF_MAGIC) - TPDF_MAGIC;
         q = (v8)((i8v)q & (q == q));
         clips -= (q >= 32767.5f) | (q < -32768.5f);
         q = (v8)(((i8v)q & ~(q > 32767.0f)) | ((i8v)((v8){0} + 32767.0f) & (q > 32767.0f)));
@@ -268,11 +275,7 @@ ALWAYS long tpdf_s16_body(const float *input, int16_t *output, long count, const
     }
     for (int k = 0; k < 8; k++) clipped += clips[k];
     for (; i < count; i++) {
-        uint32_t z = tpdf_mix1(((low + (uint32_t)i) * TPDF_STEP) ^ key);
-        float d = ((float)(int32_t)(z >> 16) - (float)(int32_t)(z & 0xFFFFu)) * TPDF_UNIT;
-        float y = input[i] * scale;
-        float v = windowed[i] != 0 ? y + d : y;
-        float q = (v + TPDF_MAGIC) - TPDF_MAGIC;
+        float q = (tpdf_dithered1(input, windowed, i, key, low, scale) + TPDF_MAGIC) - TPDF_MAGIC;
         if (q != q) q = 0;
         if (q >= 32767.5f || q < -32768.5f) clipped++;
         if (q > 32767.0f) q = 32767.0f;
