@@ -6,7 +6,7 @@ scored like the bench (frame F1 per condition, 100 ms hangover) next to WebRTC's
   python3 vad_fit.py gen 3800 train.npz       # 8 clips, seeds 3800-3807 (the bench: 2800-2807)
   python3 vad_fit.py features train.npz       # -> train.features.npy (a few minutes)
   python3 vad_fit.py fit train.npz            # logistic weights of presence and band SNR
-  python3 vad_fit.py gate train.npz           # F1 table over the gate's share and minimum range
+  python3 vad_fit.py gate train.npz           # F1 table over the gate's start, step and share
   python3 vad_fit.py score test.npz           # the shipped constants on other material
 
 Needs numpy, espeak-ng and webrtcvad-wheels (the venv bench/vad/run makes). The model follows the
@@ -27,7 +27,8 @@ B0, B1 = int(np.ceil(150 / (R / NF))), int(4000 / (R / NF))
 SEED_FRAMES, HANGOVER = 10, 10
 # The shipped constants (VoiceActivityDetector, SpeechLevelRange).
 BIAS, W_PRESENCE, W_SNR, SMOOTH = -0.478, 2.856, 0.367, 0.8
-LOW_Q, HIGH_Q, LEVEL_STEP, SHARE, MIN_RANGE = 0.3, 0.9, 0.02, 0.3, 2.0
+LOW_Q, HIGH_Q, LEVEL_STEP, SHARE, MIN_RANGE = 0.3, 0.9, 0.015, 0.25, 2.0
+WARM_STEP, WARM_FRAMES = 0.2, 100.0
 
 
 def generate(seed0, out):
@@ -95,9 +96,9 @@ def smooth(z, a, first):
 
 def gate(level, silent, seeded, share, min_range):
     """SpeechLevelRange.passes over the frames after the seed (starting at the first one that is
-    not silent; silent frames do not move the quantiles)."""
+    not silent; silent frames do not move the quantiles; the step starts WARM_STEP larger)."""
     ok = np.ones(len(level), bool)
-    lo = None
+    lo, tracked = None, 0
     for j in np.nonzero(seeded)[0]:
         v = level[j]
         if lo is None:
@@ -105,8 +106,10 @@ def gate(level, silent, seeded, share, min_range):
                 continue
             lo = hi = sm = v
         if not silent[j]:
-            lo += LEVEL_STEP * LOW_Q if v > lo else -LEVEL_STEP * (1 - LOW_Q)
-            hi += LEVEL_STEP * HIGH_Q if v > hi else -LEVEL_STEP * (1 - HIGH_Q)
+            step = LEVEL_STEP + WARM_STEP * np.exp(-tracked / WARM_FRAMES)
+            tracked += 1
+            lo += step * LOW_Q if v > lo else -step * (1 - LOW_Q)
+            hi += step * HIGH_Q if v > hi else -step * (1 - HIGH_Q)
         sm = SMOOTH * sm + (1 - SMOOTH) * v
         ok[j] = hi - lo < min_range or sm - lo >= share * (hi - lo)
     return ok
@@ -192,13 +195,13 @@ def main():
         w = fit(d, feats)
         print("fitted bias, presence, snr weights:", np.round(w, 3), "(shipped bias: fitted + 0.25)")
     elif cmd == "gate":
-        global LEVEL_STEP
-        for LEVEL_STEP in [0.02, 0.04, 0.06]:
-            for share in [0.2, 0.25, 0.3, 0.4]:
-                for min_range in [2.0, 3.0]:
-                    print(f"step {LEVEL_STEP} share {share} range {min_range}:",
-                          table(d, feats, share=share, min_range=min_range), flush=True)
-        LEVEL_STEP = 0.02
+        global LEVEL_STEP, WARM_STEP, WARM_FRAMES
+        for WARM_STEP, WARM_FRAMES in [(0.0, 100.0), (0.1, 100.0), (0.1, 200.0), (0.2, 100.0), (0.2, 200.0)]:
+            for LEVEL_STEP in [0.015, 0.02, 0.03]:
+                for share in [0.25, 0.3, 0.35]:
+                    print(f"warm {WARM_STEP}/{WARM_FRAMES:.0f} step {LEVEL_STEP} share {share}:",
+                          table(d, feats, share=share), flush=True)
+        WARM_STEP, WARM_FRAMES, LEVEL_STEP = 0.2, 100.0, 0.015
         print("no gate:", table(d, feats, min_range=1e9))
     elif cmd == "score":
         print("shipped:", table(d, feats))

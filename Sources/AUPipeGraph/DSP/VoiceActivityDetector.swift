@@ -19,7 +19,7 @@ import Glibc
 ///
 /// A logistic model gives the log-odds of speech, `bias + presenceWeight × presence + snrWeight ×
 /// snr`, smoothed over frames (about 50 ms); the frame is speech when the smoothed odds exceed the
-/// caller's threshold and the frame's level passes `SpeechLevelRange` (in the upper 70 % of the
+/// caller's threshold and the frame's level passes `SpeechLevelRange` (in the upper 75 % of the
 /// range the band level has been spanning, when that range is wide: a near talker over babble).
 /// The weights were fitted by logistic regression on frames of speech in pink
 /// and babble noise at 0–20 dB SNR (bench/vad/vad_bench.py's material with other seeds than the

@@ -13,7 +13,7 @@ extension VoiceActivityUnit {
         SNR, give the log-odds of speech (a logistic model fitted on speech in pink noise and
         babble), smoothed over about 50\ ms. When the band's level has spanned more than 8.7\ dB
         over the last seconds (its 30\ % and 90\ % quantiles), a frame counts as speech only in the
-        upper 70\ % of that range: other talkers at a distance light up the spectrum as a near
+        upper 75\ % of that range: other talkers at a distance light up the spectrum as a near
         talker does, but not at the near talker's level.
         Frames are exact on the input's timeline: frame k spans samples k*rate/100 to
         (k+1)*rate/100.
