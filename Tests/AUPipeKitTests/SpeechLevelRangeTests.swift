@@ -36,14 +36,35 @@ import Testing
         #expect(missed.isEmpty, "talker frames gated: \(missed)")
     }
 
-    /// Silent frames (`tracking` false) neither move the quantiles nor count towards the start:
+    /// Silent frames before the range has started neither start it nor count towards the start:
     /// a stream that opens with 5 s of digital silence is gated as one that opens with the noise.
     @Test func silentFramesDoNotSpendTheStart() {
         var plain = SpeechLevelRange(), afterSilence = SpeechLevelRange()
-        for _ in 0..<500 { _ = afterSilence.passes(level: -40, tracking: false) }
+        for _ in 0..<500 { _ = afterSilence.passes(level: -40, silent: true) }
         for j in 0..<600 {
             let level = Self.level(j).level
             #expect(plain.passes(level: level) == afterSilence.passes(level: level), "frame \(j)")
         }
+    }
+
+    /// Once started, silent frames count at the floor level they are given: speech whose pauses
+    /// are digital silence (15 nats, 65 dB, under its loud syllables, as at the detector's floor)
+    /// keeps its quieter syllables (2.5 nats under the loud ones), which a range spanning the
+    /// speech alone gates (32 of these 128 frames when silent frames are not counted). The first
+    /// 60 ms of each burst are left out: the level's smoothing rises from the silence there.
+    @Test func silentPausesKeepQuietSyllables() {
+        var gate = SpeechLevelRange()
+        var quietGated = 0, quietFrames = 0
+        for j in 0..<1000 {
+            // 300 ms of speech (loud 5, quiet 2.5 every third frame), then 200 ms of digital silence.
+            let inSpeech = j % 50 < 30
+            let level: Float = inSpeech ? (j % 3 == 0 ? 2.5 : 5) : -10
+            let passed = gate.passes(level: level, silent: !inSpeech)
+            if inSpeech, j % 3 == 0, j % 50 >= 6, j >= 200 {
+                quietFrames += 1
+                if !passed { quietGated += 1 }
+            }
+        }
+        #expect(quietFrames == 128 && quietGated == 0, "quiet syllables gated: \(quietGated) of \(quietFrames)")
     }
 }

@@ -13,7 +13,16 @@ package func formatFixed(_ v: Double) -> String {
 extension String {
     /// `value` with exactly `decimals` (0...9) decimals, rounded half away from zero, without
     /// Foundation: `String(-9, decimals: 2)` is `-9.00`. No minus sign when it rounds to zero.
+    /// `inf`, `-inf` and `nan` for those; beyond 1e15 in magnitude, as `String(value)` prints it.
     package init(_ value: Double, decimals: Int) {
+        guard value.isFinite else {
+            self = value.isNaN ? "nan" : value > 0 ? "inf" : "-inf"
+            return
+        }
+        guard abs(value) < 1e15 else {
+            self = String(value)
+            return
+        }
         var scale = 1.0
         for _ in 0..<decimals { scale *= 10 }
         let scaled = (abs(value) * scale).rounded()

@@ -86,12 +86,37 @@ package final class LookaheadLimiter {
         ring.deallocate()
     }
 
-    /// The peak of the frame `delay` frames back (its true peak, or its sample peak).
+    /// How far (0.01 dB) a sample may come out over the ceiling before it is taken for what the
+    /// gain could not bring down (an infinity, or a peak beyond `leastGain`) and set to the
+    /// ceiling: a float rounding of the gain stays within it and is left as it is.
+    static let faultMargin: Float = 1.001
+
+    /// `y`, or ±`ceiling` where it is beyond `fault` (an infinity included); a NaN as it is.
+    @inline(__always)
+    private static func bounded(_ y: Float, fault: Float, ceiling: Float) -> Float {
+        abs(y) <= fault || y.isNaN ? y : (y > 0 ? ceiling : -ceiling)
+    }
+
+    /// The least gain, −120 dB: a peak that needs more is a fault in the input, not a level (a
+    /// sample of 1e20), and the unit clamps what is left of it to the ceiling. Below it the
+    /// window's running sum would lose the gain in rounding and read as a gain of 0.
+    static let leastGain: Float = 1e-6
+
+    /// The peak of the frame `delay` frames back (its true peak, or its sample peak). A NaN or
+    /// an infinity (in the frame, or in the interpolator's reach) counts as no peak: no gain
+    /// turns it into a sample within the ceiling (the caller clamps an infinity to it), and a
+    /// gain of 0 would silence the look-ahead window around it and stay in the figures.
     @inline(__always)
     private func peak(_ input: UnsafePointer<Float>) -> Float {
-        if let oversampler { return oversampler.push(input) }
+        if let oversampler {
+            let p = oversampler.push(input)
+            return p.isFinite ? p : 0
+        }
         var p: Float = 0
-        for c in 0..<channels { p = max(p, abs(input[c])) }
+        for c in 0..<channels {
+            let a = abs(input[c])
+            if a > p, a.isFinite { p = a }
+        }
         return p
     }
 
@@ -101,7 +126,7 @@ package final class LookaheadLimiter {
         let slot = delayLine + delayPosition * channels
         // The oldest frame is at this slot: read it out before it is overwritten.
         let peak = peak(input)
-        let need: Float = peak > ceiling ? ceiling / peak : 1
+        let need: Float = peak > ceiling ? max(ceiling / peak, Self.leastGain) : 1
         // The peak belongs to frame `frame - delay`; the queue holds the window ending there.
         let minimum = -negatedGains.push(-need, at: frame - Int64(delay))
         released = min(minimum, released + (1 - released) * releaseStep)
@@ -111,12 +136,13 @@ package final class LookaheadLimiter {
         let gain = min(Float(sum / Double(attack)), 1)
         smallestGain = min(smallestGain, gain)
         lastGain = gain
+        let fault = ceiling * Self.faultMargin
         if latency == 0 {
             // No look-ahead (a one-frame attack on sample peaks): the frame goes out now.
-            for c in 0..<channels { output[c] = input[c] * gain }
+            for c in 0..<channels { output[c] = Self.bounded(input[c] * gain, fault: fault, ceiling: ceiling) }
         } else {
             for c in 0..<channels {
-                output[c] = slot[c] * gain
+                output[c] = Self.bounded(slot[c] * gain, fault: fault, ceiling: ceiling)
                 slot[c] = input[c]
             }
             delayPosition = delayPosition + 1 == delayFrames ? 0 : delayPosition + 1

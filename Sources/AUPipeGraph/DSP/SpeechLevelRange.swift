@@ -42,25 +42,24 @@ package struct SpeechLevelRange {
 
     private var low: Float = 0, high: Float = 0, smoothed: Float = 0
     private var started = false
-    /// Frames tracked so far (silent ones not counted), for the start's step.
+    /// Frames tracked since the start, for the start's step.
     private var tracked = 0
 
     package init() {}
 
-    /// Takes the frame's band level (ln of its power) and returns whether it passes the gate; with
-    /// `tracking` false (a silent frame) the quantiles stay where they are.
-    package mutating func passes(level: Float, tracking: Bool = true) -> Bool {
+    /// Takes the frame's band level (ln of its power) and returns whether it passes the gate. A
+    /// `silent` frame (digital silence, its level at the caller's floor) passes and moves nothing
+    /// until the range has started; after that it counts as any other.
+    package mutating func passes(level: Float, silent: Bool = false) -> Bool {
         if !started {
             // The quantiles start at the first frame that is not silent.
-            guard tracking else { return true }
+            guard !silent else { return true }
             low = level; high = level; smoothed = level; started = true
         }
-        if tracking {
-            let step = Self.step + Self.warmStep * expf(-Float(tracked) / Self.warmFrames)
-            tracked = min(tracked + 1, 1 << 20)
-            low += level > low ? step * Self.lowQuantile : -step * (1 - Self.lowQuantile)
-            high += level > high ? step * Self.highQuantile : -step * (1 - Self.highQuantile)
-        }
+        let step = Self.step + Self.warmStep * expf(-Float(tracked) / Self.warmFrames)
+        tracked = min(tracked + 1, 1 << 20)
+        low += level > low ? step * Self.lowQuantile : -step * (1 - Self.lowQuantile)
+        high += level > high ? step * Self.highQuantile : -step * (1 - Self.highQuantile)
         smoothed = Self.smoothing * smoothed + (1 - Self.smoothing) * level
         let range = high - low
         return range < Self.minimumRange || smoothed - low >= Self.share * range

@@ -54,6 +54,9 @@ package final class VoiceActivityDetector {
     /// The quietest noise the tracker settles on: white noise at −90 dBFS (under 16-bit dither's
     /// −101 dBFS per band would take seconds to climb out of when a noise starts).
     static let noiseFloorDBFS: Float = -90
+    /// The level (white noise over the band, dBFS) over which a frame is a fault in the input:
+    /// 40 dB over full scale.
+    static let faultDBFS: Float = 40
 
     package let frameSamples: Int, windowSamples: Int
     private let fft: RealFFT
@@ -63,11 +66,21 @@ package final class VoiceActivityDetector {
     private let firstBin: Int, binCount: Int
     private var framesSeen = 0, seedFramesSeen = 0
     /// A frame whose band power is under this (white noise at `noiseFloorDBFS` over the band) is
-    /// silent: digital silence before a noise starts, or a gap in it. Silent frames neither seed
-    /// nor move the noise and the level range, so that a noise starting after silence is measured
-    /// as itself, not as a rise over a floor the trackers would take seconds to climb out of.
+    /// silent: digital silence before a noise starts, or a pause in speech with no background
+    /// (synthetic speech, an edited or gated recording). Silent frames before the seed neither
+    /// seed the noise nor start the level range, so that a noise starting after silence is
+    /// measured as itself, not as a rise over a floor the trackers would take seconds to climb
+    /// out of. After it they move both, at this floor: where the pauses are digital silence there
+    /// is no noise, and speech is judged against the floor (with the trackers held there, a
+    /// talker's own quieter syllables read as the noise and were cut). What that costs: a noise
+    /// that resumes after a stretch of digital silence reads as speech until the noise has
+    /// climbed back to it (6.5 dB a second).
     private let silentPower: Float
     private var levelRange = SpeechLevelRange()
+    /// A frame's band power above this (white noise at `faultDBFS`) is a fault in the input.
+    private let faultPower: Float
+    /// The last frame's decision, kept through a frame that cannot be analysed.
+    private var lastDecision = false
     /// The smoothed log-odds of speech of the last frame.
     package private(set) var odds: Float = 0
     /// The smoothed probability of speech of the last frame, 0...1.
@@ -102,6 +115,8 @@ package final class VoiceActivityDetector {
         let floorPower = powf(10, Self.noiseFloorDBFS / 10) * energy
         noise = SpectralNoiseQuantile(count: binCount, floor: floorPower)
         silentPower = floorPower * Float(binCount)
+        // White noise at +40 dBFS in the band: over Float samples' headroom by far.
+        faultPower = powf(10, Self.faultDBFS / 10) * energy * Float(binCount)
     }
 
     deinit {
@@ -129,6 +144,10 @@ package final class VoiceActivityDetector {
             power[b] = max(re[k] * re[k] + im[k] * im[k], Self.powerFloor)
             framePower += power[b]
         }
+        // A NaN, an infinity or a sample far beyond full scale in the window: the frame keeps
+        // the last decision and moves nothing, so that one bad sample does not stick in the
+        // smoothed spectra, the noise, the odds or the level range for seconds or for good.
+        guard framePower <= faultPower else { return lastDecision }
         let silent = framePower < silentPower
         // The power smoothed over frames and over a bin's neighbours, for the noise to follow.
         for b in 0..<binCount {
@@ -153,8 +172,9 @@ package final class VoiceActivityDetector {
         let snr = logf(framePower / noisePower)
         let z = Self.bias + Self.presenceWeight * presence + Self.snrWeight * snr
         odds = Self.oddsSmoothing * odds + (1 - Self.oddsSmoothing) * z
-        if !silent { noise.update(smoothed) }
-        let loudEnough = levelRange.passes(level: logf(framePower), tracking: !silent)
-        return odds > threshold && loudEnough
+        noise.update(smoothed)
+        let loudEnough = levelRange.passes(level: logf(max(framePower, silentPower)), silent: silent)
+        lastDecision = odds > threshold && loudEnough
+        return lastDecision
     }
 }
