@@ -194,6 +194,27 @@ import Testing
         #expect(abs(Self.level(out, Self.rate / 2..<Self.rate) - Self.level(clean, Self.rate / 2..<Self.rate)) < 0.01)
     }
 
+    /// A NaN, an infinity and a sample of 1e20 into the limiter: the run and its report finish
+    /// (the report once crashed on an infinite reduction), the infinity and the 1e20 come out at
+    /// the ceiling, the NaN as it is, every other sample within the ceiling, the deepest reduction
+    /// at the gain's floor (120 dB), and half a second later the output is the clean run's.
+    @Test func limiterTakesNonFiniteAndHugeSamples() throws {
+        var input = Self.tone(-3, frames: Self.rate)
+        input[1000] = .nan
+        input[2000] = .infinity
+        input[3000] = 1e20
+        let h = try UnitHarness(["limiter", "-6"], format: Self.mono)
+        let out = try h.run(input)
+        let ceiling = Float(pow(10, -6.0 / 20))
+        #expect(out.count == input.count)
+        #expect(out[1000].isNaN && abs(out[2000]) == ceiling && abs(out[3000]) == ceiling)
+        #expect(out.allSatisfy { $0.isNaN || abs($0) <= ceiling }, "a sample over the ceiling")
+        #expect(h.statsNote?.contains("deepest 120.0 dB") == true, "\(h.statsNote ?? "no note")")
+        #expect(h.get("deepest-reduction") == "120.00")
+        let clean = try UnitHarness(["limiter", "-6"], format: Self.mono).run(Self.tone(-3, frames: Self.rate))
+        #expect(Array(out[(Self.rate / 2)...]) == Array(clean[(Self.rate / 2)...]))
+    }
+
     @Test func gateOpensOnItsSidechain() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("aupipe-gate-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)

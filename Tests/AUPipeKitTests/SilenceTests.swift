@@ -136,6 +136,18 @@ import Testing
         #expect(Self.speechCut(absolute.unit.cuts, speech) > 0, "-50dB on speech 30 dB quieter cut no speech: the comparison shows nothing")
     }
 
+    /// One infinite (or 1e20) sample does not hold the running loudness up: the relative
+    /// threshold cuts what it cuts without it (it once cut the whole stream after one).
+    @Test(arguments: [Float.infinity, 1e20])
+    func aRelativeThresholdSurvivesOneBadSample(bad: Float) throws {
+        var samples = Self.scene.samples
+        let at = Self.frames(1)
+        samples[at] = bad
+        let plain = try Self.run(Self.settings + ["threshold=-30rel"])
+        let spiked = try Self.run(Self.settings + ["threshold=-30rel"], samples: samples)
+        #expect(spiked.output.count == plain.output.count, "\(spiked.output.count) frames out against \(plain.output.count)")
+    }
+
     /// threshold= changed halfway: the first half is cut as the old threshold cuts it, the
     /// second as the new one does; get reads the cuts; keep= beyond what the run's memory
     /// holds is one line.

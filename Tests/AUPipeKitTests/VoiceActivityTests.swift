@@ -68,6 +68,23 @@ import Testing
         #expect(vad.get("segments") == "0")
     }
 
+    /// One NaN, infinity or 1e20 sample in the middle of a burst: the segments are those of the
+    /// clean input (the bad frames keep the last decision and move no tracker; a NaN once
+    /// left no speech for the rest of the stream, a 1e20 all speech).
+    @Test(arguments: [Float.nan, .infinity, 1e20])
+    func oneBadSampleChangesNothing(bad: Float) throws {
+        let clean = Self.signal(rate: 16000, seconds: 6, bursts: [(1.0, 2.0), (3.0, 4.0), (5.0, 5.6)])
+        var input = clean
+        input[Int(3.5 * 16000)] = bad
+        let a = try UnitHarness(["vad"], format: Self.mono(16000), registry: .standard)
+        let b = try UnitHarness(["vad"], format: Self.mono(16000), registry: .standard)
+        _ = try a.run(clean)
+        _ = try b.run(input)
+        #expect(a.get("segments") == "3")
+        #expect(b.get("segments") == a.get("segments") && b.get("speech-seconds") == a.get("speech-seconds"),
+                "segments \(b.get("segments") ?? "-") speech \(b.get("speech-seconds") ?? "-") s against \(a.get("speech-seconds") ?? "-")")
+    }
+
     @Test(arguments: [16000, 44100])
     func speechLikeBurstsAreFoundWithTheirTimes(rate: Int) throws {
         let path = Self.temporary("bursts\(rate)")
