@@ -51,32 +51,46 @@ package final class LevelDetector {
         peaks.deallocate()
     }
 
-    /// Pushes one interleaved frame and writes each channel's level (power, 1 = 0 dBFS) to `levels`.
+    /// Pushes `frames` interleaved frames and writes each frame's level per channel (power,
+    /// 1 = 0 dBFS) to `levels` (frame-major, `frames × channels`). The ring's position is held
+    /// in a local for the call.
     @inline(__always)
-    package func push(_ x: UnsafePointer<Float>, levels: UnsafeMutablePointer<Float>) {
+    package func push(_ x: UnsafePointer<Float>, frames: Int, levels: UnsafeMutablePointer<Float>) {
+        let channels = self.channels, window = self.window, values = self.values, sums = self.sums
         switch mode {
         case .rms:
             let scale = 2 / Double(window)
-            for c in 0..<channels {
-                let ring = values + c * window
-                let s = x[c] * x[c]
-                sums[c] += Double(s) - Double(ring[position])
-                ring[position] = s
-                levels[c] = Float(max(0, sums[c]) * scale)
-            }
-            position += 1
-            if position == window {
-                position = 0
+            var position = self.position
+            for f in 0..<frames {
+                let frame = x + f * channels, level = levels + f * channels
                 for c in 0..<channels {
                     let ring = values + c * window
-                    var exact = 0.0
-                    for i in 0..<window { exact += Double(ring[i]) }
-                    sums[c] = exact
+                    let s = frame[c] * frame[c]
+                    sums[c] += Double(s) - Double(ring[position])
+                    ring[position] = s
+                    level[c] = Float(max(0, sums[c]) * scale)
+                }
+                position += 1
+                if position == window {
+                    position = 0
+                    for c in 0..<channels {
+                        let ring = values + c * window
+                        var exact = 0.0
+                        for i in 0..<window { exact += Double(ring[i]) }
+                        sums[c] = exact
+                    }
                 }
             }
+            self.position = position
         case .peak:
-            for c in 0..<channels { levels[c] = peaks[c].push(x[c] * x[c], at: frame) }
+            let start = self.frame
+            for f in 0..<frames {
+                for c in 0..<channels {
+                    let v = x[f * channels + c]
+                    levels[f * channels + c] = peaks[c].push(v * v, at: start + Int64(f))
+                }
+            }
         }
-        frame += 1
+        self.frame += Int64(frames)
     }
 }

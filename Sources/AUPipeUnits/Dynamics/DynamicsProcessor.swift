@@ -22,6 +22,8 @@ package final class DynamicsProcessor<Law: GainLaw> {
     /// 10·log10(2) and log2(10)/20: dB from log2 of a power, and log2 of an amplitude from dB.
     package static var dBPerLog2: Float { 3.0102999566 }
     package static var log2PerDB: Float { 0.1660964047 }
+    /// Frames the detector reads in one call (a block is taken in runs of this many).
+    package static var levelRun: Int { 256 }
 
     package var law: Law
     package let channels: Int
@@ -32,6 +34,7 @@ package final class DynamicsProcessor<Law: GainLaw> {
     package var makeupDB: Float
     private let detector: LevelDetector
     private let smoother: GainSmoother
+    /// The detector's levels of up to `levelRun` frames (frame-major).
     private let levels: UnsafeMutablePointer<Float>
     /// The smoothed gain of each group, dB (≤ 0, make-up not included).
     private let gainsDB: UnsafeMutablePointer<Float>
@@ -58,8 +61,8 @@ package final class DynamicsProcessor<Law: GainLaw> {
         lookahead = Int((lookaheadSeconds * Double(sampleRate)).rounded())
         detector = LevelDetector(mode: mode, channels: channels, sampleRate: sampleRate)
         smoother = GainSmoother(attackSeconds: attackSeconds, releaseSeconds: releaseSeconds, rate: sampleRate)
-        levels = .allocate(capacity: channels)
-        levels.initialize(repeating: 0, count: channels)
+        levels = .allocate(capacity: Self.levelRun * channels)
+        levels.initialize(repeating: 0, count: Self.levelRun * channels)
         gainsDB = .allocate(capacity: groups)
         gainsDB.initialize(repeating: 0, count: groups)
         factors = .allocate(capacity: channels)
@@ -86,57 +89,78 @@ package final class DynamicsProcessor<Law: GainLaw> {
     /// Whether frames are still owed after the stream's end (the look-ahead's tail).
     package var owesOutput: Bool { trim.owesOutput }
 
-    /// One frame: `input` (the stream's), `detect` (what the level is read from: the same frame,
-    /// or the side chain's). Writes the frame `lookahead` frames back to `output` and returns 1,
-    /// or returns 0 while the look-ahead is being filled or the output is complete.
-    @inline(__always)
-    package func push(_ input: UnsafePointer<Float>, detect: UnsafePointer<Float>, into output: UnsafeMutablePointer<Float>) -> Int {
-        detector.push(detect, levels: levels)
-        var deepest: Float = 0
-        if groups == 1 {
-            var p: Float = 0
-            if link == .mean {
-                for c in 0..<channels { p += levels[c] }
-                p /= Float(channels)
-            } else {
-                for c in 0..<channels { p = Swift.max(p, levels[c]) }
-            }
-            let g = gain(group: 0, power: p)
-            deepest = -g
-            let f = exp2f((g + makeupDB) * Self.log2PerDB)
-            for c in 0..<channels { factors[c] = f }
-        } else {
-            for c in 0..<channels {
-                let g = gain(group: c, power: levels[c])
-                deepest = Swift.max(deepest, -g)
-                factors[c] = exp2f((g + makeupDB) * Self.log2PerDB)
-            }
+    /// `frames` frames: `input` (the stream's), `detect` (what the level is read from: the same
+    /// frames, or the side chain's), interleaved. Writes the frames `lookahead` frames back to
+    /// `output` (fewer while the look-ahead is being filled, none once the output is complete)
+    /// and returns how many. The state the frames move is held in locals for the block and
+    /// stored back at its end (a class's stored properties would be checked for exclusive
+    /// access at every frame).
+    package func process(_ input: UnsafePointer<Float>, detect: UnsafePointer<Float>, frames: Int, into output: UnsafeMutablePointer<Float>) -> Int {
+        var law = self.law, trim = self.trim, delayPosition = self.delayPosition
+        var reduction = self.reduction, deepestReduction = self.deepestReduction
+        defer {
+            self.law = law; self.trim = trim; self.delayPosition = delayPosition
+            self.reduction = reduction; self.deepestReduction = deepestReduction
         }
-        reduction = deepest
-        deepestReduction = Swift.max(deepestReduction, deepest)
-        series?.add(deepest)
-        let kept = trim.keep(1).count
-        let out = kept == 1 ? output : discard
-        if lookahead == 0 {
-            for c in 0..<channels { out[c] = input[c] * factors[c] }
-        } else {
-            let slot = delayLine + delayPosition * channels
-            for c in 0..<channels {
-                out[c] = slot[c] * factors[c]
-                slot[c] = input[c]
+        let channels = self.channels, lookahead = self.lookahead, makeupDB = self.makeupDB, mean = link == .mean
+        let levels = self.levels, factors = self.factors, gainsDB = self.gainsDB, smoother = self.smoother
+        let delayLine = self.delayLine, discard = self.discard, series = self.series
+        var written = 0, done = 0
+        while done < frames {
+            let n = Swift.min(Self.levelRun, frames - done)
+            detector.push(detect + done * channels, frames: n, levels: levels)
+            for f in 0..<n {
+                let level = levels + f * channels
+                var deepest: Float = 0
+                if groups == 1 {
+                    var p: Float = 0
+                    if mean {
+                        for c in 0..<channels { p += level[c] }
+                        p /= Float(channels)
+                    } else {
+                        for c in 0..<channels { p = Swift.max(p, level[c]) }
+                    }
+                    let g = Self.gain(group: 0, power: p, law: &law, gainsDB: gainsDB, smoother: smoother)
+                    deepest = -g
+                    let factor = exp2f((g + makeupDB) * Self.log2PerDB)
+                    for c in 0..<channels { factors[c] = factor }
+                } else {
+                    for c in 0..<channels {
+                        let g = Self.gain(group: c, power: level[c], law: &law, gainsDB: gainsDB, smoother: smoother)
+                        deepest = Swift.max(deepest, -g)
+                        factors[c] = exp2f((g + makeupDB) * Self.log2PerDB)
+                    }
+                }
+                reduction = deepest
+                deepestReduction = Swift.max(deepestReduction, deepest)
+                series?.add(deepest)
+                let kept = trim.keep(1).count
+                let out = kept == 1 ? output + written * channels : discard
+                let frame = input + (done + f) * channels
+                if lookahead == 0 {
+                    for c in 0..<channels { out[c] = frame[c] * factors[c] }
+                } else {
+                    let slot = delayLine + delayPosition * channels
+                    for c in 0..<channels {
+                        out[c] = slot[c] * factors[c]
+                        slot[c] = frame[c]
+                    }
+                    delayPosition = delayPosition + 1 == lookahead ? 0 : delayPosition + 1
+                }
+                written += kept
             }
-            delayPosition = delayPosition + 1 == lookahead ? 0 : delayPosition + 1
+            done += n
         }
-        return kept
+        return written
     }
 
+    /// The smoothed gain of `group` (dB, make-up not included) after a level of `power`.
     @inline(__always)
-    private func gain(group g: Int, power: Float) -> Float {
+    private static func gain(group g: Int, power: Float, law: inout Law, gainsDB: UnsafeMutablePointer<Float>, smoother: GainSmoother) -> Float {
         // NaN and infinite input would stick in the smoothed gain for good: read as the
         // floor and as +200 dBFS (the samples themselves pass through as they are).
-        let p = power.isNaN ? Self.floorPower : Swift.min(Swift.max(power, Self.floorPower), Self.ceilingPower)
-        let x = Self.dBPerLog2 * log2f(p)
-        let target = law.target(x, group: g)
+        let p = power.isNaN ? floorPower : Swift.min(Swift.max(power, floorPower), ceilingPower)
+        let target = law.target(dBPerLog2 * log2f(p), group: g)
         let v = gainsDB[g]
         let next = smoother.step(v, to: target, isAttack: Law.attackFalls ? target < v : target > v)
         gainsDB[g] = next

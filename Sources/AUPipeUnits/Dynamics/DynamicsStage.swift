@@ -29,11 +29,7 @@ package final class DynamicsStage<Law: GainLaw> {
             try sidechain.read(frames)
             detect = UnsafePointer(sidechain.buffer)
         }
-        var written = 0
-        for f in 0..<frames {
-            written += processor.push(input + f * channels, detect: detect + f * channels, into: output + written * channels)
-        }
-        return written
+        return processor.process(input, detect: detect, frames: frames, into: output)
     }
 
     /// Flushes the look-ahead: zeros in (and the side chain's next frames) until every input
@@ -47,9 +43,9 @@ package final class DynamicsStage<Law: GainLaw> {
                 try sidechain.read(n)
                 detect = UnsafePointer(sidechain.buffer)
             }
-            for f in 0..<n where processor.owesOutput {
-                written += processor.push(zeros + f * channels, detect: detect + f * channels, into: output + written * channels)
-            }
+            // Zeros until the output is complete: the look-ahead still to fill, then what is owed.
+            let pushed = Int(min(Int64(n), Int64(processor.trim.skip) + processor.trim.owed))
+            written += processor.process(zeros, detect: detect, frames: pushed, into: output + written * channels)
         }
         if !processor.owesOutput {
             sidechain?.reader.reportLate()

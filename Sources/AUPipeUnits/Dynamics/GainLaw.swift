@@ -31,8 +31,10 @@ package struct GateLaw: GainLaw {
     package var hysteresis: Float
     package let holdSeconds: Double
     private var holdFrames = 0
-    private var open: [Bool] = []
-    private var below: [Int] = []
+    /// Each gain's open flag and the frames its level has stayed below the threshold, in storage
+    /// of their own: the processor works on a copy of the law for a block, which shares them
+    /// (an array would be copied at the block's first change).
+    private var hold = GateHold(groups: 0)
 
     package init(curve: ExpanderCurve, hysteresis: Float, holdSeconds: Double) {
         self.curve = curve
@@ -44,15 +46,15 @@ package struct GateLaw: GainLaw {
 
     package mutating func prepare(groups: Int, sampleRate: Int) {
         holdFrames = Int((holdSeconds * Double(sampleRate)).rounded())
-        open = [Bool](repeating: false, count: groups)
-        below = [Int](repeating: 0, count: groups)
+        hold = GateHold(groups: groups)
     }
 
     /// Whether gain `group` is open now.
-    package func isOpen(_ group: Int) -> Bool { group < open.count && open[group] }
+    package func isOpen(_ group: Int) -> Bool { group < hold.groups && hold.open[group] }
 
     @inline(__always)
     package mutating func target(_ levelDB: Float, group g: Int) -> Float {
+        let open = hold.open, below = hold.below
         if open[g] {
             if levelDB < curve.threshold - hysteresis {
                 below[g] += 1
@@ -66,4 +68,20 @@ package struct GateLaw: GainLaw {
         }
         return open[g] ? 0 : curve.gain(levelDB)
     }
+}
+
+/// `GateLaw`'s state per gain: whether it is open, and for how many frames its level has been
+/// below threshold − hysteresis. Allocated once, when the law is prepared.
+final class GateHold {
+    let groups: Int
+    let open: UnsafeMutablePointer<Bool>
+    let below: UnsafeMutablePointer<Int>
+
+    init(groups: Int) {
+        self.groups = groups
+        open = .allocate(capacity: max(1, groups)); open.initialize(repeating: false, count: max(1, groups))
+        below = .allocate(capacity: max(1, groups)); below.initialize(repeating: 0, count: max(1, groups))
+    }
+
+    deinit { open.deallocate(); below.deallocate() }
 }
