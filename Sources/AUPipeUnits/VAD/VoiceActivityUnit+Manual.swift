@@ -15,6 +15,8 @@ extension VoiceActivityUnit {
         over the last seconds (its 30\ % and 90\ % quantiles), a frame counts as speech only in the
         upper 75\ % of that range: other talkers at a distance light up the spectrum as a near
         talker does, but not at the near talker's level.
+        Under 8000\ Hz the band ends short of 4\ kHz, at the Nyquist frequency, and a warning
+        says so.
         Frames are exact on the input's timeline: frame k spans samples k*rate/100 to
         (k+1)*rate/100.
         .TP

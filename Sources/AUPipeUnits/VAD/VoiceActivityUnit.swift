@@ -72,6 +72,11 @@ public final class VoiceActivityUnit: AudioUnit, StatsReporting, LiveControllabl
         rate = context.input.sampleRate
         let d = VoiceActivityDetector(sampleRate: rate)
         detector = d
+        if rate < Self.leastRate {
+            // The band is cut at the rate's Nyquist frequency: the detector still runs, on less.
+            let top = 0.95 * Double(rate) / 2
+            warn("aupipe: vad: warning: at \(formatNumber(Double(rate))) Hz the analysis band ends at \(formatNumber(top.rounded())) Hz instead of \(formatNumber(VoiceActivityDetector.highHz)) Hz; its model was fitted on 150 Hz to 4 kHz (resample to 8000 Hz or more first for the figures in the manual)")
+        }
         mono?.deallocate()
         mono = .allocate(capacity: d.frameSamples)
         hangoverFrames = Int((CompressorUnit.seconds(hangover, rate: rate) * Double(Self.framesPerSecond)).rounded())
@@ -80,6 +85,9 @@ public final class VoiceActivityUnit: AudioUnit, StatsReporting, LiveControllabl
         frameEnd = end(ofFrame: 0)
         return context.input
     }
+
+    /// Under this rate (telephone speech's) the band ends well below 4 kHz: a warning says so.
+    static let leastRate = 8000
 
     /// ln(p / (1 − p)).
     static func logOdds(_ p: Double) -> Float { Float(log(p / (1 - p))) }
