@@ -10,4 +10,5 @@
 #include "aupipe_stray_stdout.h"
 #include "aupipe_libraries.h"
 #include "aupipe_dsp_kernels.h"
+#include "aupipe_echo_kernels.h"
 #endif
