@@ -157,7 +157,8 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
             // A shadow running goes on: it is retrained at the new delay (a path change can move
             // the delay estimate too).
             pathChange.alignmentMoving(linear, time: Double(framesProcessed) / Double(layout.rate))
-            linear.delayMoved(to: alignment.delayFrames, play: play16, scratch: out16)
+            // The call's first delay: a fast start follows (`delayFound`) when the shadow is idle.
+            linear.delayMoved(to: alignment.delayFrames, play: play16, scratch: out16, deferred: !delayWasFound && pathChange.shadow.idle)
         }
         // The first delay found: the call's first echo, cancelled at once by a fast start.
         if !delayWasFound, alignment.delayFoundAt != nil { pathChange.delayFound(linear, time: Double(framesProcessed) / Double(layout.rate), trail: postFilter.readsEcho) }

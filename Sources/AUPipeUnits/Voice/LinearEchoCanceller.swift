@@ -50,6 +50,8 @@ package final class LinearEchoCanceller {
 
     /// Cancels one frame with the state in use (`rec`, `play` and `out` as `EchoState.cancel`).
     package func cancel(_ rec: UnsafePointer<Int16>, _ play: UnsafePointer<Int16>, into out: UnsafeMutablePointer<Int16>) {
+        // A state in use is current (a deferred replay is caught up with before it is used).
+        _ = state.catchUp(most: .max)
         state.cancel(rec, play, into: out)
         framesRun += 1
     }
@@ -57,9 +59,13 @@ package final class LinearEchoCanceller {
     /// Another state is the one in use from now on (a shadow took over, or handed back).
     package func replace(with other: EchoState) { state = other }
 
-    /// The delay moved to `delay` frames: a warm start of at most `warmStartFrames`.
-    package func delayMoved(to delay: Int, play: UnsafeMutablePointer<Int16>, scratch: UnsafeMutablePointer<Int16>) {
-        warmFrames = warmStart(delay: delay, play: play, scratch: scratch, most: warmStartFrames)
+    /// The delay moved to `delay` frames: a warm start of at most `warmStartFrames`. With
+    /// `deferred` (the call's first delay, whose fast start puts a short filter in use
+    /// meanwhile: `EchoPathChange.delayFound`) the replay is left to the frames that follow
+    /// (`EchoState.deferReplay`: nobody reads the state before it has caught up), so that no
+    /// frame does all of it.
+    package func delayMoved(to delay: Int, play: UnsafeMutablePointer<Int16>, scratch: UnsafeMutablePointer<Int16>, deferred: Bool = false) {
+        warmFrames = warmStart(delay: delay, play: play, scratch: scratch, most: warmStartFrames, deferred: deferred)
     }
 
     /// Drift compensation has just engaged: the past is warped by `warp` (factor − 1) and the
@@ -84,13 +90,18 @@ package final class LinearEchoCanceller {
     /// filter counts as adapted again (a fresh state, replayed from the middle of the stream, can
     /// converge before speex counts it as adapted, and its preprocessor then sees no residual
     /// echo to suppress until the echo path changes).
-    private func warmStart(delay: Int, play: UnsafeMutablePointer<Int16>, scratch: UnsafeMutablePointer<Int16>, most: Int) -> Int {
+    private func warmStart(delay: Int, play: UnsafeMutablePointer<Int16>, scratch: UnsafeMutablePointer<Int16>, most: Int,
+                           deferred: Bool = false) -> Int {
         let replayed = min(history.framesHeld, most)
         if let spare = fresh, replayed == framesRun {
             fresh = nil
             state = spare
         } else {
             state.reset()
+        }
+        if deferred, replayed > 0 {
+            state.deferReplay(replayed, history: history, delay: delay)
+            return replayed
         }
         for back in stride(from: replayed, through: 1, by: -1) {
             history.reference(back: back, delay: delay, into: play)
