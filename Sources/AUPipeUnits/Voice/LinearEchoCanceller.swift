@@ -23,18 +23,26 @@ package final class LinearEchoCanceller {
     /// How much history a warm start replays at most, in DSP frames (the history may hold more,
     /// for a shadow's retraining); 0 with a fixed delay.
     package let warmStartFrames: Int
+    /// The most replay a warm start does in the frame that asks for it, in frames replayed ×
+    /// the filter's taps, per 20 ms of frame: beyond it the replay is left to the frames that
+    /// follow, while a fast start's short filter cancels (`replayFits`). The whole history
+    /// (2 s) of the default 400 ms tail at 16 kHz is within it (640 000: 8.7 ms of a 20 ms
+    /// frame at a drift's engagement); at 48 kHz (1 920 000) it is not: 18–26 ms in one frame.
+    package static let replayBudget = 640_000.0
     /// DSP frames cancelled so far.
     package private(set) var framesRun = 0
     /// The history the latest warm start after a delay change replayed, and that the retraining
     /// at the start of drift compensation replayed, in DSP frames (0: none).
     package private(set) var warmFrames = 0, driftRetrainedFrames = 0
-    private let frameFrames: Int, mics: Int
+    private let frameFrames: Int, mics: Int, tailFrames: Int, frameSeconds: Double
 
     /// For `layout`'s stream; `automatic` with `delay=auto` (a spare state, and warm starts);
     /// `historyFrames`, the DSP frames of history others replay (a shadow's retraining).
     package init(layout: EchoLayout, automatic: Bool, historyFrames: Int) throws {
         frameFrames = layout.frameFrames
         mics = layout.mics
+        tailFrames = layout.tailFrames
+        frameSeconds = Double(layout.frameFrames) / Double(layout.rate)
         state = try Self.state(layout, tailFrames: layout.tailFrames)
         if automatic { fresh = try Self.state(layout, tailFrames: layout.tailFrames) }
         // delay=auto warm-starts from the history; a shadow's retraining replays from it too.
@@ -60,8 +68,8 @@ package final class LinearEchoCanceller {
     package func replace(with other: EchoState) { state = other }
 
     /// The delay moved to `delay` frames: a warm start of at most `warmStartFrames`. With
-    /// `deferred` (the call's first delay, whose fast start puts a short filter in use
-    /// meanwhile: `EchoPathChange.delayFound`) the replay is left to the frames that follow
+    /// `deferred` (a fast start puts a short filter in use meanwhile: the call's first delay,
+    /// or a replay beyond `replayBudget`; `EchoPathChange.delayFound`) the replay is left to the frames that follow
     /// (`EchoState.deferReplay`: nobody reads the state before it has caught up), so that no
     /// frame does all of it.
     package func delayMoved(to delay: Int, play: UnsafeMutablePointer<Int16>, scratch: UnsafeMutablePointer<Int16>, deferred: Bool = false) {
@@ -69,10 +77,17 @@ package final class LinearEchoCanceller {
     }
 
     /// Drift compensation has just engaged: the past is warped by `warp` (factor − 1) and the
-    /// canceller warm-started over all the history holds.
-    package func driftEngaged(warp: Double, delay: Int, play: UnsafeMutablePointer<Int16>, scratch: UnsafeMutablePointer<Int16>) {
+    /// canceller warm-started over all the history holds (`deferred` as `delayMoved`'s).
+    package func driftEngaged(warp: Double, delay: Int, play: UnsafeMutablePointer<Int16>, scratch: UnsafeMutablePointer<Int16>, deferred: Bool = false) {
         history.warpPast(by: warp)
-        driftRetrainedFrames = warmStart(delay: delay, play: play, scratch: scratch, most: .max)
+        driftRetrainedFrames = warmStart(delay: delay, play: play, scratch: scratch, most: .max, deferred: deferred)
+    }
+
+    /// Whether a warm start now fits `replayBudget` in one frame: a delay's move (`delayMoved`,
+    /// `drift` false) or a drift's engagement (all the history).
+    package func replayFits(drift: Bool) -> Bool {
+        let frames = min(history.framesHeld, drift ? .max : warmStartFrames)
+        return Double(frames) * Double(tailFrames) <= Self.replayBudget * frameSeconds / 0.02
     }
 
     /// The filter adapted to the old alignment is wrong for the new one: the canceller starts

@@ -353,7 +353,8 @@ package final class ShadowCanceller {
         let won = state
         state = old
         if fastStart {
-            fastStartTookOverAt = time
+            // (The first: a later fast start covers a warm start too long for one frame.)
+            if fastStartTookOverAt == nil { fastStartTookOverAt = time }
         } else {
             tookOver += 1
             lastTakeOver = time
