@@ -158,8 +158,9 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
             // the delay estimate too).
             pathChange.alignmentMoving(linear, time: Double(framesProcessed) / Double(layout.rate))
             // The call's first delay, or a replay too long for one frame: a fast start follows
-            // (`delayFound`) when the shadow is idle, and the replay waits.
-            let deferred = (!delayWasFound || !linear.replayFits(drift: false)) && pathChange.shadow.idle
+            // (`delayFound`) when the shadow is idle, and the replay waits (with a short shadow
+            // only: one of the full tail is no cheaper, and catches up at once).
+            let deferred = (!delayWasFound || !linear.replayFits(drift: false) && pathChange.shadow.handsBack) && pathChange.shadow.idle
             linear.delayMoved(to: alignment.delayFrames, play: play16, scratch: out16, deferred: deferred)
             if delayWasFound, deferred { pathChange.delayFound(linear, time: Double(framesProcessed) / Double(rate), trail: postFilter.readsEcho) }
         }
@@ -169,7 +170,7 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
         // starts again from the past warped to the alignment it holds from now on.
         if let warp = alignment.takeRetrain() {
             pathChange.alignmentMoving(linear, time: Double(framesProcessed) / Double(layout.rate))
-            let deferred = !linear.replayFits(drift: true) && pathChange.shadow.idle
+            let deferred = !linear.replayFits(drift: true) && pathChange.shadow.handsBack && pathChange.shadow.idle
             linear.driftEngaged(warp: warp, delay: alignment.delayFrames, play: play16, scratch: out16, deferred: deferred)
             if deferred { pathChange.delayFound(linear, time: Double(framesProcessed) / Double(rate), trail: postFilter.readsEcho) }
         }
