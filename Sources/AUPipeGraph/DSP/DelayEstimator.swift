@@ -135,6 +135,9 @@ public final class DelayEstimator {
     private var strongestLag = 0
     private let fft: FFT
     private let micDecimator: Decimator, refDecimator: Decimator
+    /// A block of both streams' decimated frames (`decimatedCapacity` + 1 each).
+    private let decimatedMic, decimatedRef: UnsafeMutablePointer<Float>
+    private let decimatedCapacity = 1024
     /// In analysis frames: the longest lag searched, the lags the floor is taken over (all of
     /// them sum over the whole window), the window, the hop, and the reference span
     /// (window + floorLags) that the rings hold.
@@ -195,6 +198,8 @@ public final class DelayEstimator {
         fft = FFT(size: n)
         micDecimator = Decimator(factor: q)
         refDecimator = Decimator(factor: q)
+        decimatedMic = .allocate(capacity: decimatedCapacity + 1)
+        decimatedRef = .allocate(capacity: decimatedCapacity + 1)
         micRing = .allocate(capacity: span)
         micRing.initialize(repeating: 0, count: span)
         refRing = .allocate(capacity: span)
@@ -224,6 +229,8 @@ public final class DelayEstimator {
         im.deallocate()
         scratch.deallocate()
         histogram.deallocate()
+        decimatedMic.deallocate()
+        decimatedRef.deallocate()
         smoothRe.deallocate()
         smoothIm.deallocate()
     }
@@ -234,14 +241,20 @@ public final class DelayEstimator {
         let base = framesPushed
         framesPushed += frames
         if decimation > 1 {
-            for i in 0..<frames {
-                let m = micDecimator.push(mic[i]), r = refDecimator.push(ref[i])
-                guard let m, let r else { continue }
-                micRing[ringPosition] = m
-                refRing[ringPosition] = r
-                ringPosition = ringPosition + 1 == span ? 0 : ringPosition + 1
-                received += 1
-                if received == nextAnalysis { analysedAt = base + i + 1; analyse() }
+            // Both streams decimated a block at a time (the same phase: they take the same
+            // frames), then each output in turn into the rings, analysing as it falls due.
+            var done = 0
+            while done < frames {
+                let n = min(frames - done, decimatedCapacity * decimation)
+                refDecimator.push(ref + done, count: n, into: decimatedRef) { _, _ in }
+                micDecimator.push(mic + done, count: n, into: decimatedMic) { k, input in
+                    micRing[ringPosition] = decimatedMic[k]
+                    refRing[ringPosition] = decimatedRef[k]
+                    ringPosition = ringPosition + 1 == span ? 0 : ringPosition + 1
+                    received += 1
+                    if received == nextAnalysis { analysedAt = base + done + input + 1; analyse() }
+                }
+                done += n
             }
             return
         }

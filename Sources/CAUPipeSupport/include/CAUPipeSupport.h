@@ -11,4 +11,5 @@
 #include "aupipe_libraries.h"
 #include "aupipe_dsp_kernels.h"
 #include "aupipe_echo_kernels.h"
+#include "aupipe_decimate_kernels.h"
 #endif
