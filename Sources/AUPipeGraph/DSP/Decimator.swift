@@ -1,4 +1,5 @@
 import AUPipeFormats
+import CAUPipeSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -13,26 +14,32 @@ import Glibc
 /// by the same factor, so it drops out of a delay measured between two of them.
 ///
 /// Output m is the filtered value at input frame m·factor (the first input gives the first
-/// output). Allocates only in `init`. With `factor` 1 every input comes out unchanged.
+/// output), whatever the blocks the input comes in. Allocates only in `init`. With `factor` 1
+/// every input comes out unchanged.
 package final class Decimator {
     /// Input frames per output frame (≥ 1).
     package let factor: Int
     /// Filter length (1 when `factor` is 1).
     package let taps: Int
     private let coefficients: UnsafeMutablePointer<Float>
-    /// The last `taps` inputs, written twice (at i and i + taps) so that they always sit
-    /// contiguously, newest last, at history[position + 1 ... position + taps].
-    private let history: UnsafeMutablePointer<Float>
-    private var position = 0
+    /// The last `taps − 1` inputs (oldest first), then a block's inputs: the windows of the
+    /// block's outputs lie in it contiguously. Room for `chunk` inputs at a time.
+    private let line: UnsafeMutablePointer<Float>
+    /// `aupipe_fir_decimate`'s scratch.
+    private let scratch: UnsafeMutablePointer<Float>
+    /// Inputs since the last output, modulo `factor` (0: the next input gives one).
     private var phase = 0
+    /// The most inputs one kernel call takes.
+    private static let chunk = 1024
 
     package init(factor: Int) {
         precondition(factor >= 1, "decimation factor \(factor) below 1")
         self.factor = factor
         taps = factor == 1 ? 1 : 32 * factor + 1
         coefficients = .allocate(capacity: taps)
-        history = .allocate(capacity: 2 * taps)
-        history.initialize(repeating: 0, count: 2 * taps)
+        line = .allocate(capacity: taps - 1 + Self.chunk)
+        line.initialize(repeating: 0, count: taps - 1 + Self.chunk)
+        scratch = .allocate(capacity: factor * (Self.chunk / factor + taps / factor + 3))
         let middle = Double(taps - 1) / 2
         var sum = 0.0
         var h = [Double](repeating: 1, count: taps)
@@ -51,23 +58,38 @@ package final class Decimator {
 
     deinit {
         coefficients.deallocate()
-        history.deallocate()
+        line.deallocate()
+        scratch.deallocate()
     }
 
-    /// Takes one input frame; returns an output frame for every `factor`-th input, else nil.
-    @inline(__always)
-    package func push(_ x: Float) -> Float? {
-        if factor == 1 { return x }
-        position = position + 1 == taps ? 0 : position + 1
-        history[position] = x
-        history[position + taps] = x
-        let due = phase == 0
-        phase = phase + 1 == factor ? 0 : phase + 1
-        guard due else { return nil }
-        // The window is symmetric: the order of the products does not matter.
-        let window = history + position + 1
-        var acc: Float = 0
-        for j in 0..<taps { acc += coefficients[j] * window[j] }
-        return acc
+    /// The filter's coefficients (for the tests).
+    package var coefficientsForTests: [Float] { Array(UnsafeBufferPointer(start: coefficients, count: taps)) }
+
+    /// Takes `count` input frames from `x` and writes their outputs into `y` (one for every
+    /// `factor`-th input: at most count / factor + 1), calling `each(k)` after output k is
+    /// written, with the index in `x` of the input it came with. Each output is Σⱼ c[j]·w[j] over
+    /// the window of the last `taps` inputs, oldest first, summed in order of j from 0
+    /// (`aupipe_fir_decimate`, eight outputs at a time: the same bits as one at a time).
+    package func push(_ x: UnsafePointer<Float>, count: Int, into y: UnsafeMutablePointer<Float>, each: (_ output: Int, _ input: Int) -> Void) {
+        if factor == 1 {
+            y.update(from: x, count: count)
+            for i in 0..<count { each(i, i) }
+            return
+        }
+        var done = 0, written = 0
+        while done < count {
+            let n = min(Self.chunk, count - done)
+            (line + taps - 1).update(from: x + done, count: n)
+            // The first input of the block with an output, and the outputs.
+            let first = (factor - phase) % factor
+            let outputs = first < n ? (n - 1 - first) / factor + 1 : 0
+            aupipe_fir_decimate(coefficients, taps, line + first, factor, y + written, outputs, scratch)
+            for k in 0..<outputs { each(written + k, done + first + k * factor) }
+            written += outputs
+            phase = (phase + n) % factor
+            // The last taps − 1 inputs go to the front for the next block.
+            line.update(from: line + n, count: taps - 1)
+            done += n
+        }
     }
 }

@@ -135,6 +135,9 @@ public final class DelayEstimator {
     private var strongestLag = 0
     private let fft: FFT
     private let micDecimator: Decimator, refDecimator: Decimator
+    /// A block of both streams' decimated frames (`decimatedCapacity` + 1 each).
+    private let decimatedMic, decimatedRef: UnsafeMutablePointer<Float>
+    private let decimatedCapacity = 1024
     /// In analysis frames: the longest lag searched, the lags the floor is taken over (all of
     /// them sum over the whole window), the window, the hop, and the reference span
     /// (window + floorLags) that the rings hold.
@@ -154,6 +157,8 @@ public final class DelayEstimator {
     private let smoothIm: UnsafeMutablePointer<Float>
     /// Scratch for bin magnitudes and for the median (`fftSize` values).
     private let scratch: UnsafeMutablePointer<Float>
+    /// `OrderStatistic.select`'s histogram (`radixBuckets` counts).
+    private let histogram: UnsafeMutablePointer<Int32>
     /// The band analysed, in bins.
     private let lowBin: Int, highBin: Int
     /// Regularization of the PHAT weight: a fraction of the band's mean |G|.
@@ -193,6 +198,8 @@ public final class DelayEstimator {
         fft = FFT(size: n)
         micDecimator = Decimator(factor: q)
         refDecimator = Decimator(factor: q)
+        decimatedMic = .allocate(capacity: decimatedCapacity + 1)
+        decimatedRef = .allocate(capacity: decimatedCapacity + 1)
         micRing = .allocate(capacity: span)
         micRing.initialize(repeating: 0, count: span)
         refRing = .allocate(capacity: span)
@@ -204,6 +211,7 @@ public final class DelayEstimator {
         re = .allocate(capacity: n)
         im = .allocate(capacity: n)
         scratch = .allocate(capacity: n)
+        histogram = .allocate(capacity: OrderStatistic.radixBuckets)
         smoothRe = .allocate(capacity: n / 2 + 1)
         smoothRe.initialize(repeating: 0, count: n / 2 + 1)
         smoothIm = .allocate(capacity: n / 2 + 1)
@@ -220,6 +228,9 @@ public final class DelayEstimator {
         re.deallocate()
         im.deallocate()
         scratch.deallocate()
+        histogram.deallocate()
+        decimatedMic.deallocate()
+        decimatedRef.deallocate()
         smoothRe.deallocate()
         smoothIm.deallocate()
     }
@@ -230,14 +241,20 @@ public final class DelayEstimator {
         let base = framesPushed
         framesPushed += frames
         if decimation > 1 {
-            for i in 0..<frames {
-                let m = micDecimator.push(mic[i]), r = refDecimator.push(ref[i])
-                guard let m, let r else { continue }
-                micRing[ringPosition] = m
-                refRing[ringPosition] = r
-                ringPosition = ringPosition + 1 == span ? 0 : ringPosition + 1
-                received += 1
-                if received == nextAnalysis { analysedAt = base + i + 1; analyse() }
+            // Both streams decimated a block at a time (the same phase: they take the same
+            // frames), then each output in turn into the rings, analysing as it falls due.
+            var done = 0
+            while done < frames {
+                let n = min(frames - done, decimatedCapacity * decimation)
+                refDecimator.push(ref + done, count: n, into: decimatedRef) { _, _ in }
+                micDecimator.push(mic + done, count: n, into: decimatedMic) { k, input in
+                    micRing[ringPosition] = decimatedMic[k]
+                    refRing[ringPosition] = decimatedRef[k]
+                    ringPosition = ringPosition + 1 == span ? 0 : ringPosition + 1
+                    received += 1
+                    if received == nextAnalysis { analysedAt = base + done + input + 1; analyse() }
+                }
+                done += n
             }
             return
         }
@@ -265,21 +282,23 @@ public final class DelayEstimator {
         let n = fftSize
         // The rings' `span` frames, oldest first: all of them from the reference, the last
         // `window` from the microphone.
+        // (The rings are read as two runs, from `ringPosition` to their end and from their
+        // start: no division per frame; the sums go in the same order, oldest first.)
         var micEnergy = 0.0, refEnergy = 0.0
-        let micStart = span - window
+        let micStart = span - window, wrap = span - ringPosition
+        (im + wrap).update(from: refRing, count: ringPosition)
+        im.update(from: refRing + ringPosition, count: wrap)
         for i in 0..<span {
-            let slot = (ringPosition + i) % span
-            let r = refRing[slot]
+            let r = im[i]
             refEnergy += Double(r * r)
-            im[i] = r
-            if i >= micStart {
-                let m = micRing[slot]
-                micEnergy += Double(m * m)
-                re[i - micStart] = m * hann[i - micStart]
-            }
         }
-        for i in window..<n { re[i] = 0 }
-        for i in span..<n { im[i] = 0 }
+        for i in micStart..<span {
+            let m = i < wrap ? micRing[ringPosition + i] : micRing[i - wrap]
+            micEnergy += Double(m * m)
+            re[i - micStart] = m * hann[i - micStart]
+        }
+        (re + window).update(repeating: 0, count: n - window)
+        (im + span).update(repeating: 0, count: n - span)
         if micEnergy / Double(window) < Double(silenceLevel) || refEnergy / Double(span) < Double(silenceLevel) {
             windowsSkipped += 1
             floorMagnitude = 0
@@ -309,7 +328,8 @@ public final class DelayEstimator {
             smoothIm[k] = keep * smoothIm[k] + take * im[k] * w
         }
         // A Hermitian spectrum: the correlation is real.
-        for k in 0..<n { re[k] = 0; im[k] = 0 }
+        re.update(repeating: 0, count: n)
+        im.update(repeating: 0, count: n)
         for k in lowBin...highBin {
             re[k] = smoothRe[k]
             im[k] = smoothIm[k]
@@ -326,7 +346,7 @@ public final class DelayEstimator {
             if v > bestValue { bestValue = v; best = d }
         }
         for i in 0...floorLags { scratch[i] = abs(re[i]) }
-        let median = Self.select(scratch, count: floorLags + 1, rank: floorLags / 2)
+        let median = OrderStatistic.select(scratch, count: floorLags + 1, rank: floorLags / 2, histogram: histogram)
         estimatesMade += 1
         floorMagnitude = median
         strongestLag = best
@@ -376,25 +396,5 @@ public final class DelayEstimator {
         let offset = curve < 0 ? max(-0.5, min(0.5, 0.5 * (before - after) / curve)) : 0
         let frames = ((Double(lag) + Double(offset)) * Double(decimation)).rounded()
         return max(0, min(maxDelay, Int(frames)))
-    }
-
-    /// The element of rank `rank` (0-based, ascending) of `values[0..<count]`, reordering them
-    /// (Hoare's quickselect, middle pivot).
-    package static func select(_ values: UnsafeMutablePointer<Float>, count: Int, rank: Int) -> Float {
-        var lo = 0, hi = count - 1
-        while lo < hi {
-            let pivot = values[(lo + hi) / 2]
-            var i = lo, j = hi
-            while i <= j {
-                while values[i] < pivot { i += 1 }
-                while values[j] > pivot { j -= 1 }
-                if i <= j {
-                    let t = values[i]; values[i] = values[j]; values[j] = t
-                    i += 1; j -= 1
-                }
-            }
-            if rank <= j { hi = j } else if rank >= i { lo = i } else { break }
-        }
-        return values[rank]
     }
 }

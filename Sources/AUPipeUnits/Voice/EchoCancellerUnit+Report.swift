@@ -38,7 +38,10 @@ extension EchoCancellerUnit {
         if let shadow = pathChange?.shadow, shadow.fastStarts > 0 {
             let back = pathChange?.fastStartBackAt.map { ", the full tail back at \(String(format3: $0)) s" } ?? ""
             let took = shadow.fastStartTookOverAt.map { "the short filter in use from \(String(format3: $0)) s\(back)" } ?? "the short filter never in use"
-            parts.append("fast start at the first delay: \(took)")
+            // Later fast starts cover warm starts too long for one frame (`LinearEchoCanceller.replayFits`).
+            let first = alignment?.automatic == true ? "fast start at the first delay" : "fast start at the drift's engagement"
+            let more = shadow.fastStarts > 1 ? "; \(counted(shadow.fastStarts - 1, "more fast start")) for a warm start too long for one frame" : ""
+            parts.append("\(first): \(took)\(more)")
         }
         if let shadow = pathChange?.shadow, shadow.started > 0 {
             let back = shadow.handedBack > 0 ? ", the full-tail canceller back in place \(counted(shadow.handedBack, "time"))" : ""

@@ -157,7 +157,12 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
             // A shadow running goes on: it is retrained at the new delay (a path change can move
             // the delay estimate too).
             pathChange.alignmentMoving(linear, time: Double(framesProcessed) / Double(layout.rate))
-            linear.delayMoved(to: alignment.delayFrames, play: play16, scratch: out16)
+            // The call's first delay, or a replay too long for one frame: a fast start follows
+            // (`delayFound`) when the shadow is idle, and the replay waits (with a short shadow
+            // only: one of the full tail is no cheaper, and catches up at once).
+            let deferred = (!delayWasFound || !linear.replayFits(drift: false) && pathChange.shadow.handsBack) && pathChange.shadow.idle
+            linear.delayMoved(to: alignment.delayFrames, play: play16, scratch: out16, deferred: deferred)
+            if delayWasFound, deferred { pathChange.delayFound(linear, time: Double(framesProcessed) / Double(rate), trail: postFilter.readsEcho) }
         }
         // The first delay found: the call's first echo, cancelled at once by a fast start.
         if !delayWasFound, alignment.delayFoundAt != nil { pathChange.delayFound(linear, time: Double(framesProcessed) / Double(layout.rate), trail: postFilter.readsEcho) }
@@ -165,7 +170,9 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
         // starts again from the past warped to the alignment it holds from now on.
         if let warp = alignment.takeRetrain() {
             pathChange.alignmentMoving(linear, time: Double(framesProcessed) / Double(layout.rate))
-            linear.driftEngaged(warp: warp, delay: alignment.delayFrames, play: play16, scratch: out16)
+            let deferred = !linear.replayFits(drift: true) && pathChange.shadow.handsBack && pathChange.shadow.idle
+            linear.driftEngaged(warp: warp, delay: alignment.delayFrames, play: play16, scratch: out16, deferred: deferred)
+            if deferred { pathChange.delayFound(linear, time: Double(framesProcessed) / Double(rate), trail: postFilter.readsEcho) }
         }
         pathChange.beforeCancel(linear, delay: alignment.delayFrames, play: play16, scratch: out16)
         // The delay line: this frame's reference, `delayFrames` earlier.

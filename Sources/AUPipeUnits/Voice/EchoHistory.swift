@@ -32,6 +32,9 @@ package final class EchoHistory {
     private var micWrite = 0
     /// Reference frames pushed so far, and the warp of the past before a moment (`warpPast`).
     package private(set) var framesPushed = 0
+    /// The DSP frame being processed, counted from 0 at the stream's first (−1 before any
+    /// push): frame `back` frames back is `currentFrame − back`.
+    package var currentFrame: Int { framesPushed / frameFrames - 1 }
     private var warpedBefore: (warp: Double, pushed: Int)?
     /// The warp's kernel weights for one sample (2 × `warpTaps`).
     private var weights = [Double](repeating: 0, count: 2 * EchoHistory.warpTaps)

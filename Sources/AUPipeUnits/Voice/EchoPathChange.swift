@@ -19,8 +19,8 @@ package final class EchoPathChange {
     /// Stream frames since double talk was last seen (the drift trackers freeze within it).
     package private(set) var sinceDoubleTalk = Int.max / 2
     private let frameFrames: Int, mics: Int
-    /// Stream time (s) at which a fast start's short filter gave the full-tail canceller its
-    /// place back (`delayFound`), if it took over and has.
+    /// Stream time (s) at which the first fast start's short filter gave the full-tail
+    /// canceller its place back (`delayFound`), if it took over and has.
     package private(set) var fastStartBackAt: Double?
 
     /// For `layout`'s stream. The shadow's tail is at most `ShadowCanceller.shortTailSeconds`:
@@ -49,7 +49,9 @@ package final class EchoPathChange {
     }
 
     /// `delay=auto` has found the delay for the first time (the linear canceller has just been
-    /// warm-started at it, or kept, if it is the delay in use): the call's first echo. A fast
+    /// warm-started at it, or kept, if it is the delay in use): the call's first echo; or a
+    /// later warm start (a delay's move, a drift's engagement) is too long for one frame
+    /// (`LinearEchoCanceller.replayFits`) and is left to the frames that follow. A fast
     /// start (`ShadowCanceller.start(seen:)`): the short shadow learns from all the history
     /// holds, retrained at once, and takes over from the fresh full-tail canceller, which
     /// learns the room beside it and is handed its place back once it cancels as much.
@@ -72,7 +74,7 @@ package final class EchoPathChange {
     package func alignmentMoving(_ linear: LinearEchoCanceller, time: Double) {
         if shadow.fastStart, shadow.handsBack, shadow.trailing > 0 {
             linear.replace(with: shadow.handBack(inUse: linear.state))
-            fastStartBackAt = time
+            if fastStartBackAt == nil { fastStartBackAt = time }
         }
     }
 
@@ -95,7 +97,7 @@ package final class EchoPathChange {
             if !fastStart { doubleTalk.pathChanged() }
         case .handBack:
             out.update(from: shadow.output, count: frameFrames * mics)
-            if shadow.fastStart { fastStartBackAt = time }
+            if shadow.fastStart, fastStartBackAt == nil { fastStartBackAt = time }
             linear.replace(with: shadow.handBack(inUse: linear.state))
         }
     }

@@ -23,18 +23,26 @@ package final class LinearEchoCanceller {
     /// How much history a warm start replays at most, in DSP frames (the history may hold more,
     /// for a shadow's retraining); 0 with a fixed delay.
     package let warmStartFrames: Int
+    /// The most replay a warm start does in the frame that asks for it, in frames replayed ×
+    /// the filter's taps, per 20 ms of frame: beyond it the replay is left to the frames that
+    /// follow, while a fast start's short filter cancels (`replayFits`). The whole history
+    /// (2 s) of the default 400 ms tail at 16 kHz is within it (640 000: 8.7 ms of a 20 ms
+    /// frame at a drift's engagement); at 48 kHz (1 920 000) it is not: 18–26 ms in one frame.
+    package static let replayBudget = 640_000.0
     /// DSP frames cancelled so far.
     package private(set) var framesRun = 0
     /// The history the latest warm start after a delay change replayed, and that the retraining
     /// at the start of drift compensation replayed, in DSP frames (0: none).
     package private(set) var warmFrames = 0, driftRetrainedFrames = 0
-    private let frameFrames: Int, mics: Int
+    private let frameFrames: Int, mics: Int, tailFrames: Int, frameSeconds: Double
 
     /// For `layout`'s stream; `automatic` with `delay=auto` (a spare state, and warm starts);
     /// `historyFrames`, the DSP frames of history others replay (a shadow's retraining).
     package init(layout: EchoLayout, automatic: Bool, historyFrames: Int) throws {
         frameFrames = layout.frameFrames
         mics = layout.mics
+        tailFrames = layout.tailFrames
+        frameSeconds = Double(layout.frameFrames) / Double(layout.rate)
         state = try Self.state(layout, tailFrames: layout.tailFrames)
         if automatic { fresh = try Self.state(layout, tailFrames: layout.tailFrames) }
         // delay=auto warm-starts from the history; a shadow's retraining replays from it too.
@@ -50,6 +58,8 @@ package final class LinearEchoCanceller {
 
     /// Cancels one frame with the state in use (`rec`, `play` and `out` as `EchoState.cancel`).
     package func cancel(_ rec: UnsafePointer<Int16>, _ play: UnsafePointer<Int16>, into out: UnsafeMutablePointer<Int16>) {
+        // A state in use is current (a deferred replay is caught up with before it is used).
+        _ = state.catchUp(most: .max)
         state.cancel(rec, play, into: out)
         framesRun += 1
     }
@@ -57,16 +67,27 @@ package final class LinearEchoCanceller {
     /// Another state is the one in use from now on (a shadow took over, or handed back).
     package func replace(with other: EchoState) { state = other }
 
-    /// The delay moved to `delay` frames: a warm start of at most `warmStartFrames`.
-    package func delayMoved(to delay: Int, play: UnsafeMutablePointer<Int16>, scratch: UnsafeMutablePointer<Int16>) {
-        warmFrames = warmStart(delay: delay, play: play, scratch: scratch, most: warmStartFrames)
+    /// The delay moved to `delay` frames: a warm start of at most `warmStartFrames`. With
+    /// `deferred` (a fast start puts a short filter in use meanwhile: the call's first delay,
+    /// or a replay beyond `replayBudget`; `EchoPathChange.delayFound`) the replay is left to the frames that follow
+    /// (`EchoState.deferReplay`: nobody reads the state before it has caught up), so that no
+    /// frame does all of it.
+    package func delayMoved(to delay: Int, play: UnsafeMutablePointer<Int16>, scratch: UnsafeMutablePointer<Int16>, deferred: Bool = false) {
+        warmFrames = warmStart(delay: delay, play: play, scratch: scratch, most: warmStartFrames, deferred: deferred)
     }
 
     /// Drift compensation has just engaged: the past is warped by `warp` (factor − 1) and the
-    /// canceller warm-started over all the history holds.
-    package func driftEngaged(warp: Double, delay: Int, play: UnsafeMutablePointer<Int16>, scratch: UnsafeMutablePointer<Int16>) {
+    /// canceller warm-started over all the history holds (`deferred` as `delayMoved`'s).
+    package func driftEngaged(warp: Double, delay: Int, play: UnsafeMutablePointer<Int16>, scratch: UnsafeMutablePointer<Int16>, deferred: Bool = false) {
         history.warpPast(by: warp)
-        driftRetrainedFrames = warmStart(delay: delay, play: play, scratch: scratch, most: .max)
+        driftRetrainedFrames = warmStart(delay: delay, play: play, scratch: scratch, most: .max, deferred: deferred)
+    }
+
+    /// Whether a warm start now fits `replayBudget` in one frame: a delay's move (`delayMoved`,
+    /// `drift` false) or a drift's engagement (all the history).
+    package func replayFits(drift: Bool) -> Bool {
+        let frames = min(history.framesHeld, drift ? .max : warmStartFrames)
+        return Double(frames) * Double(tailFrames) <= Self.replayBudget * frameSeconds / 0.02
     }
 
     /// The filter adapted to the old alignment is wrong for the new one: the canceller starts
@@ -84,13 +105,18 @@ package final class LinearEchoCanceller {
     /// filter counts as adapted again (a fresh state, replayed from the middle of the stream, can
     /// converge before speex counts it as adapted, and its preprocessor then sees no residual
     /// echo to suppress until the echo path changes).
-    private func warmStart(delay: Int, play: UnsafeMutablePointer<Int16>, scratch: UnsafeMutablePointer<Int16>, most: Int) -> Int {
+    private func warmStart(delay: Int, play: UnsafeMutablePointer<Int16>, scratch: UnsafeMutablePointer<Int16>, most: Int,
+                           deferred: Bool = false) -> Int {
         let replayed = min(history.framesHeld, most)
         if let spare = fresh, replayed == framesRun {
             fresh = nil
             state = spare
         } else {
             state.reset()
+        }
+        if deferred, replayed > 0 {
+            state.deferReplay(replayed, history: history, delay: delay)
+            return replayed
         }
         for back in stride(from: replayed, through: 1, by: -1) {
             history.reference(back: back, delay: delay, into: play)

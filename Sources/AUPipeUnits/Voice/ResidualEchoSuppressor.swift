@@ -1,5 +1,6 @@
 import AUPipeFormats
 import AUPipeGraph
+import CAUPipeSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -125,6 +126,8 @@ package final class ResidualEchoSuppressor {
     private let keptW1, keptW2, keptW3: UnsafeMutablePointer<Float>
     private var inPathChange = false
     private let noise, minNow, minBefore, gain, rawGain: UnsafeMutablePointer<Float>
+    /// The statistics' sums over the bins (`aupipe_res_statistics`): P, coherence·|Ŷ|², |Ŷ|², |D|², noise.
+    private let sums: UnsafeMutablePointer<Float>
     private var sb: Float = 0
     private var buffers: [UnsafeMutablePointer<Float>] = []
     /// Frames run, those that adapted the model, and those whose gain took the far end for alone.
@@ -173,6 +176,7 @@ package final class ResidualEchoSuppressor {
         w1 = buffer(k); w2 = buffer(k); w3 = buffer(k)
         keptW1 = buffer(k); keptW2 = buffer(k); keptW3 = buffer(k)
         noise = buffer(k); minNow = buffer(k); minBefore = buffer(k); gain = buffer(k); rawGain = buffer(k)
+        sums = buffer(5)
         buffers = made
         // Until it has adapted: a residual `initialWeight` of the echo estimate.
         w1.update(repeating: Self.initialWeight, count: k)
@@ -214,34 +218,15 @@ package final class ResidualEchoSuppressor {
         (cPrev, cNow, cIn) = (cNow, cIn, cPrev)
 
         let a = Self.statsSmoothing, g = Self.gainPowerSmoothing
-        var pSum: Float = 0, cohWeighted: Float = 0, yWeight: Float = 0, noiseSum: Float = 0, dWeight: Float = 0
-        for k in 0..<bins {
-            let j = (size - k) & (size - 1)
-            let ar = re[k], ai = im[k], br = re[j], bi = im[j]
-            let er = (ar + br) / 2, ei = (ai - bi) / 2
-            let yr = (ai + bi) / 2, yi = (br - ar) / 2
-            // D = Ŷ + C (the transform is linear).
-            let dr = yr + er, di = yi + ei
-            let e2 = er * er + ei * ei, y2 = yr * yr + yi * yi
-            see[k] = a * see[k] + (1 - a) * e2
-            syy[k] = a * syy[k] + (1 - a) * y2
-            sdd[k] = a * sdd[k] + (1 - a) * (dr * dr + di * di)
-            sdyRe[k] = a * sdyRe[k] + (1 - a) * (dr * yr + di * yi)
-            sdyIm[k] = a * sdyIm[k] + (1 - a) * (di * yr - dr * yi)
-            eFast[k] = g * eFast[k] + (1 - g) * e2
-            p[k] = max(y2, tailDecay * p[k])
-            pSum += p[k]
-            let coh = (sdyRe[k] * sdyRe[k] + sdyIm[k] * sdyIm[k]) / (sdd[k] * syy[k] + 1e-20)
-            rawGain[k] = coh   // the coherence, until the gain is computed
-            cohWeighted += coh * syy[k]
-            yWeight += syy[k]
-            dWeight += sdd[k]
-            // The noise floor: the least of C's smoothed power over the last one to two
-            // `noiseSeconds`, times the bias of a minimum.
-            minNow[k] = min(minNow[k], see[k])
-            noise[k] = Self.minimumBias * min(minNow[k], minBefore[k])
-            noiseSum += noise[k]
-        }
+        // Per bin (`aupipe_res_statistics`, C: eight bins at a time, the same bits as one by one):
+        // E = C and Ŷ split from the transform, D = Ŷ + C (the transform is linear); their
+        // smoothed powers and cross spectrum, |E|² lightly smoothed, P = max(|Ŷ|², decay·P); the
+        // coherence (into `rawGain`, until the gain is computed); the noise floor: the least of
+        // C's smoothed power over the last one to two `noiseSeconds`, times the bias of a minimum.
+        // Then their sums over the bins.
+        aupipe_res_statistics(re, im, size, bins, a, g, tailDecay, Self.minimumBias, see, syy, sdd, sdyRe, sdyIm, eFast, p, rawGain,
+                              minNow, minBefore, noise, sums)
+        let pSum = sums[0], cohWeighted = sums[1], yWeight = sums[2], dWeight = sums[3], noiseSum = sums[4]
         let b = pSum / Float(bins)
         noiseCount += 1
         if noiseCount >= noiseWindow {
@@ -293,38 +278,17 @@ package final class ResidualEchoSuppressor {
         let nearActive = doubleTalk || loud || (!pathChanged && !(incoherence <= allowed))
         if !nearActive { framesEchoAlone += 1 }
         sb = a * sb + (1 - a) * b
-        for k in 0..<bins {
-            sp[k] = a * sp[k] + (1 - a) * p[k]
-            ss[k] = a * ss[k] + (1 - a) * s[k]
-        }
-        if echoOnly {
-            framesAdapted += 1
-            for k in 0..<bins where rawGain[k] >= Self.nearCoherence {
-                let target = max(see[k] - noise[k], 0)
-                let x1 = sp[k], x2 = ss[k], x3 = sb
-                let err = target - (w1[k] * x1 + w2[k] * x2 + w3[k] * x3)
-                let mu = Self.step * err / (x1 * x1 + x2 * x2 + x3 * x3 + 1e-24)
-                w1[k] = min(max(w1[k] + mu * x1, 0), Self.maxWeight)
-                w2[k] = min(max(w2[k] + mu * x2, 0), Self.maxWeight)
-                w3[k] = min(max(w3[k] + mu * x3, 0), Self.maxWeight)
-            }
-        }
-        // The gains.
+        // The regressors smoothed, and in frames of echo alone one NLMS step per bin where D is
+        // coherent with Ŷ, towards C's power less its noise floor (`aupipe_res_adapt`, C).
+        if echoOnly { framesAdapted += 1 }
+        aupipe_res_adapt(bins, a, p, s, sp, ss, sb, echoOnly ? 1 : 0, rawGain, Self.nearCoherence, see, noise, Self.step, Self.maxWeight, w1, w2, w3)
+        // The gains (`aupipe_res_gains`, C): 1 − β·R/|E|², β at most 1 where the near end is
+        // present; never below the gain that keeps C's noise floor (the noise bed), nor below
+        // the floor; then smoothed over time and over neighbouring bins.
         let floor = nearActive ? activeGain : minGain
         let beta = nearActive ? Self.betaNear : Self.beta
-        for k in 0..<bins {
-            let r = w1[k] * p[k] + w2[k] * s[k] + w3[k] * b
-            let e2 = max(eFast[k], 1e-20)
-            let near = rawGain[k] < Self.nearCoherence && e2 > Self.nearOverResidual * r
-            var gk = 1 - (near ? min(1, beta) : beta) * r / e2
-            // Keep the noise bed: never below the gain that leaves C's noise floor.
-            gk = max(gk, min(1, (noise[k] / e2).squareRoot()), near ? activeGain : floor)
-            rawGain[k] = min(gk, 1)
-        }
-        for k in 0..<bins {
-            let l = rawGain[max(k - 1, 0)], c = rawGain[k], r = rawGain[min(k + 1, bins - 1)]
-            gain[k] = Self.gainSmoothing * gain[k] + (1 - Self.gainSmoothing) * (0.25 * l + 0.5 * c + 0.25 * r)
-        }
+        aupipe_res_gains(bins, w1, w2, w3, p, s, b, eFast, noise, rawGain, Self.nearCoherence, Self.nearOverResidual, beta, activeGain, floor,
+                         Self.gainSmoothing, gain)
         // Synthesis: G·E, the inverse transform, the window, overlap-add.
         for k in 0..<bins { re[k] = gain[k] * eRe[k]; im[k] = gain[k] * eIm[k] }
         realFFT.inverse(re: re, im: im, into: re2)

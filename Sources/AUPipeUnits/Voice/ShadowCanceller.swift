@@ -45,6 +45,10 @@ package final class ShadowCanceller {
     /// enough that the take-over comes as soon as with a replay in one frame, few enough that
     /// the frame's CPU stays within a live frame's time.
     package static let replayCallsPerFrame = 20
+    /// The most frames of a deferred warm start (`EchoState.deferReplay`) the replaced
+    /// full-tail state catches up on in one frame while a fast start's short filter is in use:
+    /// ten calls of the full tail cost about as much as the retraining's twenty of the short one.
+    package static let catchUpCallsPerFrame = 10
     /// How much quieter (dB) the shadow's output must be to take over, over how long (s), and
     /// the least and most time (s) it runs beside the canceller. A low margin takes over sooner
     /// after a path change; a take-over that was premature (the replaced filter re-adapting
@@ -93,17 +97,7 @@ package final class ShadowCanceller {
     /// The shadow's echo state, and its output of the latest frame.
     package private(set) var state: EchoState
     package let output: UnsafeMutablePointer<Int16>
-    /// Where the shadow's cycle is: nothing runs beside the canceller, a shadow runs, or the
-    /// state a shadow replaced runs on after a take-over.
-    package enum Phase: Equatable {
-        /// No shadow and no replaced state run; `frames` since the last one ended.
-        case idle(frames: Int)
-        /// A shadow runs beside the canceller in use, `ran` frames so far.
-        case running(ran: Int)
-        /// After a take-over the replaced state runs on for `left` more frames; `ran` frames
-        /// so far (counted with `handsBack`, for the hand-back's least time).
-        case trailing(left: Int, ran: Int)
-    }
+    /// Where the shadow's cycle is (`Phase`).
     package private(set) var phase = Phase.idle(frames: Int.max / 2)
     /// Whether a shadow runs now.
     package var running: Bool {
@@ -114,23 +108,6 @@ package final class ShadowCanceller {
     /// (counted up to `replayFrames` plus the longest retraining, while retraining may go on).
     private var learner: EchoState
     private var learned = 0
-    /// A retraining under way: the frames it replays (counted from the shadow's start,
-    /// `from..<end`), the pass, and the next frame; after the last pass it goes on from `end`
-    /// up to the current frame, which it then processes live.
-    package struct Replay {
-        package var pass = 0, next: Int
-        package let from: Int, end: Int
-    }
-    /// Where retraining is: off; due, while the shadow's frames are still retrained on (until
-    /// `replayFrames` after the start: a retraining starts every `retrainFrames`); or a replay
-    /// under way, `thenDue` when more are due after it. The retrained state replaces the
-    /// shadow's, or, once the shadow has taken over (it is no longer running), the canceller's
-    /// in use.
-    package enum Retraining {
-        case off
-        case due
-        case replaying(Replay, thenDue: Bool)
-    }
     private var retraining = Retraining.off
     /// Smoothed output energies over frames with echo: the canceller in use, the shadow.
     private var inUse = 0.0, shadow = 0.0
@@ -299,16 +276,6 @@ package final class ShadowCanceller {
         retraining = .off
     }
 
-    /// What `run` asks of the caller.
-    package enum Verdict {
-        /// Nothing: the canceller in use stays.
-        case none
-        /// The shadow takes over: the caller uses `output` and `takeOver(replacing:)`s its state.
-        case takeOver
-        /// A short shadow that took over gives the replaced full-tail canceller its place back:
-        /// the caller uses `output` (that canceller's) and `handBack(inUse:)`s.
-        case handBack
-    }
 
     /// One frame beside the canceller in use: the shadow cancels `rec` with `play` into
     /// `output`; `inUseOutput` is the canceller's output of the same frame, `echo` whether the
@@ -332,13 +299,24 @@ package final class ShadowCanceller {
             phase = .idle(frames: frames + 1)
             return .none
         case .trailing(let left, let ran):
-            state.cancel(rec, play, into: output)
+            // A fast start's full-tail canceller may still owe a warm start's replay
+            // (`EchoState.deferReplay`): it runs `catchUpCallsPerFrame` frames of it a frame,
+            // the frames it missed meanwhile compared in order, late, and is current before
+            // anything reads it (the hand-back's least time), so that nothing changes but when
+            // the work is done.
+            let due = !handsBack || ran + 1 >= handBackLeastFrames || left == 1
+            let current = state.catchUp(most: due ? .max : Self.catchUpCallsPerFrame) { out, played in
+                let n = frameFrames * state.speakers
+                if ERLEMeter.energy(played, count: n) / Double(n) > ERLEMeter.activeThreshold { compareShadow(out) }
+            }
+            if current { state.cancel(rec, play, into: output) }
             guard handsBack else {
                 phase = left > 1 ? .trailing(left: left - 1, ran: ran) : .idle(frames: 0)
                 return .none
             }
             phase = left > 1 ? .trailing(left: left - 1, ran: ran + 1) : .idle(frames: 0)
-            compare(inUseOutput, echo: echo)
+            if echo { compareInUse(inUseOutput) }
+            if echo, current { compareShadow(output) }
             return (ran + 1 >= handBackLeastFrames && shadow <= handBackRatio * inUse) || left == 1 ? .handBack : .none
         case .running(let ran):
             state.cancel(rec, play, into: output)
@@ -353,10 +331,13 @@ package final class ShadowCanceller {
     /// The smoothed energies of the output in use and of `output`, over frames with echo.
     private func compare(_ inUseOutput: UnsafePointer<Int16>, echo: Bool) {
         guard echo else { return }
-        let n = frameFrames * mics
-        inUse += smooth * (ERLEMeter.energy(inUseOutput, count: n) - inUse)
-        shadow += smooth * (ERLEMeter.energy(output, count: n) - shadow)
+        compareInUse(inUseOutput)
+        compareShadow(output)
     }
+
+    /// One frame with echo of the output in use, and of the shadow's (or the replaced state's).
+    private func compareInUse(_ out: UnsafePointer<Int16>) { inUse += smooth * (ERLEMeter.energy(out, count: frameFrames * mics) - inUse) }
+    private func compareShadow(_ out: UnsafePointer<Int16>) { shadow += smooth * (ERLEMeter.energy(out, count: frameFrames * mics) - shadow) }
 
     /// The shadow has won at stream time `time` (s): its state is the one in use from now on;
     /// `old`, the state it replaces, becomes the next shadow's. Returns the shadow's state.
@@ -372,7 +353,8 @@ package final class ShadowCanceller {
         let won = state
         state = old
         if fastStart {
-            fastStartTookOverAt = time
+            // (The first: a later fast start covers a warm start too long for one frame.)
+            if fastStartTookOverAt == nil { fastStartTookOverAt = time }
         } else {
             tookOver += 1
             lastTakeOver = time
@@ -389,6 +371,8 @@ package final class ShadowCanceller {
     /// next shadow's, its retraining ends; returns the full-tail state, the one in use from
     /// now on (the caller leaves the preprocessor attached to it).
     package func handBack(inUse short: EchoState) -> EchoState {
+        // A replay still owed is done now: the state is in use from this frame on.
+        _ = state.catchUp(most: .max)
         let full = state
         state = short
         phase = .idle(frames: 0)

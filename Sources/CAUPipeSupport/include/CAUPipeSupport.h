@@ -10,4 +10,6 @@
 #include "aupipe_stray_stdout.h"
 #include "aupipe_libraries.h"
 #include "aupipe_dsp_kernels.h"
+#include "aupipe_echo_kernels.h"
+#include "aupipe_decimate_kernels.h"
 #endif

@@ -1,0 +1,71 @@
+import Testing
+@testable import AUPipeUnits
+
+/// A warm start left to the frames that follow (`EchoState.deferReplay`, `catchUp`) leaves the
+/// state exactly as a replay all at once would (the same speex calls in the same order), and
+/// `LinearEchoCanceller.replayFits` leaves the whole history's replay in one frame at 16 kHz
+/// (the defaults' bytes) but not at 48 kHz.
+@Suite struct WarmStartSpreadTests {
+    static func layout(rate: Int) -> EchoLayout {
+        EchoLayout(rate: rate, inChannels: 1, mics: 1, speakers: 1, frameFrames: rate / 50, tailFrames: rate * 2 / 5, maxDelayFrames: rate / 2)
+    }
+
+    /// A frame of a seeded signal: the reference, and the microphone as its echo (a delay and a
+    /// gain) plus a little noise.
+    static func frame(_ index: Int, n: Int) -> (ref: [Float], mic: [Int16]) {
+        var state = UInt64(index) &* 0x9E37_79B9_7F4A_7C15 &+ 1
+        func next() -> Float {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Float(Int64(bitPattern: state) >> 40) / Float(1 << 23)
+        }
+        let ref = (0..<n).map { _ in 0.3 * next() }
+        let mic = ref.enumerated().map { i, x in Int16(max(-32768, min(32767, (0.5 * x + 0.001 * next()) * 32768 * (i % 7 == 0 ? 0.9 : 1)))) }
+        return (ref, mic)
+    }
+
+    @Test func aDeferredReplayGivesTheSameOutputs() throws {
+        let layout = Self.layout(rate: 16000), n = layout.frameFrames
+        let history = EchoHistory(frameFrames: n, mics: 1, maxDelay: layout.maxDelayFrames, capacity: 40)
+        let now = try EchoState(frameFrames: n, tailFrames: 1600, rate: 16000), later = try EchoState(frameFrames: n, tailFrames: 1600, rate: 16000)
+        var play = [Int16](repeating: 0, count: n), a = play, b = play
+        let delay = 37
+        for f in 0..<60 {
+            let (ref, mic) = Self.frame(f, n: n)
+            history.pushReference(ref)
+            if f == 30 {
+                // Frame 30: one state replays the 30 frames before it at once, the other defers them.
+                for back in stride(from: 30, through: 1, by: -1) {
+                    history.reference(back: back, delay: delay, into: &play)
+                    now.cancel(history.mic(back: back), play, into: &a)
+                }
+                later.deferReplay(30, history: history, delay: delay)
+            }
+            history.reference(back: 0, delay: delay, into: &play)
+            if f >= 30 {
+                now.cancel(mic, play, into: &a)
+                var late: [[Int16]] = []
+                if later.catchUp(most: 4, live: { out, _ in late.append(Array(UnsafeBufferPointer(start: out, count: n))) }) {
+                    later.cancel(mic, play, into: &b)
+                    #expect(b == a, "frame \(f)")
+                }
+                #expect(late.count <= 4)
+            }
+            history.record(mic: mic)
+        }
+        #expect(later.backlog == nil)
+    }
+
+    @Test func theWholeHistoryFitsOneFrameAt16kHzNotAt48() throws {
+        for (rate, fits) in [(16000, true), (48000, false)] {
+            let layout = Self.layout(rate: rate)
+            let linear = try LinearEchoCanceller(layout: layout, automatic: true, historyFrames: 60)
+            let ref = [Float](repeating: 0, count: layout.frameFrames), mic = [Int16](repeating: 0, count: layout.frameFrames)
+            for _ in 0..<linear.history.capacity + 1 {
+                linear.history.pushReference(ref)
+                linear.history.record(mic: mic)
+            }
+            #expect(linear.replayFits(drift: true) == fits, "\(rate) Hz")
+            #expect(linear.replayFits(drift: false) == fits, "\(rate) Hz")
+        }
+    }
+}
