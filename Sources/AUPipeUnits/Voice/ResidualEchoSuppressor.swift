@@ -33,7 +33,8 @@ import Glibc
 ///   well above that median; in quiet rooms it stays below 1 − `echoCoherence` and nothing changes.
 ///   A frame whose C the model explains (a large predicted residual, as a saturating
 ///   loudspeaker's, that accounts for C's power: `explainedShare`, `explainedMargin`) counts
-///   as echo alone for the gain however incoherent.
+///   as echo alone for the gain however incoherent, once no near end has been detected for
+///   `explainedHoldSeconds`.
 /// - the gain: G = 1 − β·R/|C|², with β = `beta` in frames of echo alone and `betaNear`
 ///   otherwise (and at most 1 in bins where the near end is present: D incoherent with Ŷ
 ///   and C well above R); at least the gain that leaves C's noise floor (minimum tracking:
@@ -102,6 +103,11 @@ package final class ResidualEchoSuppressor {
     /// 20.3–20.9 dB of echo-only ERLE, the near end 0.0–0.1 dB lower there and in babble
     /// (figures in bench/README.md, "Figures behind aec's constants").
     package static let explainedShare: Float = 0.1, explainedMargin: Float = 2
+    /// ... and only once no near end has been detected for this long (s): within a double
+    /// talk's pauses and just after it, a near talker the detector misses for a frame must not
+    /// be taken for residual (without it the near end lost up to 0.1 dB and AECMOS's double-talk
+    /// "other" rating 0.01–0.1 on the scenes the test helps; 0.5 s halved that).
+    package static let explainedHoldSeconds = 1.0
     /// The noise floor's window (s), and what its minimum is multiplied by: the least smoothed
     /// power over 2 s, itself, keeps more of the echo out than twice the least over 1 s, at the
     /// same near end.
@@ -136,6 +142,10 @@ package final class ResidualEchoSuppressor {
     /// when it ends; and whether one is under way.
     private let keptW1, keptW2, keptW3: UnsafeMutablePointer<Float>
     private var inPathChange = false
+    /// Frames since `aec`'s double-talk detector or the level test last heard a near end (at
+    /// most `explainedHoldFrames`), and the frames `explainedHoldSeconds` make.
+    private var sinceNear = 0
+    private let explainedHoldFrames: Int
     private let noise, minNow, minBefore, gain, rawGain: UnsafeMutablePointer<Float>
     private var sb: Float = 0
     private var buffers: [UnsafeMutablePointer<Float>] = []
@@ -166,6 +176,7 @@ package final class ResidualEchoSuppressor {
         backgroundIncoherence = (1 - Self.echoCoherence) / Self.backgroundMargin
         backgroundStep = Self.backgroundRate * Float(seconds)
         spreadBins = max(1, Int((Self.spreadHz * Double(size) / Double(rate)).rounded()))
+        explainedHoldFrames = max(1, Int((Self.explainedHoldSeconds / seconds).rounded()))
         var made: [UnsafeMutablePointer<Float>] = []
         func buffer(_ n: Int) -> UnsafeMutablePointer<Float> {
             let b = UnsafeMutablePointer<Float>.allocate(capacity: n)
@@ -311,7 +322,9 @@ package final class ResidualEchoSuppressor {
             predicted += w1[k] * p[k] + w2[k] * s[k] + w3[k] * b
             heard += eFast[k]
         }
-        let explained = farHeard && predicted >= Self.explainedShare * pSum && heard <= Self.explainedMargin * (predicted + noiseSum)
+        sinceNear = (doubleTalk || loud) ? 0 : min(sinceNear + 1, explainedHoldFrames)
+        let explained = farHeard && sinceNear >= explainedHoldFrames && predicted >= Self.explainedShare * pSum
+            && heard <= Self.explainedMargin * (predicted + noiseSum)
         let nearActive = doubleTalk || loud || (!pathChanged && !(incoherence <= allowed) && !explained)
         if !nearActive { framesEchoAlone += 1 }
         sb = a * sb + (1 - a) * b
