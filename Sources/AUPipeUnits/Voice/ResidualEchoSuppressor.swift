@@ -100,13 +100,13 @@ package final class ResidualEchoSuppressor {
     /// floor, at least 1/`explainedMargin` of C's power (3 dB) counts as echo alone for the
     /// gain however incoherent (not for the model's adaptation, which would then learn from its
     /// own verdict). On bench/aec's small loudspeaker (`sat-speaker-*`): 17.5–18.9 to
-    /// 20.3–20.9 dB of echo-only ERLE, the near end 0.0–0.1 dB lower there and in babble
+    /// 19.5–20.6 dB of echo-only ERLE, the near end and the other scenes as they were
     /// (figures in bench/README.md, "Figures behind aec's constants").
     package static let explainedShare: Float = 0.1, explainedMargin: Float = 2
     /// ... and only once no near end has been detected for this long (s): within a double
     /// talk's pauses and just after it, a near talker the detector misses for a frame must not
     /// be taken for residual (without it the near end lost up to 0.1 dB and AECMOS's double-talk
-    /// "other" rating 0.01–0.1 on the scenes the test helps; 0.5 s halved that).
+    /// "other" rating up to 0.1 in 11 of bench/aec's scenes; 0.5 s still lost some).
     package static let explainedHoldSeconds = 1.0
     /// The noise floor's window (s), and what its minimum is multiplied by: the least smoothed
     /// power over 2 s, itself, keeps more of the echo out than twice the least over 1 s, at the
