@@ -174,6 +174,44 @@ import Testing
         print("pink 45 dB SNR: windows mostly zeros with comfort=off: \(Self.zeroWindows(off.out).count), on: \(dead.count); near end alone \(String(rms, decimals: 2)) steps rms")
     }
 
+    /// The bench's echo-only ERLE (bench/aec/compare.py) reads `comfort=off`'s runs as the
+    /// defaults' output less their comfort noise. That holds if nothing before the comfort noise
+    /// depends on it: here the noise is written apart (`ComfortNoise.addedNoise`) on the babble
+    /// scene (where it is loudest against the echo), and the defaults' output less it is
+    /// `comfort=off`'s output, sample for sample, within the 16-bit rounding (half a step).
+    @Test func theDefaultsLessTheirComfortNoiseAreComfortOff() throws {
+        let p = Self.babble15
+        let far = try write("far.wav", p.far)
+        let mic = (0..<Self.count).map { Float(AECSignals.int16(p.echo[$0] + p.noise[$0])) / 32768 }
+        let format = StreamFormat(encoding: .s16le, sampleRate: Self.rate, channels: 1)
+        func run(_ args: [String]) throws -> (out: [Float], noise: [Float], latency: Int) {
+            let harness = try UnitHarness(["aec", "ref=\(far)"] + args, format: format)
+            let unit = try #require(harness.unit as? EchoCancellerUnit)
+            var noise: [Float] = []
+            unit.postFilter?.comfort?.addedNoise = { noise += $0 }
+            let out = try harness.run(mic)
+            #expect(unit.postFilter?.comfort?.clipped ?? 0 == 0)
+            return (out, noise, unit.postFilter?.latencyFrames ?? 0)
+        }
+        let on = try run([]), off = try run(["comfort=off"])
+        #expect(off.noise.isEmpty)
+        try #require(on.out.count == Self.count && off.out.count == Self.count)
+        try #require(on.noise.count >= Self.count + on.latency, "\(on.noise.count) noise samples")
+        var worst: Float = 0, differ = 0, power: Double = 0
+        for i in 0..<Self.count {
+            let added = on.noise[i + on.latency] * 32768
+            worst = max(worst, abs((on.out[i] - off.out[i]) * 32768 - added))
+            if on.out[i] != off.out[i] { differ += 1 }
+            power += Double(added * added)
+        }
+        #expect(worst <= 0.501, "defaults less their comfort noise against comfort=off: \(worst) steps at worst")
+        // The comparison has something to compare: the noise is there, at more than a step rms.
+        #expect(differ > Self.count / 2, "\(differ) samples differ")
+        let rms = (power / Double(Self.count)).squareRoot()
+        #expect(rms > 1, "comfort noise \(rms) steps rms")
+        print("babble 15 dB SNR: comfort noise \(String(rms, decimals: 1)) steps rms; defaults less it against comfort=off: \(worst) steps at worst")
+    }
+
     /// The noise is seeded by frame index: the same bytes at any block size; and it is there
     /// from the first seconds (before the far end's first silence).
     @Test func theNoiseIsTheSameAtAnyBlockSize() throws {

@@ -24,6 +24,12 @@ def f1(x, sign=False):
 
 
 def erle(r):
+    """Echo-only where there is one (aupipe: its comfort noise taken out; compare.echo_only)."""
+    return r.get("erle_echo", r.get("erle_c", r["erle"]))
+
+
+def erle_cn(r):
+    """The output as it is, comfort noise counted as residual echo by phase inversion."""
     return r.get("erle_c", r["erle"])
 
 
@@ -39,13 +45,16 @@ def show(names, results, cpu, json_path, rate=16000):
     print(f"Against the anchor (issue 26), {len(names)} scenes of {SECONDS:.0f} s at {rate // 1000} kHz; aec3 = WebRTC AEC3 through PyPI's livekit")
     print("  (echo cancellation, noise suppression, high-pass; 10 ms frames, the far end first; it finds the delay itself).")
     print(f"{'':34}" + "".join(f" | {t:>{w}}" for _, t in cols))
-    print(f"{'ERLE per kind, mean / worst (dB)':34}" + "".join(f" | {'':>{w}}" for _ in cols))
-    for k in kinds:
-        cells = []
-        for p, _ in cols:
-            v = [erle(results[(p, n)]) for n in ok(p) if results[(p, n)]["kind"] == k]
-            cells.append(f"{f1(np.mean(v))} / {f1(min(v))}" if v else "-")
-        print(f"  {k:32}" + "".join(f" | {c:>{w}}" for c in cells))
+    for title, of in (("ERLE per kind, mean / worst (dB)", erle), ("the same, comfort noise counted", erle_cn)):
+        if of is erle_cn and not any("erle_echo" in results[("aupipe", n)] for n in ok("aupipe")):
+            continue
+        print(f"{title:34}" + "".join(f" | {'':>{w}}" for _ in cols))
+        for k in kinds:
+            cells = []
+            for p, _ in cols:
+                v = [of(results[(p, n)]) for n in ok(p) if results[(p, n)]["kind"] == k]
+                cells.append(f"{f1(np.mean(v))} / {f1(min(v))}" if v else "-")
+            print(f"  {k:32}" + "".join(f" | {c:>{w}}" for c in cells))
 
     def row(label, fn):
         print(f"{label:34}" + "".join(f" | {fn(p):>{w}}" for p, _ in cols))
@@ -89,6 +98,8 @@ def show(names, results, cpu, json_path, rate=16000):
         m = mos_of(p)
         cells.append(f"{sum(x[1] for x in m)} of {sum(x[2] for x in m)}" if m else "-")
     print(f"  {'windows mostly exact zeros':32}" + "".join(f" | {c:>{w}}" for c in cells))
+    print("  ERLE: aupipe's echo-only (the same run with comfort=off: its output less its comfort noise), then, as before,")
+    print("  with the comfort noise counted as residual echo; the other columns' comfort noise cannot be taken out (the same figure).")
     print("  CPU: aupipe, webrtc and speex+pp: the process's user + system time over the microphone run of each scene;")
     print("  aec3: its frame loop's thread CPU time less the same loop through a module with every feature off (aec3.py).")
     print("  AECMOS: (n) windows rated; near end alone from a run with a silent far end (aecmos.py; bench/README.md).")

@@ -7,12 +7,12 @@
       (bench/c/webrtc_aec.cc), per scene; then the targets (MET/MISSED) and the CPU cost of
       aupipe's defaults next to the bare speexdsp loop (aec.c without the preprocessor).
       Each canceller runs twice per scene, the second time with the noise inverted (ERLE by
-      phase inversion: metrics.py); aupipe's linear stage four more times in the noisy scenes
-      (metrics.split_check).
+      phase inversion: metrics.py); aupipe's twice more with comfort=off (its echo-only ERLE:
+      echo_only) and its linear stage four more times in the noisy scenes (metrics.split_check).
   compare.py sweep AUPIPE SCENES_DIR 'ARGS' ['ARGS'...]
       aupipe aec ref=far.wav ARGS for each ARGS over every scene: mean and worst ERLE, worst
       near-end gain in double talk, per kind and overall (the measurement behind the defaults;
-      ERLE is erle_c where the scene is noisy).
+      ERLE is echo-only: comfort=off's runs, less erle_c's correction where the scene is noisy).
       With bench/out/venv's python (livekit, onnxruntime, librosa: bench/aec/run makes it), also
       WebRTC's AEC3 (aec3.py) and AECMOS (aecmos.py), and the anchor table (anchor_table.py),
       whose figures go to bench/out/aec-anchor.json. AEC_WORKERS=2: two jobs at a time.
@@ -71,16 +71,21 @@ REALIZATION_SHIFTS_S = (11, 23)   # babble15 scenes: the noise moved by these ma
 
 def measured(facts, parts, cmd, linear, far, mic, path):
     """cmd (with {far}) over the microphone file mic and over parts' microphone with the noise
-    inverted: metrics.measure's figures; with linear (the linear stage's command) and noise at
-    40 dB SNR or less, also split_check's and misadjustment_through's ("split") and erle_c.
-    path(name) names a scratch file. Returns (figures, CPU seconds of the run over mic)."""
+    inverted: metrics.measure's figures; with linear (the linear stage's command: cmd is
+    aupipe's), also the echo-only ERLE (echo_only: "erle_echo", "conv_echo"), and with noise at
+    40 dB SNR or less split_check's and misadjustment_through's figures ("split"), erle_c, and
+    erle_echo less what phase inversion misses. path(name) names a scratch file. Returns
+    (figures, CPU seconds of the run over mic)."""
     metrics.write_wav(path("inverted.wav"), metrics.inverted_mic(parts))
     cpu = run(fill(cmd, far), mic, path("out.wav"))
     run(fill(cmd, far), path("inverted.wav"), path("out-inverted.wav"))
     y, yi = metrics.read_wav(path("out.wav")), metrics.read_wav(path("out-inverted.wav"))
     res = metrics.measure(facts, parts, y, yi)
     res["_out"] = metrics.aligned(metrics.fit(y, len(parts["mic"])), res["lag"])   # for AECMOS; dropped by one()
-    if linear is None or facts["snr_db"] > 40:
+    if linear is None:
+        return res, cpu
+    echo_only(res, facts, parts, cmd, far, mic, path)
+    if facts["snr_db"] > 40:
         return res, cpu
     silent = path("silent.wav")
     metrics.write_wav(silent, np.zeros(len(parts["mic"]), dtype=np.int16))
@@ -94,7 +99,31 @@ def measured(facts, parts, cmd, linear, far, mic, path):
     cells = metrics.misadjustment_through(facts, parts, *(metrics.aligned(x, res["lag"]) for x in (y, yi)), outs)
     res["split"] = {"exact": exact, "split": split, "err": err, "cells": cells}
     res["erle_c"] = res["erle"] - max(0.0, err)
+    res["erle_echo"] -= max(0.0, err)
     return res, cpu
+
+
+def without_comfort(cmd):
+    """The aupipe command with comfort=off (whatever it asked): the same output less the comfort
+    noise, to the 16-bit rounding (ComfortNoiseSceneTests.theDefaultsLessTheirComfortNoiseAreComfortOff)."""
+    return [a for a in cmd if not a.startswith("comfort=")] + ["comfort=off"]
+
+
+def echo_only(res, facts, parts, cmd, far, mic, path):
+    """The echo-only ERLE of aupipe's command into res: phase inversion over the same command with
+    its comfort noise taken out (without_comfort; comfort noise is added last and does not
+    follow the noise's sign, so phase inversion counts it as residual echo: at babble's level,
+    15 dB under the echo, it dominates the residual): "erle_echo" (metrics.measure's erle of those
+    runs; measured() takes erle_c's correction off it in noisy scenes), "conv_echo" and
+    "track_echo" (convergence and the short-term ERLE over time, the same way)."""
+    quiet = without_comfort(cmd)
+    if quiet == cmd:
+        res["erle_echo"], res["conv_echo"] = res["erle"], res["conv"]
+        return
+    run(fill(quiet, far), mic, path("quiet.wav"))
+    run(fill(quiet, far), path("inverted.wav"), path("quiet-inverted.wav"))
+    q = metrics.measure(facts, parts, metrics.read_wav(path("quiet.wav")), metrics.read_wav(path("quiet-inverted.wav")))
+    res["erle_echo"], res["conv_echo"], res["track_echo"] = q["erle"], q["conv"], q["track"]
 
 
 def one(job):
@@ -124,7 +153,9 @@ def one(job):
             for shift in REALIZATION_SHIFTS_S:
                 moved = metrics.noise_moved(parts, shift)
                 metrics.write_wav(path("moved.wav"), metrics.to16(moved["mic"]))
-                res["realizations"][shift] = measured(facts, moved, cmd, linear, far, path("moved.wav"), path)[0]["erle_c"]
+                r = measured(facts, moved, cmd, linear, far, path("moved.wav"), path)[0]
+                res["realizations"][shift] = r["erle_c"]
+                res.setdefault("realizations_echo", {})[shift] = r["erle_echo"]
     except Exception as e:  # a failed run is reported in its cell
         return label, facts["name"], {"error": str(e)}, None
     finally:
@@ -185,7 +216,14 @@ def linear_stage(cmd):
 
 
 def erle_of(r):
-    """The ERLE a target is judged on: erle_c where the linear stage was checked, else erle."""
+    """The ERLE a target is judged on: aupipe's echo-only ERLE (erle_echo: its comfort noise taken
+    out, and what phase inversion misses where the linear stage was checked), else erle_c, else erle."""
+    return r.get("erle_echo", r.get("erle_c", r["erle"]))
+
+
+def erle_cn(r):
+    """The ERLE of the output as it is, comfort noise counted as residual echo (the figure before
+    erle_echo): erle_c where the linear stage was checked, else erle."""
     return r.get("erle_c", r["erle"])
 
 
@@ -196,8 +234,10 @@ def f1(x, sign=False):
 
 
 def fe(r):
-    """ERLE, with * when it is erle_c (less what phase inversion misses)."""
-    return f1(erle_of(r)) + ("*" if "erle_c" in r else " ")
+    """ERLE, with * when it is less what phase inversion misses (erle_c), and aupipe's with its
+    comfort noise counted after a slash (erle_cn)."""
+    star = "*" if "erle_c" in r else " "
+    return f1(erle_of(r)) + star + (f"/{f1(erle_cn(r))}" if "erle_echo" in r else "")
 
 
 def table(aupipe, speex, webrtc, root):
@@ -231,7 +271,7 @@ def table(aupipe, speex, webrtc, root):
         results[(label, name)] = res
         cpu[label] = cpu.get(label, 0.0) + (c or 0.0)
     shown = [p for p, _, _ in procs if p != "bare-speex"]
-    head = f"{'scene':16}" + "".join(f" | {p + ': ERLE gain SISDR NR conv':38}" for p in shown)
+    head = f"{'scene':16}" + "".join(f" | {p + (': ERLE/+cn' if p == 'aupipe' else ': ERLE') + ' gain SISDR NR conv':43}" for p in shown)
     print(head)
     print("-" * len(head))
     for n in names:
@@ -239,16 +279,18 @@ def table(aupipe, speex, webrtc, root):
         for p in shown:
             r = results[(p, n)]
             if "error" in r:
-                cells.append(f"{r['error'][:38]:38}")
+                cells.append(f"{r['error'][:43]:43}")
             else:
-                cells.append(f"{fe(r):>9} {f1(r['near_gain'], True):>6} {f1(r['sisdr']):>5} {f1(r['nr']):>5} {f1(r['conv']):>5}   ")
-        print(f"{n:16}" + "".join(f" | {c:38}" for c in cells))
+                cells.append(f"{fe(r):>14} {f1(r['near_gain'], True):>6} {f1(r['sisdr']):>5} {f1(r['nr']):>5} {f1(r['conv']):>5}   ")
+        print(f"{n:16}" + "".join(f" | {c:43}" for c in cells))
     pcs = [n for n in names if results[("aupipe", n)].get("reconv") is not None or "pathchange" in n]
     for n in pcs:
         print(f"{'':16}   reconvergence after the path change in {n} (s): "
               + ", ".join(f"{p} {f1(results[(p, n)].get('reconv'))}" for p in shown))
     print("   ERLE dB after convergence (the residual echo told from the noise by phase inversion; *: less what that misses")
-    print("   at the linear stage, below); gain: near end's own component in double talk, dB; SISDR in double talk, dB;")
+    print("   at the linear stage, below); aupipe's ERLE is echo-only: the same run with comfort=off (its output less the comfort")
+    print("   noise, which phase inversion would count as residual echo), then after the slash (+cn) with the comfort noise counted;")
+    print("   the other cancellers' comfort noise cannot be taken out); gain: near end's own component in double talk, dB; SISDR in double talk, dB;")
     print("   NR: noise reduction in the noise-only stretch, dB; conv: convergence time, s ('-': never). See bench/README.md.")
     checked = [n for n in names if "split" in results[("aupipe", n)]]
     if checked:
@@ -275,10 +317,11 @@ def table(aupipe, speex, webrtc, root):
         moved = [n for n in checked if "realizations" in results[("aupipe", n)]]
         if moved:
             print("erle_c over other realizations of the noise (the same babble moved by " + " and ".join(f"{s} s" for s in REALIZATION_SHIFTS_S)
-                  + "): one realization moves the figure by a dB or so:")
+                  + "): one realization moves the figure by a dB or so; echo-only, then with the comfort noise counted:")
             for n in moved:
                 r = results[("aupipe", n)]
-                print(f"  {n:18} {f1(r['erle_c'])} as made, " + ", ".join(f"{f1(x)} moved {s} s" for s, x in r["realizations"].items()))
+                print(f"  {n:18} {f1(r['erle_echo'])} as made, " + ", ".join(f"{f1(x)} moved {s} s" for s, x in r["realizations_echo"].items())
+                      + f"; {f1(r['erle_c'])} as made, " + ", ".join(f"{f1(x)} moved {s} s" for s, x in r["realizations"].items()))
 
     a = {n: results[("aupipe", n)] for n in names}
     ok = [n for n in names if "error" not in a[n]]
@@ -300,8 +343,8 @@ def table(aupipe, speex, webrtc, root):
         return [("mean ERLE, rooms at delays <= 120 ms >= 40 dB", mean(rs("room-near"), "erle"), 40),
                 ("mean ERLE, rooms at delays 300-400 ms >= 40 dB", mean(rs("room-far"), "erle"), 40),
                 ("ERLE with a saturating loudspeaker >= 30 dB (worst)", worst(rs("sat"), "erle"), 30),
-                ("ERLE, babble at 15 dB SNR >= 30 dB (erle_c; worst of 3x3 runs)",
-                 worst([r | {"erle": min([erle_of(r)] + list(r.get("realizations", {}).values()))} for r in rs("babble15")], "erle"), 30),
+                ("ERLE, babble at 15 dB SNR >= 30 dB (echo-only, erle_c; worst of 3x3 runs)",
+                 worst([r | {"erle": min([erle_of(r)] + list(r.get("realizations_echo", r.get("realizations", {})).values()))} for r in rs("babble15")], "erle"), 30),
                 ("ERLE with drift up to +-1000 ppm >= 30 dB (worst)", worst(rs("drift"), "erle"), 30),
                 ("near-end gain in double talk >= -2 dB in every scene (worst)", worst(talk, "near_gain"), -2),
                 ("  no target: near end 10 dB under the echo, in noise (worst)", worst(rs("quietnear"), "near_gain"), None)]

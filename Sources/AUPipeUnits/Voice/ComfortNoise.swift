@@ -98,6 +98,11 @@ package final class ComfortNoise {
     private var carryHolds = false
     /// Output samples clipped to 16 bits when the noise was added.
     package private(set) var clipped = 0
+    /// For the bench and tests (nil otherwise): called after every frame with the noise added
+    /// to it (N samples, full scale 1, before the 16-bit rounding; zeros where none was), so
+    /// that the output can be taken apart into the post-filter's output and the comfort noise.
+    package var addedNoise: ((UnsafeBufferPointer<Float>) -> Void)?
+    private let added: UnsafeMutablePointer<Float>
 
     /// For frames of `frameFrames` at `rate` Hz; `hangoverFrames`: the far end's silence before
     /// the output is background again (the echo's tail and the post-filter's latency);
@@ -138,6 +143,7 @@ package final class ComfortNoise {
         re = buffer(bins); im = buffer(bins); power = buffer(bins); smoothed = buffer(bins)
         background = buffer(bins); target = buffer(bins)
         rawPowers = buffer(bins * (self.lateFrames + 1))
+        added = buffer(n)
         buffers = made
     }
 
@@ -227,12 +233,15 @@ package final class ComfortNoise {
         }
         framesFilled += 1
         fft.inverse(re: re, im: im, into: work)
+        let tapped = addedNoise != nil
         for i in 0..<n {
             let x = Float(frame[i]) / 32768 + carry[i] + window[i] * work[i]
+            if tapped { added[i] = carry[i] + window[i] * work[i] }
             carry[i] = window[n + i] * work[n + i]
             frame[i] = SampleCodec.s16(x, clipped: &clipped)
         }
         carryHolds = true
+        addedNoise?(UnsafeBufferPointer(start: added, count: n))
     }
 
     /// The background: the least smoothed power over the first `leastBackgroundSeconds` of
@@ -263,8 +272,13 @@ package final class ComfortNoise {
 
     /// The last fill's overlap, when there is one, into `frame` (then none is left).
     private func addCarry(_ frame: UnsafeMutablePointer<Int16>) {
-        guard carryHolds else { return }
+        defer { addedNoise?(UnsafeBufferPointer(start: added, count: frameFrames)) }
+        guard carryHolds else {
+            if addedNoise != nil { added.update(repeating: 0, count: frameFrames) }
+            return
+        }
         for i in 0..<frameFrames {
+            added[i] = carry[i]
             frame[i] = SampleCodec.s16(Float(frame[i]) / 32768 + carry[i], clipped: &clipped)
             carry[i] = 0
         }

@@ -32,6 +32,10 @@ import Glibc
 ///   (1 − the weighted coherence) is within `backgroundMargin` times its running median over
 ///   such frames (`backgroundIncoherence`; at most `mostIncoherence`). A near talker starts
 ///   well above that median; in quiet rooms it stays below 1 − `echoCoherence` and nothing changes.
+///   A frame whose C the model explains (a large predicted residual, as a saturating
+///   loudspeaker's, that accounts for C's power: `explainedShare`, `explainedMargin`) counts
+///   as echo alone for the gain however incoherent, once no near end has been detected for
+///   `explainedHoldSeconds`.
 /// - the gain: G = 1 − β·R/|C|², with β = `beta` in frames of echo alone and `betaNear`
 ///   otherwise (and at most 1 in bins where the near end is present: D incoherent with Ŷ
 ///   and C well above R); at least the gain that leaves C's noise floor (minimum tracking:
@@ -91,6 +95,20 @@ package final class ResidualEchoSuppressor {
     /// against a quiet near talker's level (figures in bench/README.md, "Figures behind aec's
     /// constants").
     package static let backgroundMargin: Float = 2, mostIncoherence: Float = 0.12, backgroundRate: Float = 0.0125
+    /// A frame whose predicted residual is at least `explainedShare` of the echo estimate's
+    /// power (−10 dB: a linear filter that explains the echo to 10 dB or less, as with a
+    /// saturating loudspeaker; in a linear room it explains 20–60 dB) and, with the noise
+    /// floor, at least 1/`explainedMargin` of C's power (3 dB) counts as echo alone for the
+    /// gain however incoherent (not for the model's adaptation, which would then learn from its
+    /// own verdict). On bench/aec's small loudspeaker (`sat-speaker-*`): 17.5–18.9 to
+    /// 19.5–20.6 dB of echo-only ERLE, the near end and the other scenes as they were
+    /// (figures in bench/README.md, "Figures behind aec's constants").
+    package static let explainedShare: Float = 0.1, explainedMargin: Float = 2
+    /// ... and only once no near end has been detected for this long (s): within a double
+    /// talk's pauses and just after it, a near talker the detector misses for a frame must not
+    /// be taken for residual (without it the near end lost up to 0.1 dB and AECMOS's double-talk
+    /// "other" rating up to 0.1 in 11 of bench/aec's scenes; 0.5 s still lost some).
+    package static let explainedHoldSeconds = 1.0
     /// The noise floor's window (s), and what its minimum is multiplied by: the least smoothed
     /// power over 2 s, itself, keeps more of the echo out than twice the least over 1 s, at the
     /// same near end.
@@ -125,6 +143,10 @@ package final class ResidualEchoSuppressor {
     /// when it ends; and whether one is under way.
     private let keptW1, keptW2, keptW3: UnsafeMutablePointer<Float>
     private var inPathChange = false
+    /// Frames since `aec`'s double-talk detector or the level test last heard a near end (at
+    /// most `explainedHoldFrames`), and the frames `explainedHoldSeconds` make.
+    private var sinceNear = 0
+    private let explainedHoldFrames: Int
     private let noise, minNow, minBefore, gain, rawGain: UnsafeMutablePointer<Float>
     /// The statistics' sums over the bins (`aupipe_res_statistics`): P, coherence·|Ŷ|², |Ŷ|², |D|², noise.
     private let sums: UnsafeMutablePointer<Float>
@@ -157,6 +179,7 @@ package final class ResidualEchoSuppressor {
         backgroundIncoherence = (1 - Self.echoCoherence) / Self.backgroundMargin
         backgroundStep = Self.backgroundRate * Float(seconds)
         spreadBins = max(1, Int((Self.spreadHz * Double(size) / Double(rate)).rounded()))
+        explainedHoldFrames = max(1, Int((Self.explainedHoldSeconds / seconds).rounded()))
         var made: [UnsafeMutablePointer<Float>] = []
         func buffer(_ n: Int) -> UnsafeMutablePointer<Float> {
             let b = UnsafeMutablePointer<Float>.allocate(capacity: n)
@@ -275,7 +298,19 @@ package final class ResidualEchoSuppressor {
             backgroundIncoherence = min(max(backgroundIncoherence, 0), Self.mostIncoherence / Self.backgroundMargin)
         }
         let allowed = max(1 - Self.echoCoherence, Self.backgroundMargin * backgroundIncoherence)
-        let nearActive = doubleTalk || loud || (!pathChanged && !(incoherence <= allowed))
+        // A loudspeaker's distortion makes the microphone incoherent with Ŷ too: where the
+        // model's residual is a large share of the echo estimate (`explainedShare`) and, with
+        // the noise floor, accounts for C's power (within `explainedMargin`), the frame is echo
+        // alone whatever its coherence. A near talker adds power the model does not predict.
+        var predicted: Float = 0, heard: Float = 0
+        for k in 0..<bins {
+            predicted += w1[k] * p[k] + w2[k] * s[k] + w3[k] * b
+            heard += eFast[k]
+        }
+        sinceNear = (doubleTalk || loud) ? 0 : min(sinceNear + 1, explainedHoldFrames)
+        let explained = farHeard && sinceNear >= explainedHoldFrames && predicted >= Self.explainedShare * pSum
+            && heard <= Self.explainedMargin * (predicted + noiseSum)
+        let nearActive = doubleTalk || loud || (!pathChanged && !(incoherence <= allowed) && !explained)
         if !nearActive { framesEchoAlone += 1 }
         sb = a * sb + (1 - a) * b
         // The regressors smoothed, and in frames of echo alone one NLMS step per bin where D is
