@@ -17,10 +17,9 @@ package final class EchoAlignment {
     /// before the fine tracker has one of its own.
     package static let bootstrapPPM = 60.0
     /// The span (s) and measurements behind `bootstrap`'s first estimate: a drift of 250 ppm
-    /// or more is plain within 1 s (4 frames at 16 kHz), and the sooner it is compensated, the
-    /// less of the first seconds the canceller spends on an echo that moves (1.5 s and 8 before:
-    /// compensation began 0.5 s later; 0.75 s and 4 misread a 100 ppm drift; bench/README.md).
-    package static let bootstrapSpan = 1.0, bootstrapCount = 5
+    /// or more is plain within 1.5 s (6 frames at 16 kHz), and the sooner it is compensated,
+    /// the less of the stream the canceller spends on an echo that moves.
+    package static let bootstrapSpan = 1.5, bootstrapCount = 8
     /// How far above the noise floor (on `DelayEstimator.threshold`'s scale) a single analysis's
     /// peak must stand to be used at once, before the estimator's hysteresis confirms it (three
     /// analyses, half a second later): twice the threshold, far above unrelated signals (5–13)

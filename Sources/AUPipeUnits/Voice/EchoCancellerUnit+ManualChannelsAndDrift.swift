@@ -133,9 +133,9 @@ extension EchoCancellerUnit {
         A drift too fast for those analyses (their half\-second windows smear the
         peak of an echo that moves 8 samples in one at 1000 ppm) is first found by a
         second tracker on quarter\-second windows of the band up to 3 kHz, whose
-        first estimate needs only 1 s of measurements (five): it is used from 60 ppm until
+        first estimate needs only 1.5 s of measurements: it is used from 60 ppm until
         the first has an estimate of its own, so a large drift is compensated about
-        1.8 s into the stream.
+        2.2 s into the stream.
         Once the drift found would have moved the echo by two frames over 6 s or more
         of measurements on the path followed (a path found again after a gap of over
         a second starts anew), or at once when it is beyond 300 ppm, and either tracker
