@@ -24,7 +24,7 @@ package struct CompressorCurve: Sendable {
     }
 
     /// The gain at level `x` dBFS, dB (≤ 0).
-    @inlinable @inline(__always)
+    @inline(__always)
     package func gain(_ x: Float) -> Float {
         let slope = 1 / ratio - 1
         let d = x - threshold
@@ -53,7 +53,7 @@ package struct ExpanderCurve: Sendable {
         (self.threshold, self.ratio, self.range) = (threshold, ratio, range)
     }
 
-    @inlinable @inline(__always)
+    @inline(__always)
     package func gain(_ x: Float) -> Float {
         let d = x - threshold
         if d >= 0 { return 0 }
@@ -80,7 +80,7 @@ package struct GainSmoother: Sendable {
     }
 
     /// One step from `value` towards `target`; `isAttack` chooses the coefficient.
-    @inlinable @inline(__always)
+    @inline(__always)
     package func step(_ value: Float, to target: Float, isAttack: Bool) -> Float {
         let a = isAttack ? attack : release
         return target + a * (value - target)
