@@ -69,7 +69,7 @@ import Testing
     }
 
     @Test func longPausesComeOutAsKeepAndTheEndsAsPad() throws {
-        let (output, _) = try Self.run(["threshold=-50dB"] + Self.settings)
+        let (output, unit) = try Self.run(["threshold=-50dB"] + Self.settings)
         let speech = Self.labels(output)
         // The quiet runs between labelled speech in the output, and at its ends.
         var gaps: [Int] = [], run = 0
@@ -83,6 +83,17 @@ import Testing
         let shortened = interior.filter { abs($0 - keep) <= tolerance }
         #expect(interior.allSatisfy { $0 < Self.frames(0.5) }, "a pause longer than pause= is left: \(interior.max() ?? 0) frames")
         #expect(shortened.count >= 2 && interior.count > 20, "the two inserted pauses do not come out as keep=200ms ± 10 ms: gaps \(interior)")
+        // And it is those two that came out so: each inserted pause holds a cut; where that cut
+        // lands in the output, the pause around it (by the labels) is keep= within 10 ms.
+        for inserted in Self.scene.inserted.dropFirst().dropLast() {
+            let cut = try #require(unit.cuts.first { inserted.contains(Int($0.start)) }, "no cut in the pause at \(inserted)")
+            let removedBefore = unit.cuts.filter { $0.end <= cut.start }.reduce(0) { $0 + Int($1.end - $1.start) }
+            let at = Int(cut.start) - removedBefore
+            var lo = at, hi = at
+            while lo > 0, !speech[lo - 1] { lo -= 1 }
+            while hi < speech.count, !speech[hi] { hi += 1 }
+            #expect(abs(hi - lo - keep) <= tolerance, "the pause at \(inserted) came out \(hi - lo) frames, keep= is \(keep)")
+        }
         let pad = Self.frames(0.1)
         #expect(abs(leading - pad) <= tolerance, "leading silence \(leading) frames, pad= is \(pad)")
         #expect(abs(trailing - pad) <= tolerance, "trailing silence \(trailing) frames, pad= is \(pad)")
