@@ -31,6 +31,18 @@ import AUPipeKit
         #expect(throws: AUPipeError.self) { try SampleEncoding(token: text) }
     }
 
+    /// An unknown encoding in a spec names where the spec came from (a flag, or a unit's
+    /// parameter), in both forms, and keeps the usage status.
+    @Test(arguments: ["xx:48000:1", "format=xx,rate=48000,channels=1"])
+    func anUnknownEncodingNamesItsOption(spec: String) {
+        #expect {
+            _ = try FormatSpec.parse(spec, option: "compressor: sidechain (voice.raw): format")
+        } throws: { error in
+            guard let e = error as? AUPipeError else { return false }
+            return e.status == .usage && e.message.hasPrefix("compressor: sidechain (voice.raw): format: unknown sample format 'xx'")
+        }
+    }
+
     @Test func formatSpecParsesShortAndLongForms() throws {
         #expect(try FormatSpec.parse("s16le:48000:1", option: "x") == StreamFormat(encoding: .s16le, sampleRate: 48000, channels: 1))
         #expect(try FormatSpec.parse("f32le:44.1k:2", option: "x") == StreamFormat(encoding: .f32le, sampleRate: 44100, channels: 2))

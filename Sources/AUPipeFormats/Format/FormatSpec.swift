@@ -31,10 +31,19 @@ public enum FormatSpec {
             throw AUPipeError.usage("\(option) '\(text)' has \(fields.count) fields; use TOKEN:RATE:CHANNELS, e.g. s16le:48000:2")
         }
         var parts = Parts()
-        if !fields[0].isEmpty { parts.token = try SampleEncoding(token: fields[0]) }
+        if !fields[0].isEmpty { parts.token = try encoding(fields[0], option: option) }
         if fields.count > 1, !fields[1].isEmpty { parts.rate = try parseRate(fields[1], option: option) }
         if fields.count > 2, !fields[2].isEmpty { parts.channels = try parseChannels(fields[2], option: option) }
         return parts
+    }
+
+    /// The sample encoding `token`; an unknown one's message names `option` (the flag, or the
+    /// unit and parameter it came from).
+    private static func encoding(_ token: String, option: String) throws -> SampleEncoding {
+        do { return try SampleEncoding(token: token) } catch var error as AUPipeError {
+            error.message = "\(option): \(error.message)"
+            throw error
+        }
     }
 
     private static func longForm(_ text: String, option: String) throws -> Parts {
@@ -45,7 +54,7 @@ public enum FormatSpec {
                 throw AUPipeError.usage("\(option): '\(pair)' is not key=value; use format=…,rate=…,channels=…")
             }
             switch kv[0].lowercased() {
-            case "format": parts.token = try SampleEncoding(token: kv[1])
+            case "format": parts.token = try encoding(kv[1], option: option)
             case "rate": parts.rate = try parseRate(kv[1], option: option)
             case "channels": parts.channels = try parseChannels(kv[1], option: option)
             case "layout":
