@@ -55,6 +55,44 @@ import Testing
         #expect(later.backlog == nil)
     }
 
+    /// A warm start beside a running shadow (`delayMoved`'s `beside`) resets the state in use and
+    /// catches up `replayBudget`'s worth of frames a frame: at 48 kHz the 100 frames of history
+    /// and the frames that come meanwhile, 33 a frame, take three frames left to the shadow;
+    /// `settle` finishes at once.
+    @Test func aWarmStartBesideAShadowCatchesUpAtTheBudget() throws {
+        for settles in [false, true] {
+            let layout = Self.layout(rate: 48000), n = layout.frameFrames
+            let linear = try LinearEchoCanceller(layout: layout, automatic: true, historyFrames: 60)
+            var play = [Int16](repeating: 0, count: n), out = play, scratch = play
+            var f = 0
+            func frame(delay: Int, moving: Bool = false) -> Bool {
+                let (ref, mic) = Self.frame(f, n: n)
+                linear.history.pushReference(ref)
+                // (As in `EchoCancellerUnit.runFrame`: the delay moves once the frame's reference is in.)
+                if moving { linear.delayMoved(to: delay, play: &play, scratch: &scratch, beside: true) }
+                linear.history.reference(back: 0, delay: delay, into: &play)
+                var done = linear.cancel(mic, play, into: &out)
+                if !done, settles {
+                    linear.settle(mic, play, into: &out)
+                    done = true
+                }
+                linear.history.record(mic: mic)
+                f += 1
+                return done
+            }
+            // (More frames than the history holds: the state in use is reset, not the spare taken.)
+            for _ in 0..<linear.history.capacity + 20 { #expect(frame(delay: 100)) }
+            #expect(!linear.replayFits(drift: false))
+            let state = linear.state
+            var waited = frame(delay: 200, moving: true) ? 0 : 1
+            #expect(waited == (settles ? 0 : 1))
+            while waited > 0, !frame(delay: 200), waited < 10 { waited += 1 }
+            #expect(waited == (settles ? 0 : 3))
+            #expect(!linear.catchingUp)
+            #expect(linear.state === state && state.backlog == nil)
+        }
+    }
+
     @Test func theWholeHistoryFitsOneFrameAt16kHzNotAt48() throws {
         for (rate, fits) in [(16000, true), (48000, false)] {
             let layout = Self.layout(rate: rate)

@@ -161,7 +161,10 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
             // (`delayFound`) when the shadow is idle, and the replay waits (with a short shadow
             // only: one of the full tail is no cheaper, and catches up at once).
             let deferred = (!delayWasFound || !linear.replayFits(drift: false) && pathChange.shadow.handsBack) && pathChange.shadow.idle
-            linear.delayMoved(to: alignment.delayFrames, play: play16, scratch: out16, deferred: deferred)
+            // Too long for one frame while a shadow runs: the replay waits too, the shadow's
+            // output standing in.
+            let beside = delayWasFound && !linear.replayFits(drift: false) && pathChange.shadow.running
+            linear.delayMoved(to: alignment.delayFrames, play: play16, scratch: out16, deferred: deferred, beside: beside)
             if delayWasFound, deferred { pathChange.delayFound(linear, time: Double(framesProcessed) / Double(rate), trail: postFilter.readsEcho) }
         }
         // The first delay found: the call's first echo, cancelled at once by a fast start.
@@ -178,11 +181,11 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
         // The delay line: this frame's reference, `delayFrames` earlier.
         history.reference(back: 0, delay: alignment.delayFrames, into: play16)
         clipped += Speex16.fromFloat(micFloat, into: rec16, count: frameFrames * mics)
-        linear.cancel(rec16, play16, into: out16)
+        let cancelled = linear.cancel(rec16, play16, into: out16)
         let refLevel = ERLEMeter.energy(play16, count: frameFrames * speakers) / Double(frameFrames * speakers)
         let now = Double(framesProcessed) / Double(rate)
         pathChange.afterCancel(linear, rec: rec16, play: play16, out: out16, echo: refLevel > ERLEMeter.activeThreshold, time: now,
-                               trail: postFilter.readsEcho)
+                               trail: postFilter.readsEcho, cancelled: cancelled)
         history.record(mic: rec16)
         // The filter's own output, before the post-filter: convergence is the filter's doing
         // (the meter, the double-talk detector).

@@ -84,14 +84,23 @@ package final class EchoPathChange {
     /// speex's preprocessor reads the echo state (it stays with the replaced state while that
     /// runs on). When the replaced full-tail canceller, still attached to the preprocessor,
     /// cancels as much as the short shadow, it is the canceller again.
+    ///
+    /// `cancelled` false: the canceller in use is still catching up on a warm start
+    /// (`LinearEchoCanceller.catchingUp`) and left `out` to the shadow: the running shadow's
+    /// output is the frame's (it is not compared), or, no shadow running, the canceller
+    /// finishes its replay now (`settle`).
     package func afterCancel(_ linear: LinearEchoCanceller, rec: UnsafePointer<Int16>, play: UnsafePointer<Int16>, out: UnsafeMutablePointer<Int16>,
-                     echo: Bool, time: Double, trail: Bool) {
-        switch shadow.run(rec: rec, play: play, inUseOutput: out, echo: echo) {
+                     echo: Bool, time: Double, trail: Bool, cancelled: Bool = true) {
+        if !cancelled, !shadow.running { linear.settle(rec, play, into: out) }
+        let standIn = !cancelled && shadow.running
+        switch shadow.run(rec: rec, play: play, inUseOutput: out, echo: echo, compared: !standIn) {
         case .none:
-            break
+            if standIn { out.update(from: shadow.output, count: frameFrames * mics) }
         case .takeOver:
             out.update(from: shadow.output, count: frameFrames * mics)
             let fastStart = shadow.fastStart
+            // A canceller still catching up is current before it is replaced (and trails).
+            linear.settle(rec, play, into: shadow.output)
             linear.replace(with: shadow.takeOver(replacing: linear.state, at: time, trail: trail))
             // A fast start's take-over is the call's first echo cancelled, not a path change.
             if !fastStart { doubleTalk.pathChanged() }

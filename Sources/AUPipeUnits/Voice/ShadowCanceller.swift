@@ -283,7 +283,10 @@ package final class ShadowCanceller {
     /// frames for `trailSeconds` (its output discarded into `output`), or, `handsBack`, until it
     /// cancels as much as the short one in use (then `.handBack`, its output in `output`), at
     /// most `handBackMostSeconds`. Otherwise, not running: does nothing.
-    package func run(rec: UnsafePointer<Int16>, play: UnsafePointer<Int16>, inUseOutput: UnsafePointer<Int16>, echo: Bool) -> Verdict {
+    /// `compared` false: `inUseOutput` is not one (the canceller in use is catching up on a warm
+    /// start and this frame's output is the shadow's): the running shadow is not compared.
+    package func run(rec: UnsafePointer<Int16>, play: UnsafePointer<Int16>, inUseOutput: UnsafePointer<Int16>, echo: Bool,
+                     compared: Bool = true) -> Verdict {
         switch retraining {
         case .off:
             break
@@ -321,7 +324,7 @@ package final class ShadowCanceller {
         case .running(let ran):
             state.cancel(rec, play, into: output)
             phase = .running(ran: ran + 1)
-            compare(inUseOutput, echo: echo)
+            compare(inUseOutput, echo: echo && compared)
             if ran + 1 >= leastFrames, shadow * winRatio < inUse { return .takeOver }
             if ran + 1 >= mostFrames || (ran + 1 >= leastFrames && shadow > loseRatio * inUse) { stop() }
             return .none
