@@ -53,7 +53,8 @@ def generate(seed0, out):
 def features(x):
     """Per 10 ms frame: presence (share of bins 6 dB over their noise), band SNR and band level
     (nats), as VoiceActivityDetector.decide computes them, and whether the frame is silent (band
-    power under white noise at -90 dBFS: it neither seeds nor moves the noise); the seed frames
+    power under white noise at -90 dBFS: it does not seed the noise, and after the seed counts at
+    that floor); the seed frames
     (the first 10 that are not silent, and the silent ones before) have presence 0, SNR -99."""
     x = x.astype(np.float64) / 32768
     n, nb = len(x) // F, B1 - B0 + 1
@@ -77,9 +78,8 @@ def features(x):
                     L = np.maximum(np.log(seed), floor)
             continue
         N = np.exp(L) * 1.28
-        out[k] = [(S > 4 * N).mean(), np.log(P.sum() / N.sum()), np.log(P.sum()), silent]
-        if silent:
-            continue
+        # After the seed a silent frame counts too, its level at the floor (since c36409a).
+        out[k] = [(S > 4 * N).mean(), np.log(P.sum() / N.sum()), np.log(max(P.sum(), silent_power)), silent]
         step = 0.05 + 0.25 * np.exp(-updates / 100.0)
         updates += 1
         L = np.maximum(np.where(np.log(S) > L, L + step * 0.3, L - step * 0.7), floor)
@@ -96,7 +96,8 @@ def smooth(z, a, first):
 
 def gate(level, silent, seeded, share, min_range):
     """SpeechLevelRange.passes over the frames after the seed (starting at the first one that is
-    not silent; silent frames do not move the quantiles; the step starts WARM_STEP larger)."""
+    not silent; silent frames before it do not count, after it they do, at the floor's level;
+    the step starts WARM_STEP larger)."""
     ok = np.ones(len(level), bool)
     lo, tracked = None, 0
     for j in np.nonzero(seeded)[0]:
@@ -105,11 +106,10 @@ def gate(level, silent, seeded, share, min_range):
             if silent[j]:
                 continue
             lo = hi = sm = v
-        if not silent[j]:
-            step = LEVEL_STEP + WARM_STEP * np.exp(-tracked / WARM_FRAMES)
-            tracked += 1
-            lo += step * LOW_Q if v > lo else -step * (1 - LOW_Q)
-            hi += step * HIGH_Q if v > hi else -step * (1 - HIGH_Q)
+        step = LEVEL_STEP + WARM_STEP * np.exp(-tracked / WARM_FRAMES)
+        tracked += 1
+        lo += step * LOW_Q if v > lo else -step * (1 - LOW_Q)
+        hi += step * HIGH_Q if v > hi else -step * (1 - HIGH_Q)
         sm = SMOOTH * sm + (1 - SMOOTH) * v
         ok[j] = hi - lo < min_range or sm - lo >= share * (hi - lo)
     return ok
