@@ -98,13 +98,13 @@ package final class LookaheadLimiter {
     }
 
     /// The least gain, −120 dB: a peak that needs more is a fault in the input, not a level (a
-    /// sample of 1e20), and the unit clamps what is left of it to the ceiling. Below it the
+    /// sample of 1e20), and `bounded` sets what is left of it to the ceiling. Below it the
     /// window's running sum would lose the gain in rounding and read as a gain of 0.
     static let leastGain: Float = 1e-6
 
     /// The peak of the frame `delay` frames back (its true peak, or its sample peak). A NaN or
     /// an infinity (in the frame, or in the interpolator's reach) counts as no peak: no gain
-    /// turns it into a sample within the ceiling (the caller clamps an infinity to it), and a
+    /// turns it into a sample within the ceiling (`bounded` sets an infinity to it), and a
     /// gain of 0 would silence the look-ahead window around it and stay in the figures.
     @inline(__always)
     private func peak(_ input: UnsafePointer<Float>) -> Float {
