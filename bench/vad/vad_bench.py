@@ -103,11 +103,15 @@ def labels(clean):
     f = clean[: len(clean) // FRAME * FRAME].reshape(-1, FRAME)
     p = (f ** 2).mean(axis=1)
     level = scenes.active_rms(clean) ** 2
-    raw = p > level * 10 ** (-LABEL_DB / 10)
-    out = raw.copy()
+    return hangover(p > level * 10 ** (-LABEL_DB / 10), LABEL_HANGOVER)
+
+
+def hangover(frames, count):
+    """frames (bools per 10 ms) with each run of True extended by count frames after it."""
+    out = frames.copy()
     left = 0
-    for i, r in enumerate(raw):
-        left = LABEL_HANGOVER + 1 if r else left
+    for i, r in enumerate(frames):
+        left = count + 1 if r else left
         out[i] = left > 0
         left = max(0, left - 1)
     return out

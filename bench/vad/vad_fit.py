@@ -123,12 +123,8 @@ def decide(f, weights=(BIAS, W_PRESENCE, W_SNR), share=SHARE, min_range=MIN_RANG
 
 
 def hang(dec):
-    out, left = dec.copy(), 0
-    for i, r in enumerate(dec):
-        left = HANGOVER + 1 if r else left
-        out[i] = left > 0
-        left = max(0, left - 1)
-    return out
+    """The unit's hangover (100 ms) on the detector's decisions."""
+    return vb.hangover(dec, HANGOVER)
 
 
 def counts(ref, hyp):
