@@ -54,9 +54,6 @@ package final class VoiceActivityDetector {
     /// The quietest noise the tracker settles on: white noise at −90 dBFS (under 16-bit dither's
     /// −101 dBFS per band would take seconds to climb out of when a noise starts).
     static let noiseFloorDBFS: Float = -90
-    /// The level (white noise over the band, dBFS) over which a frame is a fault in the input:
-    /// 40 dB over full scale.
-    static let faultDBFS: Float = 40
 
     package let frameSamples: Int, windowSamples: Int
     private let fft: RealFFT
@@ -77,7 +74,7 @@ package final class VoiceActivityDetector {
     /// climbed back to it (6.5 dB a second).
     private let silentPower: Float
     private var levelRange = SpeechLevelRange()
-    /// A frame's band power above this (white noise at `faultDBFS`) is a fault in the input.
+    /// A frame's band power above this (white noise at `InputFault.levelDBFS`) is a fault in the input.
     private let faultPower: Float
     /// The last frame's decision, kept through a frame that cannot be analysed.
     private var lastDecision = false
@@ -115,8 +112,7 @@ package final class VoiceActivityDetector {
         let floorPower = powf(10, Self.noiseFloorDBFS / 10) * energy
         noise = SpectralNoiseQuantile(count: binCount, floor: floorPower)
         silentPower = floorPower * Float(binCount)
-        // White noise at +40 dBFS in the band: over Float samples' headroom by far.
-        faultPower = powf(10, Self.faultDBFS / 10) * energy * Float(binCount)
+        faultPower = Float(InputFault.power) * energy * Float(binCount)
     }
 
     deinit {

@@ -126,10 +126,6 @@ public final class SilenceUnit: AudioUnit, StatsReporting, LiveControllable, Sid
         keepHead = frames - keepTail
     }
 
-    /// The largest peak power counted in the running loudness: 40 dB over full scale (float
-    /// headroom beyond that is a fault in the input, not loudness).
-    static let mostCountedPower = 1e4
-
     /// Whether a frame whose peak squared is `peak2` is loud; counts it in the running loudness
     /// (in either mode, so that a live change to a relative threshold finds it measured).
     @inline(__always) private func isLoud(_ peak2: Double) -> Bool {
@@ -138,9 +134,9 @@ public final class SilenceUnit: AudioUnit, StatsReporting, LiveControllable, Sid
         case .absolute: loud = peak2 >= thresholdPower
         case .relative: loud = gatedFrames > 0 && peak2 >= thresholdPower * gatedPower / gatedFrames
         }
-        // An infinity (or a sample far beyond full scale) is kept as sound but not counted: one
+        // An infinity (or a sample beyond `InputFault`'s level) is kept as sound but not counted: one
         // such sample would otherwise hold the running loudness up for the rest of the stream.
-        if peak2 >= gatePower, peak2 <= Self.mostCountedPower { gatedPower += peak2; gatedFrames += 1 }
+        if peak2 >= gatePower, peak2 <= InputFault.power { gatedPower += peak2; gatedFrames += 1 }
         return loud
     }
 
