@@ -2,20 +2,8 @@ import AUPipeFormats
 import AUPipeGraph
 
 extension EchoCancellerUnit {
-    /// Of `manualText`: what it achieves against other cancellers (continued), and the plot.
+    /// Of `manualText`: the plot.
     package static let manualPlot = #"""
-        .PP
-        WebRTC removes more echo by suppressing everything while the far end plays,
-        8 to 11 dB of the near talker with it (14 to 26 dB of a quiet one); aec
-        keeps a near talker as loud as the echo within 2 dB.
-        Its targets are all met: 40 dB on average in rooms at any delay up to
-        400 ms, 30 dB in the worst scene with a saturating loudspeaker (32.7), in
-        babble at 15 dB SNR (30.1 in the worst room and realization of the noise, a
-        thin margin: the babble figures hold to about \(+-1 dB) and with up to \(+-1000 ppm of drift (36.7),
-        reconvergence within 1 s of an echo\-path change (0.4 to 0.9 s), every scene
-        converging, and 2.7 times the bare speexdsp loop's CPU (at most 3 asked).
-        The near end is kept within 2 dB in every scene but the two with a near
-        talker 10 dB under the echo in noise (no target; \-2.9 dB).
         .PP
         .I The plot.
         .B plot=
