@@ -103,6 +103,65 @@ def show(names, results, cpu, json_path, rate=16000):
     print("  CPU: aupipe, webrtc and speex+pp: the process's user + system time over the microphone run of each scene;")
     print("  aec3: its frame loop's thread CPU time less the same loop through a module with every feature off (aec3.py).")
     print("  AECMOS: (n) windows rated; near end alone from a run with a silent far end (aecmos.py; bench/README.md).")
+    targets(names, results, cpu)
+
+
+def targets(names, results, cpu):
+    """Issue 26's targets for aupipe's defaults, each with its figure and MET / MISSED (AECMOS
+    against AEC3's figure of the same run). Latency and the 48 kHz worst frame are bench/run's."""
+    ok = [n for n in names if "error" not in results.get(("aupipe", n), {"error": 1})]
+    rs = {n: results[("aupipe", n)] for n in ok}
+    lines = []
+
+    def line(label, value, met):
+        lines.append(f"  {label:66} {value:>12}   {'MET' if met else 'MISSED'}")
+
+    def kind_mean(k):
+        v = [erle(r) for r in rs.values() if r["kind"] == k]
+        return np.mean(v) if v else None
+
+    for label, k, floor in (("ERLE, rooms 0-120 ms, mean >= 46 dB", "room-near", 46), ("ERLE, rooms 300-400 ms, mean >= 46 dB", "room-far", 46),
+                            ("ERLE, saturating loudspeaker, mean >= 38 dB", "sat", 38), ("ERLE, babble 15 dB SNR, mean >= 38 dB", "babble15", 38),
+                            ("ERLE, drift, mean >= 40 dB", "drift", 40)):
+        m = kind_mean(k)
+        if m is not None:
+            line(label, f1(m), m >= floor)
+    under = sorted((erle(r), n) for n, r in rs.items() if erle(r) < 30)
+    line("ERLE, no scene under 30 dB", f"{len(under)} under", not under)
+    if under:
+        lines.append("    " + ", ".join(f"{n} {f1(e)}" for e, n in under))
+    g = [r["near_gain"] for r in rs.values() if r["near_gain"] is not None]
+    if g:
+        line("near end in double talk, every scene >= -2 dB (quiet talkers too)", f1(min(g), True), min(g) >= -2)
+        line("near end in double talk, mean >= -1.5 dB", f1(np.mean(g), True), np.mean(g) >= -1.5)
+    conv = [r.get("conv") for r in rs.values() if r.get("conv_measurable", True)]
+    if conv:
+        worst = max((c for c in conv if c is not None), default=None)
+        line("convergence, every scene <= 0.5 s", f"{f1(worst)} s, {conv.count(None)} never", worst is not None and worst <= 0.5 and None not in conv)
+    reconv = [r.get("reconv") for r in rs.values() if r["kind"] == "pathchange"]
+    if reconv:
+        worst = max((c for c in reconv if c is not None), default=None)
+        line("reconvergence, every path change <= 0.5 s", f"{f1(worst)} s", worst is not None and worst <= 0.5 and None not in reconv)
+    if cpu.get("aupipe") and cpu.get("aec3"):
+        a = cpu["aupipe"] / len(ok)
+        b = cpu["aec3"] / len([n for n in names if "error" not in results.get(("aec3", n), {"error": 1})])
+        line("CPU per second of audio <= 1.0x AEC3's", f"{a / b:.2f}x", a <= b)
+
+    def mos(p, typ, i):
+        v = [s[i] for n in names for s in results.get((p, n), {}).get("mos", {}).get(p, ({},))[0].get(typ, [])]
+        return np.mean(v) if v else None
+
+    for typ, i, label in MOS_TYPES:
+        a, b = mos("aupipe", typ, i), mos("aec3", typ, i)
+        if a is None or b is None:
+            continue
+        least = {"start": 4.3, "change": 4.5, "far-whole": 4.4}.get(typ, 0)
+        line(f"AECMOS {label}, >= AEC3's{f' and >= {least}' if least else ''}", f"{a:.2f} / {b:.2f}", a >= b and a >= least)
+    zeros = [results[("aupipe", n)]["mos"]["aupipe"][1] for n in ok if "aupipe" in results[("aupipe", n)].get("mos", {})]
+    if zeros:
+        line("AECMOS windows mostly exact zeros: none", str(sum(zeros)), sum(zeros) == 0)
+    print("Issue 26's targets, aupipe's defaults (AECMOS: aupipe / AEC3; latency and the 48 kHz worst frame: bench/run)")
+    print("\n".join(lines))
 
 
 def reprint(json_path):
