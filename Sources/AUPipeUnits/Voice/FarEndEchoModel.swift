@@ -41,9 +41,16 @@ package final class FarEndEchoModel {
     package static let nearOverEcho: Float = 4
     /// The model is handed to the suppressor while the linear stage leaves at least this share
     /// of the predicted echo (−10 dB).
-    package static let engagedLeakage: Float = 0.1
+    package static let engagedLeakage: Float = 0.01
+    /// ... or until the suppressor has had this much echo alone by Ŷ (s), or this much far end.
+    package static let trustedSeconds = 0.5, mostSeconds = 4.0
     /// D must be this many times its noise floor (10 dB) for H or L to learn from a bin.
     package static let micOverNoise: Float = 10
+    /// D's noise floor of the model's own, under the suppressor's (whose first window holds
+    /// the zeros before the stream: it reads 0 for the call's first 2–4 s, and H would learn
+    /// from the noise before the echo arrives): the least of D's smoothed power per bin, rising
+    /// by `floorRiseDB` a second, from `warmSeconds` on (the window's and the smoothing's start).
+    package static let floorRiseDB = 6.0, warmSeconds = 0.15
 
     /// Samples per frame (N), the FFT size and its bins; the lags held (frames).
     package let frameFrames: Int, fftSize: Int, bins: Int, lags: Int
@@ -58,7 +65,8 @@ package final class FarEndEchoModel {
     private let ring: UnsafeMutablePointer<Float>
     private var head = 0
     /// Per bin: Q over every lag and over the delay's two, held; Q in use smoothed; H; L; F; scratch.
-    private let qAll, qKnown, sq, coupling, leakage, predicted, most: UnsafeMutablePointer<Float>
+    private let qAll, qKnown, sq, coupling, leakage, predicted, most, floor: UnsafeMutablePointer<Float>
+    private let floorRise: Float, warmFrames: Int
     private var buffers: [UnsafeMutablePointer<Float>] = []
     /// Whether the delay was known at the previous frame.
     private var knewDelay = false
@@ -66,6 +74,9 @@ package final class FarEndEchoModel {
     private var overall: Float = 1
     /// Whether the linear stage has cancelled `engagedLeakage` since the start or the last `rearm`.
     private var settled = false
+    /// Since the start or the last `rearm`: frames of echo alone by Ŷ, and frames of far end.
+    private var trustedCount = 0, farCount = 0
+    private let trustedFrames: Int, mostFrames: Int
     /// Frames run, and those in which the model was handed to the suppressor.
     package private(set) var framesRun = 0, framesEngaged = 0
     /// The predicted residual of the last frame (F, per bin; valid while `update` returned > 0).
@@ -83,6 +94,10 @@ package final class FarEndEchoModel {
         holdDecay = Float(exp(-seconds / Self.holdSeconds))
         couplingRate = Float(1 - exp(-seconds / Self.couplingSeconds))
         leakageRate = Float(1 - exp(-seconds / Self.leakageSeconds))
+        floorRise = Float(pow(10, Self.floorRiseDB / 10 * seconds))
+        warmFrames = Int((Self.warmSeconds / seconds).rounded(.up))
+        trustedFrames = Int((Self.trustedSeconds / seconds).rounded())
+        mostFrames = Int((Self.mostSeconds / seconds).rounded())
         var made: [UnsafeMutablePointer<Float>] = []
         func buffer(_ n: Int, _ value: Float = 0) -> UnsafeMutablePointer<Float> {
             let b = UnsafeMutablePointer<Float>.allocate(capacity: n)
@@ -98,7 +113,7 @@ package final class FarEndEchoModel {
         ring = buffer(lags * k)
         qAll = buffer(k); qKnown = buffer(k); sq = buffer(k)
         coupling = buffer(k, Self.initialCoupling); leakage = buffer(k, 1)
-        predicted = buffer(k); most = buffer(k)
+        predicted = buffer(k); most = buffer(k); floor = buffer(k, .greatestFiniteMagnitude)
         buffers = made
     }
 
@@ -146,6 +161,8 @@ package final class FarEndEchoModel {
     package func rearm() {
         settled = false
         overall = 1
+        trustedCount = 0
+        farCount = 0
         leakage.update(repeating: 1, count: bins)
     }
 
@@ -162,7 +179,9 @@ package final class FarEndEchoModel {
         var residualSum: Float = 0, left: Float = 0, heardSum: Float = 0
         for k in 0..<bins {
             sq[k] = a * sq[k] + (1 - a) * q[k]
-            let d = sdd[k], z = noise[k], heard = d > Self.micOverNoise * z
+            let d = sdd[k]
+            if framesRun > warmFrames { floor[k] = min(floor[k] * floorRise, d) }
+            let z = max(noise[k], floor[k]), heard = d > Self.micOverNoise * z
             if heard, sq[k] > 0 {
                 let r = (d - z) / sq[k], h = coupling[k]
                 if r < h || (!doubleTalk && r <= Self.nearOverEcho * h) { coupling[k] = h + couplingRate * (r - h) }
@@ -181,7 +200,12 @@ package final class FarEndEchoModel {
         // Once the linear stage has cancelled `engagedLeakage`, the model stays out until
         // `rearm` (a few frames of echo alone by Ŷ in double talk, a near talker in them, would
         // otherwise bring it back).
-        if overall < Self.engagedLeakage { settled = true }
+        // It also stays out once the suppressor has taken `trustedSeconds` of frames for echo
+        // alone by Ŷ (its own model has adapted on them: in babble C's power holds the noise,
+        // and L never falls to `engagedLeakage`), and after `mostSeconds` of far end.
+        if echoOnly { trustedCount += 1 }
+        if residualSum > 0 { farCount += 1 }
+        if overall < Self.engagedLeakage || trustedCount >= trustedFrames || farCount >= mostFrames { settled = true }
         guard residualSum > 0, !settled else { return 0 }
         framesEngaged += 1
         return residualSum
