@@ -5,9 +5,10 @@ import Glibc
 #endif
 
 /// `aec`'s far-end echo model: the residual echo suppressor's echo estimate while the linear
-/// filter's (Ŷ) is not yet there — before `delay=auto` has found the delay and while the first
-/// filter learns the room — built on the far end itself, as WebRTC's AEC3 suppresses in its
-/// first second (its render power over the delays it is unsure of, times an echo-path gain).
+/// filter's (Ŷ) cannot yet be trusted — while the first filter learns the room, and after a
+/// confirmed echo-path change while the new one does — built on the far end itself, as
+/// WebRTC's AEC3 suppresses in its first second (its render power over the delays it is
+/// unsure of, times an echo-path gain).
 ///
 /// Per bin k of the suppressor's STFT (the same window, hop and FFT size), per frame:
 /// - Q(k): the far end's power |X(k)|² (the reference before the delay line), the most over
@@ -16,16 +17,22 @@ import Glibc
 /// - the coupling H(k) (the echo path's gain, power), learnt online from the microphone alone
 ///   (no Ŷ): towards (D's power − the noise floor) / Q (both smoothed as the suppressor's
 ///   spectra), where D is at least `micOverNoise` above its floor. Down at any time (a near
-///   talker only adds power), up only within `nearOverEcho` of the prediction and outside
-///   double talk. It starts at `initialCoupling`. When the delay is found, H is rescaled by
-///   the ratio of the two Q's, so what it learnt carries over;
+///   talker only adds power), up only within `nearOverEcho` of the prediction, outside double
+///   talk and (once the delay is known) where D is coherent with Ŷ (`nearIncoherence`). It
+///   starts at `initialCoupling`. When the delay is found, H is rescaled by the ratio of the
+///   two Q's, so what it learnt carries over;
 /// - the leakage L(k): the share of the echo the linear stage leaves (C's power over D's),
 ///   learnt in the frames the suppressor takes for echo alone by Ŷ (coherent), from 1;
-/// - the predicted residual F(k) = L·H·Q, handed to the suppressor from the call's start until
-///   the linear stage first leaves less than `engagedLeakage` of the echo (C's power over D's
-///   in those frames, over the bins L learns from: it cancels 10 dB), and again from a
-///   confirmed echo-path change (`rearm`) until it does again; otherwise the suppressor runs
-///   as it did without the model.
+/// - the predicted residual F(k) = L·H·Q, handed to the suppressor from the delay's finding
+///   until the linear stage first leaves less than `engagedLeakage` of the echo (C's power over
+///   D's in those frames, over the bins L learns from), or the suppressor has had
+///   `trustedSeconds` of echo alone by Ŷ, or `mostSeconds` of far end have passed; again from
+///   a confirmed echo-path change (`rearm`). The suppressor adds it to its own R in the frames
+///   it explains (C at most the suppressor's `explainedMargin` times F and the noise, no double
+///   talk, D coherent with Ŷ); otherwise it runs as it did without the model.
+/// Before the delay is found the model only learns: there a near talker at the echo's level
+/// (a double talk that starts with the call) cannot be told from the echo without Ŷ (tried:
+/// 10–14 dB of that near talker lost; figures in bench/README.md).
 /// Everything is allocated in `init`; a frame allocates nothing.
 package final class FarEndEchoModel {
     /// Q's hold: its decay time constant (s, power), the suppressor's tail (`tailSeconds`):
@@ -40,10 +47,14 @@ package final class FarEndEchoModel {
     /// end's: H is not raised by it.
     package static let nearOverEcho: Float = 4
     /// The model is handed to the suppressor while the linear stage leaves at least this share
-    /// of the predicted echo (−10 dB).
+    /// of the echo (−20 dB).
     package static let engagedLeakage: Float = 0.01
     /// ... or until the suppressor has had this much echo alone by Ŷ (s), or this much far end.
     package static let trustedSeconds = 0.5, mostSeconds = 4.0
+    /// Once the delay is known: a frame whose D is less coherent with Ŷ than 1 − this (weighted
+    /// by Ŷ's power, as the suppressor's test) is not taken for echo alone by the model, nor
+    /// raises H: the near end may be there.
+    package static let nearIncoherence: Float = 0.3
     /// D must be this many times its noise floor (10 dB) for H or L to learn from a bin.
     package static let micOverNoise: Float = 10
     /// D's noise floor of the model's own, under the suppressor's (whose first window holds
@@ -206,7 +217,9 @@ package final class FarEndEchoModel {
         if echoOnly { trustedCount += 1 }
         if residualSum > 0 { farCount += 1 }
         if overall < Self.engagedLeakage || trustedCount >= trustedFrames || farCount >= mostFrames { settled = true }
-        guard residualSum > 0, !settled else { return 0 }
+        // Before the delay is known it only learns: a near talker at the echo's level (a double
+        // talk that starts with the call) cannot be told from the echo without Ŷ.
+        guard residualSum > 0, !settled, knewDelay else { return 0 }
         framesEngaged += 1
         return residualSum
     }

@@ -325,12 +325,16 @@ package final class ResidualEchoSuppressor {
             && heard <= Self.explainedMargin * (predicted + noiseSum)
         // Ŷ not yet there (`FarEndEchoModel`): a frame whose C the far end's predicted echo
         // explains (as `explained`'s margin) is echo alone, outside double talk.
+        // Once the delay is known, the fast start's filter gives a Ŷ whose coherence with D tells
+        // a near talker from the echo even before it cancels much (`FarEndEchoModel.nearIncoherence`).
+        let coherentEnough = delay == nil || incoherence <= FarEndEchoModel.nearIncoherence
         var farEndSum: Float = 0
         if let farEnd, reference != nil {
             farEndSum = farEnd.update(sdd: sdd, see: see, noise: noise, coherence: rawGain, nearCoherence: Self.nearCoherence, smoothing: a,
-                                      echoOnly: echoOnly, doubleTalk: doubleTalk)
+                                      echoOnly: echoOnly, doubleTalk: doubleTalk || !coherentEnough)
         }
-        let farEndExplains = farEndSum > Self.farOverNoise * noiseSum && !doubleTalk && heard <= Self.explainedMargin * (farEndSum + noiseSum)
+        let farEndExplains = farEndSum > Self.farOverNoise * noiseSum && !doubleTalk && coherentEnough
+            && heard <= Self.explainedMargin * (farEndSum + noiseSum)
         let nearActive = (doubleTalk || loud || (!pathChanged && !(incoherence <= allowed) && !explained)) && !farEndExplains
         if !nearActive { framesEchoAlone += 1 }
         sb = a * sb + (1 - a) * b
@@ -343,8 +347,9 @@ package final class ResidualEchoSuppressor {
         // the floor; then smoothed over time and over neighbouring bins.
         let floor = nearActive ? activeGain : minGain
         let beta = nearActive ? Self.betaNear : Self.beta
-        if farEndSum > 0, let farEnd {
-            // R + F: the far end's predicted residual enters the gain as R does (w₃·B + F, B = 1).
+        if farEndExplains, let farEnd {
+            // R + F: the far end's predicted residual enters the gain as R does (w₃·B + F, B = 1),
+            // in the frames it explains (elsewhere a near talker may be what it predicts).
             let f = farEnd.residual
             for k in 0..<bins { w3Plus[k] = w3[k] * b + f[k] }
             aupipe_res_gains(bins, w1, w2, w3Plus, p, s, 1, eFast, noise, rawGain, Self.nearCoherence, Self.nearOverResidual, beta, activeGain, floor,
