@@ -5,10 +5,9 @@ import Glibc
 #endif
 
 /// `aec`'s far-end echo model: the residual echo suppressor's echo estimate while the linear
-/// filter's (Ŷ) cannot yet be trusted — while the first filter learns the room, and after a
-/// confirmed echo-path change while the new one does — built on the far end itself, as
-/// WebRTC's AEC3 suppresses in its first second (its render power over the delays it is
-/// unsure of, times an echo-path gain).
+/// filter's (Ŷ) cannot yet be trusted — while the call's first filter learns the room — built
+/// on the far end itself, as WebRTC's AEC3 suppresses in its first second (its render power
+/// over the delays it is unsure of, times an echo-path gain).
 ///
 /// Per bin k of the suppressor's STFT (the same window, hop and FFT size), per frame:
 /// - Q(k): the far end's power |X(k)|² (the reference before the delay line), the most over
@@ -26,8 +25,9 @@ import Glibc
 /// - the predicted residual F(k) = L·H·Q, handed to the suppressor from the delay's finding
 ///   until the linear stage first leaves less than `engagedLeakage` of the echo (C's power over
 ///   D's in those frames, over the bins L learns from), or the suppressor has had
-///   `trustedSeconds` of echo alone by Ŷ, or `mostSeconds` of far end have passed; again from
-///   a confirmed echo-path change (`rearm`). The suppressor adds it to its own R in the frames
+///   `trustedSeconds` of echo alone by Ŷ, or `mostSeconds` of far end have passed (not again
+///   after an echo-path change: tried, it took a near talker who started just after one for
+///   echo). The suppressor adds it to its own R in the frames
 ///   it explains (C at most the suppressor's `explainedMargin` times F and the noise, no double
 ///   talk, D coherent with Ŷ); otherwise it runs as it did without the model.
 /// Before the delay is found the model only learns: there a near talker at the echo's level
@@ -83,9 +83,9 @@ package final class FarEndEchoModel {
     private var knewDelay = false
     /// L over all bins: C's power over D's in frames of echo alone by Ŷ (1 until there are any).
     private var overall: Float = 1
-    /// Whether the linear stage has cancelled `engagedLeakage` since the start or the last `rearm`.
+    /// Whether the model is out for good (see `update`).
     private var settled = false
-    /// Since the start or the last `rearm`: frames of echo alone by Ŷ, and frames of far end.
+    /// Frames of echo alone by Ŷ, and frames of far end, so far.
     private var trustedCount = 0, farCount = 0
     private let trustedFrames: Int, mostFrames: Int
     /// Frames run, and those in which the model was handed to the suppressor.
@@ -166,17 +166,6 @@ package final class FarEndEchoModel {
         knewDelay = delay != nil
     }
 
-    /// A confirmed echo-path change (a shadow took over): the linear stage's leakage is
-    /// learnt again from 1, and the model is handed to the suppressor until it cancels
-    /// `engagedLeakage` again. H (the loudspeaker's coupling to the microphone) is kept.
-    package func rearm() {
-        settled = false
-        overall = 1
-        trustedCount = 0
-        farCount = 0
-        leakage.update(repeating: 1, count: bins)
-    }
-
     /// After the suppressor's statistics of the frame (per bin: `sdd`, D's smoothed power;
     /// `see`, C's; `noise`, C's noise floor; `coherence`, D's with Ŷ; `smoothing`, theirs):
     /// learns H (not from double talk upwards: `doubleTalk`) and L (in frames of echo alone by
@@ -208,9 +197,9 @@ package final class FarEndEchoModel {
         // The share of the echo the linear stage leaves over all those bins (a near talker's
         // bins, where the echo is seldom heard, would keep their first L of 1).
         if heardSum > 0 { overall += leakageRate * (min(left / heardSum, 1) - overall) }
-        // Once the linear stage has cancelled `engagedLeakage`, the model stays out until
-        // `rearm` (a few frames of echo alone by Ŷ in double talk, a near talker in them, would
-        // otherwise bring it back).
+        // Once the linear stage has cancelled `engagedLeakage`, the model stays out for good (a
+        // few frames of echo alone by Ŷ in double talk, a near talker in them, would otherwise
+        // bring it back).
         // It also stays out once the suppressor has taken `trustedSeconds` of frames for echo
         // alone by Ŷ (its own model has adapted on them: in babble C's power holds the noise,
         // and L never falls to `engagedLeakage`), and after `mostSeconds` of far end.

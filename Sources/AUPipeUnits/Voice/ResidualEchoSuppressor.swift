@@ -42,6 +42,11 @@ import Glibc
 ///   the noise bed stays, no pumping), at least `suppress=` (−80 dB by default) in frames of
 ///   echo alone and `suppress-active=` (−30) otherwise. No broadband gain is ever applied.
 ///   G is smoothed over time and over neighbouring bins.
+/// - the call's first echo: from the delay's finding until the linear filter has converged,
+///   the far end's echo model (`FarEndEchoModel`: the far end's power times a coupling learnt
+///   from the microphone) adds its predicted residual F to R in frames it explains (C within
+///   `explainedMargin` of F and the noise, no double talk, D coherent with Ŷ), which are then
+///   echo alone; Ŷ alone is not yet a good estimate there.
 /// After the preprocessor rather than before it: applied before it, the gain cancels more but
 /// takes more of the near end in double talk than is allowed (`EchoSceneTests`; the figures
 /// are in bench/README.md).
@@ -290,7 +295,6 @@ package final class ResidualEchoSuppressor {
         if pathChanged != inPathChange {
             inPathChange = pathChanged
             if pathChanged {
-                farEnd?.rearm()
                 keptW1.update(from: w1, count: bins); keptW2.update(from: w2, count: bins); keptW3.update(from: w3, count: bins)
             } else {
                 w1.update(from: keptW1, count: bins); w2.update(from: keptW2, count: bins); w3.update(from: keptW3, count: bins)
