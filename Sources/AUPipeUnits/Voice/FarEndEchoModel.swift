@@ -88,7 +88,7 @@ package final class FarEndEchoModel {
     /// Frames of echo alone by Ŷ, and frames of far end, so far.
     private var trustedCount = 0, farCount = 0
     private let trustedFrames: Int, mostFrames: Int
-    /// Frames run, and those in which the model was handed to the suppressor.
+    /// Frames run (until it is out for good), and those in which it was handed to the suppressor.
     package private(set) var framesRun = 0, framesEngaged = 0
     /// The predicted residual of the last frame (F, per bin; valid while `update` returned > 0).
     package var residual: UnsafePointer<Float> { UnsafePointer(predicted) }
@@ -134,6 +134,8 @@ package final class FarEndEchoModel {
     /// line), then Q for the window the suppressor analyses this frame (the two frames before
     /// this one, as its C and Ŷ); `delay`: the bulk delay in use (samples), nil while unknown.
     package func analyse(reference: UnsafePointer<Float>, speakers: Int, delay: Int?) {
+        // Out for good: nothing of it is read again (no CPU after the call's first seconds).
+        if settled { return }
         let n = frameFrames
         for i in 0..<n {
             var x: Float = 0
@@ -174,6 +176,7 @@ package final class FarEndEchoModel {
     /// suppressor, else 0.
     package func update(sdd: UnsafePointer<Float>, see: UnsafePointer<Float>, noise: UnsafePointer<Float>, coherence: UnsafePointer<Float>,
                         nearCoherence: Float, smoothing a: Float, echoOnly: Bool, doubleTalk: Bool) -> Float {
+        if settled { return 0 }
         framesRun += 1
         let q = knewDelay ? qKnown : qAll
         var residualSum: Float = 0, left: Float = 0, heardSum: Float = 0
