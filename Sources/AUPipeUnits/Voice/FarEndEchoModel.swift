@@ -57,10 +57,11 @@ package final class FarEndEchoModel {
     package static let nearIncoherence: Float = 0.3
     /// D must be this many times its noise floor (10 dB) for H or L to learn from a bin.
     package static let micOverNoise: Float = 10
-    /// D's noise floor of the model's own, under the suppressor's (whose first window holds
-    /// the zeros before the stream: it reads 0 for the call's first 2–4 s, and H would learn
-    /// from the noise before the echo arrives): the least of D's smoothed power per bin, rising
-    /// by `floorRiseDB` a second, from `warmSeconds` on (the window's and the smoothing's start).
+    /// D's noise floor of the model's own, beside the suppressor's (the larger counts; the
+    /// suppressor's first window holds the zeros before the stream, so it reads 0 for the
+    /// call's first 2–4 s, and H would learn from the noise before the echo arrives): the least
+    /// of D's smoothed power per bin, rising by `floorRiseDB` a second, from `warmSeconds` on
+    /// (the window's and the smoothing's start).
     package static let floorRiseDB = 6.0, warmSeconds = 0.15
 
     /// Samples per frame (N), the FFT size and its bins; the lags held (frames).
