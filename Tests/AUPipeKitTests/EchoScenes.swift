@@ -281,7 +281,9 @@ struct RoomScene {
 
     var name: String { "RT60 \(rt60) s, \(delayMS) ms" + (drive.map { ", loudspeaker \(smallSpeaker ? "small" : "tanh") drive \($0)" } ?? "") + ", \(noiseKind)" }
 
-    init(rt60: Double, delayMS: Int, drive: Double? = nil, smallSpeaker: Bool = false, noise noiseKind: Noise = .white(dBFS: -55), pathChange: Double? = nil) {
+    /// `nearTalking`: when the near end talks (s; nil: `doubleTalk`).
+    init(rt60: Double, delayMS: Int, drive: Double? = nil, smallSpeaker: Bool = false, noise noiseKind: Noise = .white(dBFS: -55), pathChange: Double? = nil,
+         nearTalking: Range<Double>? = nil) {
         self.rt60 = rt60
         self.smallSpeaker = smallSpeaker
         self.pathChange = pathChange
@@ -307,7 +309,7 @@ struct RoomScene {
         }
         var echo = [Double](repeating: 0, count: n)
         for i in d..<n { echo[i] = wet[i - d] }
-        near = AECSignals.speech(count: n, seed: 0x4EA2_0001, activeDBFS: Self.nearDBFS, formant1: 250...800, formant2: 1100...2900, talking: Self.doubleTalk)
+        near = AECSignals.speech(count: n, seed: 0x4EA2_0001, activeDBFS: Self.nearDBFS, formant1: 250...800, formant2: 1100...2900, talking: nearTalking ?? Self.doubleTalk)
         var random = SeededRandom(0x0015E + UInt64(delayMS))
         let nearLevel = pow(10, Self.nearDBFS / 20)
         switch noiseKind {

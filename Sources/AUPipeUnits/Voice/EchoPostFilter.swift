@@ -37,7 +37,8 @@ package final class EchoPostFilter {
             preprocessors = []
         }
         if residualOn, mics == 1, let settings {
-            residual = ResidualEchoSuppressor(frameFrames: frameFrames, rate: rate, suppressDB: settings.echoSuppress, activeDB: settings.echoSuppressActive)
+            residual = ResidualEchoSuppressor(frameFrames: frameFrames, rate: rate, suppressDB: settings.echoSuppress, activeDB: settings.echoSuppressActive,
+                                              maxDelayFrames: layout.maxDelayFrames)
             nonlinear = nonlinearOn ? try NonlinearEchoCanceller(frameFrames: frameFrames, rate: rate) : nil
         } else {
             residual = nil
@@ -68,9 +69,10 @@ package final class EchoPostFilter {
     /// its microphone input, `play` its reference. `echo`: the state the preprocessor is to read
     /// (`EchoPathChange.preprocessorEcho`); `doubleTalk` and `pathChanged` as
     /// `ResidualEchoSuppressor.run`; `farEnd`: whether the reference played in this frame (for
-    /// the comfort noise).
+    /// the comfort noise); `reference` and `delay`: the far end before the delay line and the
+    /// bulk delay (nil: not yet found), for the residual echo suppressor's far-end echo model.
     package func run(_ out: UnsafeMutablePointer<Int16>, rec: UnsafePointer<Int16>, play: UnsafePointer<Int16>, echo: EchoState,
-             doubleTalk: Bool, pathChanged: Bool, farEnd: Bool = false) {
+             doubleTalk: Bool, pathChanged: Bool, farEnd: Bool = false, reference: UnsafePointer<Float>? = nil, delay: Int? = nil) {
         guard !preprocessors.isEmpty else { return }
         if mics == 1 {
             // The nonlinear canceller's output comes after the linear filter's, and the
@@ -81,7 +83,7 @@ package final class EchoPostFilter {
             residual?.capture(mic: rec, cancelled: out)
             comfort?.capture(cancelled: out)
             if p.run(out) { voiceFrames += 1 }
-            residual?.run(out, doubleTalk: doubleTalk, pathChanged: pathChanged)
+            residual?.run(out, doubleTalk: doubleTalk, pathChanged: pathChanged, reference: reference, speakers: speakers, delay: delay)
             comfort?.run(out, farEnd: farEnd)
         } else {
             for c in 0..<mics {

@@ -42,6 +42,11 @@ import Glibc
 ///   the noise bed stays, no pumping), at least `suppress=` (−80 dB by default) in frames of
 ///   echo alone and `suppress-active=` (−30) otherwise. No broadband gain is ever applied.
 ///   G is smoothed over time and over neighbouring bins.
+/// - the call's first echo: from the delay's finding until the linear filter has converged,
+///   the far end's echo model (`FarEndEchoModel`: the far end's power times a coupling learnt
+///   from the microphone) adds its predicted residual F to R in frames it explains (C within
+///   `explainedMargin` of F and the noise, no double talk, D coherent with Ŷ), which are then
+///   echo alone; Ŷ alone is not yet a good estimate there.
 /// After the preprocessor rather than before it: applied before it, the gain cancels more but
 /// takes more of the near end in double talk than is allowed (`EchoSceneTests`; the figures
 /// are in bench/README.md).
@@ -152,6 +157,10 @@ package final class ResidualEchoSuppressor {
     private let sums: UnsafeMutablePointer<Float>
     private var sb: Float = 0
     private var buffers: [UnsafeMutablePointer<Float>] = []
+    /// The far end's echo model (`FarEndEchoModel`), used while Ŷ is not yet there; and w₃·B
+    /// with its predicted residual added, for the gains while it is.
+    package let farEnd: FarEndEchoModel?
+    private let w3Plus: UnsafeMutablePointer<Float>
     /// Frames run, those that adapted the model, and those whose gain took the far end for alone.
     package private(set) var framesRun = 0, framesAdapted = 0, framesEchoAlone = 0
     /// The model's weights summed over the bins (w₁, w₂, w₃): how much residual it predicts.
@@ -162,8 +171,9 @@ package final class ResidualEchoSuppressor {
     }
 
     /// For frames of `frameFrames` at `rate` Hz; `suppressDB` and `activeDB` (negative) are
-    /// `suppress=` and `suppress-active=`.
-    package init(frameFrames: Int, rate: Int, suppressDB: Double, activeDB: Double) {
+    /// `suppress=` and `suppress-active=`; with `maxDelayFrames` (`max-delay=`, samples) the far
+    /// end's echo model (`FarEndEchoModel`), which `run` then needs the reference for.
+    package init(frameFrames: Int, rate: Int, suppressDB: Double, activeDB: Double, maxDelayFrames: Int? = nil) {
         self.frameFrames = frameFrames
         var size = 1
         while size < 2 * frameFrames { size <<= 1 }
@@ -200,7 +210,9 @@ package final class ResidualEchoSuppressor {
         keptW1 = buffer(k); keptW2 = buffer(k); keptW3 = buffer(k)
         noise = buffer(k); minNow = buffer(k); minBefore = buffer(k); gain = buffer(k); rawGain = buffer(k)
         sums = buffer(5)
+        w3Plus = buffer(k)
         buffers = made
+        farEnd = maxDelayFrames.map { FarEndEchoModel(frameFrames: frameFrames, fftSize: size, rate: rate, maxDelayFrames: $0) }
         // Until it has adapted: a residual `initialWeight` of the echo estimate.
         w1.update(repeating: Self.initialWeight, count: k)
         minNow.update(repeating: .greatestFiniteMagnitude, count: k)
@@ -222,7 +234,12 @@ package final class ResidualEchoSuppressor {
 
     /// After the preprocessor: suppresses the residual echo of its output `frame` (N 16-bit
     /// samples), in place, one frame late (the overlap-add). `doubleTalk`: `aec`'s detector.
-    package func run(_ frame: UnsafeMutablePointer<Int16>, doubleTalk: Bool, pathChanged: Bool = false) {
+    /// With the far end's echo model: `reference`, the frame's far end before the delay line
+    /// (`speakers` interleaved channels, full scale 1), and `delay`, the bulk delay in use
+    /// (samples; nil while `delay=auto` has not found it).
+    package func run(_ frame: UnsafeMutablePointer<Int16>, doubleTalk: Bool, pathChanged: Bool = false,
+                     reference: UnsafePointer<Float>? = nil, speakers: Int = 1, delay: Int? = nil) {
+        if let farEnd, let reference { farEnd.analyse(reference: reference, speakers: speakers, delay: delay) }
         let n = frameFrames, size = fftSize
         // Analysis: the canceller's output C and Ŷ in one complex transform, E in another (D is
         // their sum, Ŷ + C).
@@ -310,7 +327,19 @@ package final class ResidualEchoSuppressor {
         sinceNear = (doubleTalk || loud) ? 0 : min(sinceNear + 1, explainedHoldFrames)
         let explained = farHeard && sinceNear >= explainedHoldFrames && predicted >= Self.explainedShare * pSum
             && heard <= Self.explainedMargin * (predicted + noiseSum)
-        let nearActive = doubleTalk || loud || (!pathChanged && !(incoherence <= allowed) && !explained)
+        // Ŷ not yet there (`FarEndEchoModel`): a frame whose C the far end's predicted echo
+        // explains (as `explained`'s margin) is echo alone, outside double talk.
+        // Once the delay is known, the fast start's filter gives a Ŷ whose coherence with D tells
+        // a near talker from the echo even before it cancels much (`FarEndEchoModel.nearIncoherence`).
+        let coherentEnough = delay == nil || incoherence <= FarEndEchoModel.nearIncoherence
+        var farEndSum: Float = 0
+        if let farEnd, reference != nil {
+            farEndSum = farEnd.update(sdd: sdd, see: see, noise: noise, coherence: rawGain, nearCoherence: Self.nearCoherence, smoothing: a,
+                                      echoOnly: echoOnly, doubleTalk: doubleTalk || !coherentEnough)
+        }
+        let farEndExplains = farEndSum > Self.farOverNoise * noiseSum && !doubleTalk && coherentEnough
+            && heard <= Self.explainedMargin * (farEndSum + noiseSum)
+        let nearActive = (doubleTalk || loud || (!pathChanged && !(incoherence <= allowed) && !explained)) && !farEndExplains
         if !nearActive { framesEchoAlone += 1 }
         sb = a * sb + (1 - a) * b
         // The regressors smoothed, and in frames of echo alone one NLMS step per bin where D is
@@ -322,8 +351,17 @@ package final class ResidualEchoSuppressor {
         // the floor; then smoothed over time and over neighbouring bins.
         let floor = nearActive ? activeGain : minGain
         let beta = nearActive ? Self.betaNear : Self.beta
-        aupipe_res_gains(bins, w1, w2, w3, p, s, b, eFast, noise, rawGain, Self.nearCoherence, Self.nearOverResidual, beta, activeGain, floor,
-                         Self.gainSmoothing, gain)
+        if farEndExplains, let farEnd {
+            // R + F: the far end's predicted residual enters the gain as R does (w₃·B + F, B = 1),
+            // in the frames it explains (elsewhere a near talker may be what it predicts).
+            let f = farEnd.residual
+            for k in 0..<bins { w3Plus[k] = w3[k] * b + f[k] }
+            aupipe_res_gains(bins, w1, w2, w3Plus, p, s, 1, eFast, noise, rawGain, Self.nearCoherence, Self.nearOverResidual, beta, activeGain, floor,
+                             Self.gainSmoothing, gain)
+        } else {
+            aupipe_res_gains(bins, w1, w2, w3, p, s, b, eFast, noise, rawGain, Self.nearCoherence, Self.nearOverResidual, beta, activeGain, floor,
+                             Self.gainSmoothing, gain)
+        }
         // Synthesis: G·E, the inverse transform, the window, overlap-add.
         for k in 0..<bins { re[k] = gain[k] * eRe[k]; im[k] = gain[k] * eIm[k] }
         realFFT.inverse(re: re, im: im, into: re2)
