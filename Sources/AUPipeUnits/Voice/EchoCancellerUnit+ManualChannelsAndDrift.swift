@@ -218,7 +218,9 @@ extension EchoCancellerUnit {
         path and early echo within a fraction of a second.
         Every 0.1 s in its first second it is trained again, three times over, on all
         it has seen (the history of both inputs), which learns a new room faster than
-        one pass.
+        one pass; after its first 0.2 s, only while its output is within 2.5 dB of the
+        canceller's (in double talk it stays louder, and its retraining would be for
+        nothing).
         That retraining runs in the background, spread over the frames that follow: a
         third speex state is reset and replayed, at most 20 speex calls per frame,
         caught up with the stream and swapped in, so no frame of a live capture is held
