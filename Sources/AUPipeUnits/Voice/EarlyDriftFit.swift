@@ -4,12 +4,12 @@
 /// the lag wandering at the start of an echo.
 ///
 /// What tells them apart is the measurements' scatter about their line, not their number: an
-/// echo with a dominant path drifting by 100–1000 ppm gives quarter-second lags within 0.1–0.5
-/// frames (root mean square, 16 kHz) of a straight line from the first second on, while in a
-/// room without a direct path the peak followed hops between taps several frames apart (1.2–2.7
-/// frames about the line of their first second), and five such lags can line up as a drift of
-/// 1300–2100 ppm whose slope stands 8–16 standard errors from zero (`EchoSceneTests`' 9 s
-/// scenes; the measurements are in bench/README.md). The least-squares line through the
+/// echo with a dominant path drifting by 100–500 ppm gives quarter-second lags within 0.07–0.3
+/// frames (root mean square, 16 kHz) of a straight line from the first second on (0.45–0.66 at
+/// 1000 ppm, the peak smeared over 4 frames in a window), while in a room without a direct path
+/// the peak followed hops between taps several frames apart (1.15–2.7 frames about the line of
+/// their first second), and five such lags can line up as a drift of 1300–2100 ppm whose slope
+/// stands 8–16 standard errors from zero (`EchoSceneTests`' 9 s scenes; bench/README.md). The least-squares line through the
 /// measurements since the path followed was locked is taken as the drift when:
 /// - there are at least `leastCount` of them over `leastSeconds` or more;
 /// - their root-mean-square distance from it is at most `mostRMS` and none lies further than
@@ -24,7 +24,8 @@ package enum EarlyDriftFit {
     /// over half a second, the least over which a 100 ppm drift moves the lag beyond its scatter.
     package static let leastCount = 5, leastSeconds = 0.5
     /// The most root-mean-square and single distance (frames at 16 kHz) of the measurements from
-    /// their line: half a frame, above a followed path's 0.1–0.5 and under a diffuse room's 1.2.
+    /// their line: half a frame, above a followed path's 0.07–0.3 at 100–500 ppm (at 1000 ppm it
+    /// waits for the regular estimate more often than not) and well under a diffuse room's 1.15.
     package static let mostRMS = 0.5, mostResidual = 1.0
     /// How many standard errors of the slope the slope must be from zero.
     package static let leastPrecision = 10.0
