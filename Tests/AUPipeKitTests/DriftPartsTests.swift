@@ -169,6 +169,50 @@ import Testing
         #expect(!everOnOnePath && !engagedEver && tracker.factor == 1)
     }
 
+    /// The early line (`EarlyDriftFit`) of a coarse tracker: the lags `EchoSceneTests`' 9 s
+    /// scene at 0 ms gave in its first seconds (a diffuse room: the peak hops between taps;
+    /// as the first five to seven of them stand, −1308 ppm about 11 standard errors from zero,
+    /// 1.4 frames off their line), and the wandering lag above, give none; a lag moving 8
+    /// frames a second (500 ppm) with ±0.2 frames of jitter gives it from the fifth
+    /// measurement over half a second (at 1.25 s), within 20 ppm, and not before.
+    @Test func anEarlyLineNeedsItsMeasurementsOnIt() {
+        func tracker() -> DriftTracker {
+            DriftTracker(sampleRate: 16000, limitPPM: 2000, lockStrength: 20, windowSeconds: 0.25, firstSpan: 1.5, firstCount: 8, early: true)
+        }
+        func measure(_ t: DriftTracker, _ time: Double, _ lag: Double) {
+            t.analysis(time: time * 16000, offset: 0, trusted: true, strongest: (lag, 25)) { centre, radius in
+                abs(lag - centre) <= Double(radius) ? (lag, 25) : nil
+            }
+        }
+        let hops = tracker()
+        var everHops = false
+        for (time, lag) in [(1.375, 668.9), (1.5, 668.7), (1.75, 661.5), (2.125, 652.9), (2.25, 652.5), (2.375, 657.3), (2.5, 661.7)] {
+            measure(hops, time, lag)
+            everHops = everHops || hops.earlyDrift != nil
+        }
+        let wander = tracker()
+        var everWanders = false
+        var time = 1.25
+        for lag in [28.8, 28.9, 28.6, 21.5, 18.1, 3.7, 4.0, 14.9, 12.3, 12.3, 5.5, 4.2] {
+            measure(wander, time, lag)
+            everWanders = everWanders || wander.earlyDrift != nil
+            time += 0.125
+        }
+        #expect(!everHops && !everWanders)
+        let line = tracker()
+        let jitter: [Double] = [0.2, -0.1, 0, -0.2, 0.1, 0.2, -0.2]
+        var found: [Double?] = []
+        time = 0.75
+        for i in 0..<8 {
+            measure(line, time, 1000 - 8 * time + jitter[i % jitter.count])
+            found.append(line.earlyDrift.map { $0 * 1e6 })
+            time += 0.125
+        }
+        print("early line: \(found)")
+        #expect(found[0..<4].allSatisfy { $0 == nil })
+        #expect(found[4...].allSatisfy { $0.map { abs($0 + 500) <= 20 } == true })
+    }
+
     /// A lag that moves 16 frames a second (1000 ppm) with ±0.3 frames of jitter: the drift
     /// is found within 10 ppm, on one path, and the compensation engages at once.
     @Test func aLagOnOnePathIsFollowed() {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import AUPipeKit
+import AUPipeUnits
 
 /// `aec drift=` on scenes whose microphone clock drifts against the far end's (`DriftScene`):
 /// the drift found, the ERLE it keeps against `drift=off` and a given `drift=PPM`, no drift
@@ -32,20 +33,21 @@ import AUPipeKit
 
     /// Runs `aec ref=FAR args` over the scene's microphone; checks the exact length; the ERLE
     /// over `measuring` (s; default `DriftScene.converged`).
-    func run(_ scene: DriftScene, _ args: [String], measuring: Range<Double> = DriftScene.converged) throws -> Run {
+    func run(_ scene: DriftScene, _ args: [String], measuring: Range<Double> = DriftScene.converged, mic: [Int16]? = nil) throws -> Run {
+        let mic = mic ?? scene.mic
         let ref = dir.appendingPathComponent("far.wav")
         if !FileManager.default.fileExists(atPath: ref.path) {
             try Data(TestSignals.wav(Self.floats(scene.far), Self.format)).write(to: ref)
         }
         // The canceller's own settings pinned (as the defaults were when these figures were
         // measured), so that the drift is what these tests measure.
-        let r = try TestSignals.run([["aec", "ref=\(ref.path)", "tail=200ms", "frame=10ms", "suppress=-40", "suppress-active=-15"] + args], TestSignals.wav(Self.floats(scene.mic), Self.format)) { $0.stats = .text }
+        let r = try TestSignals.run([["aec", "ref=\(ref.path)", "tail=200ms", "frame=10ms", "suppress=-40", "suppress-active=-15"] + args], TestSignals.wav(Self.floats(mic), Self.format)) { $0.stats = .text }
         let bytes = TestSignals.audio(r.bytes, r.report)
         let out = (0..<bytes.count / 2).map { Int16(bitPattern: UInt16(bytes[2 * $0]) | UInt16(bytes[2 * $0 + 1]) << 8) }
-        #expect(out.count == scene.mic.count, "exact length: \(out.count) frames out of \(scene.mic.count)")
+        #expect(out.count == mic.count, "exact length: \(out.count) frames out of \(mic.count)")
         var m = 0.0, o = 0.0
         for i in DriftScene.frame(measuring.lowerBound)..<min(out.count, DriftScene.frame(measuring.upperBound)) {
-            m += Double(scene.mic[i]) * Double(scene.mic[i])
+            m += Double(mic[i]) * Double(mic[i])
             o += Double(out[i]) * Double(out[i])
         }
         let stage = r.report.stages.first
@@ -85,41 +87,68 @@ import AUPipeKit
         #expect(auto.erle >= 30, "drift=auto at \(ppm) ppm: \(auto)")
     }
 
-    /// ±100 ppm in a room with a direct path (`RoomScene`'s, RT60 0.4 s), the defaults: the
-    /// coarse tracker's measurements follow one path, so compensation starts within 3 s of
-    /// the stream's start (1.5 s of measurements after the first analyses), the canceller is
-    /// retrained then on the warped past, and the ERLE over 3-13.5 s (the far end alone,
-    /// before the double talk) is at least 30 dB and at least 20 dB more than with `drift=off`,
-    /// which keeps under 25 (reached: 53.9 against 20.4 at +100 ppm).
-    @Test(arguments: [100.0, -100.0])
+    /// When (s) the unit's note says compensation started, or nil.
+    static func started(_ run: Run) -> Double? {
+        run.note.range(of: "compensated from ").flatMap { Double(run.note[$0.upperBound...].prefix { $0.isNumber || $0 == "." }) }
+    }
+
+    /// `DriftScene` in a room with a direct path (`RoomScene`'s, RT60 0.4 s).
+    static func directPath(ppm: Double) -> DriftScene { DriftScene(ppm: ppm, room: RoomScene.room(rt60: 0.4, seed: 0x0D12EC7)) }
+
+    /// ±100 and ±500 ppm in a room with a direct path, the defaults: the coarse tracker's
+    /// measurements lie on one line within a second (`EarlyDriftFit`), so compensation starts
+    /// within 1.6 s of the stream's start (1.25–1.38 s; 2.2 s before the early line, from 1.5 s
+    /// of measurements); at ±500 ppm the canceller is retrained then on the warped past, at
+    /// ±100 ppm (under `DriftTracker.immediateDrift`) it has followed so slow a motion and is
+    /// kept; the ERLE over 3-13.5 s (the far end alone, before the double talk) is at least
+    /// 30 dB and at least 20 dB more than with `drift=off`, which keeps under 25 (reached at
+    /// ±100 ppm: 55.7 and 54.7 against 21.5 and 21.0).
+    @Test(arguments: [100.0, -100.0, 500.0, -500.0])
     func driftInARoomWithADirectPathIsCompensatedEarly(ppm: Double) throws {
-        let scene = DriftScene(ppm: ppm, room: RoomScene.room(rt60: 0.4, seed: 0x0D12EC7))
+        let scene = Self.directPath(ppm: ppm)
         let auto = try run(scene, [], measuring: 3.0..<13.5)
         let off = try run(scene, ["drift=off"], measuring: 3.0..<13.5)
-        let started = auto.note.range(of: "compensated from ").flatMap { Double(auto.note[$0.upperBound...].prefix { $0.isNumber || $0 == "." }) }
-        #expect(started.map { $0 <= 3 } == true, "compensation at \(ppm) ppm: \(auto)")
-        #expect(auto.note.contains("retrained"), "\(auto)")
+        #expect(Self.started(auto).map { $0 <= 1.6 } == true, "compensation at \(ppm) ppm: \(auto)")
+        #expect(auto.note.contains("retrained") == (abs(ppm) * 1e-6 >= DriftTracker.immediateDrift), "\(auto)")
         #expect(Self.close(auto.drift, to: ppm), "\(auto)")
         #expect(auto.erle >= 30 && auto.erle >= off.erle + 20 && off.erle < 25, "ERLE over 3-13.5 s at \(ppm) ppm: drift=auto \(auto); drift=off \(off)")
     }
 
-    /// No drift: the estimate is within ±20 ppm of 0, and the ERLE within 0.5 dB of `drift=off`.
-    @Test func noDriftIsNoneAndCostsNothing() throws {
-        let scene = DriftScene(ppm: 0)
-        let auto = try run(scene, [])
-        let off = try run(scene, ["drift=off"])
-        #expect(auto.drift.map { abs($0) <= 20 } == true, "no drift: \(auto)")
-        #expect(auto.erle >= off.erle - 0.5, "no drift: drift=auto \(auto), drift=off \(off)")
+    /// The same room with the near end talking from 0.6 to 1.8 s, while the coarse tracker
+    /// has its first second of measurements (frozen in double talk): at 500 ppm the drift is
+    /// still found and compensated within 3 s, keeping 30 dB over 3-13.5 s; without drift
+    /// the reference is used as read.
+    @Test(arguments: [500.0, 0.0])
+    func doubleTalkInTheFirstSecondsMisleadsNoEarlyDrift(ppm: Double) throws {
+        let scene = Self.directPath(ppm: ppm)
+        let near = AECSignals.speech(count: DriftScene.count, seed: 0x4EA2E, activeDBFS: -20, formant1: 250...800, formant2: 1100...2900,
+                                     talking: 0.6..<1.8)
+        let mic = scene.mic.indices.map { AECSignals.int16(Double(scene.mic[$0]) / 32768 + near[$0]) }
+        let auto = try run(scene, [], measuring: 3.0..<13.5, mic: mic)
+        if ppm == 0 {
+            #expect(auto.drift.map { abs($0) <= 20 } == true && auto.note.contains("reference used as read"), "no drift, early double talk: \(auto)")
+        } else {
+            #expect(Self.close(auto.drift, to: ppm) && Self.started(auto).map { $0 <= 3 } == true, "\(ppm) ppm, early double talk: \(auto)")
+            #expect(auto.erle >= 30, "\(ppm) ppm, early double talk: \(auto)")
+        }
     }
 
-    /// A drift that moves from 300 to 600 ppm over the 32 s: followed, the canceller keeps
-    /// 30 dB over the last 10 s, and the estimate at the end is within the last 10 s's range
-    /// of drift (its 30 s fit trails a moving drift), where `drift=off` keeps next to nothing.
-    @Test func aChangingDriftIsFollowed() throws {
-        let scene = DriftScene(ppm: 300, endPPM: 600)
-        let auto = try run(scene, [])
-        let off = try run(scene, ["drift=off"])
-        #expect(auto.erle >= 30 && auto.erle >= off.erle + 10, "drift 300 -> 600 ppm: \(auto); drift=off \(off)")
-        #expect(auto.drift.map { (300...620).contains($0) } == true, "drift 300 -> 600 ppm: \(auto)")
+    /// `EchoSceneTests`' 9 s scene at 0 ms (a diffuse room without a direct path, no drift, an
+    /// echo-path change at 4.5 s), with `delay=0` and with the defaults: the coarse lag wanders
+    /// between taps in its first seconds, which five measurements read as −1793 ppm
+    /// (bench/README.md); nothing is compensated in the first 3 s, and what drift is read is
+    /// under the 60 ppm that the coarse tracker acts on. (With the defaults the fine tracker
+    /// reads 40 ppm across the path change and compensates from 8.3 s: as before the early line.)
+    @Test(arguments: [["delay=0"], []])
+    func aWanderingStartIsNoDrift(args: [String]) throws {
+        let scene = AECScene(delayMS: 0)
+        let ref = dir.appendingPathComponent("echo-far.wav")
+        try Data(TestSignals.wav(Self.floats(scene.far), Self.format)).write(to: ref)
+        let r = try TestSignals.run([["aec", "ref=\(ref.path)"] + args], TestSignals.wav(Self.floats(scene.mic), Self.format)) { $0.stats = .text }
+        let stage = r.report.stages.first
+        let run = Run(erle: 0, drift: stage?.figures.first { $0.name == "driftPPM" }?.value, note: stage?.note ?? "")
+        print("aec wandering start, \(args.joined(separator: " ")): \(run)")
+        #expect((Self.started(run) ?? .infinity) >= 3 && (run.drift.map { abs($0) < EchoAlignment.bootstrapPPM } ?? true), "\(run)")
+        if args == ["delay=0"] { #expect(run.note.contains("reference used as read"), "\(run)") }
     }
 }

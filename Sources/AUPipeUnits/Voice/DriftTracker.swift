@@ -22,7 +22,9 @@ import AUPipeGraph
 ///    fixed delay once it has a drift): the slope by Theil–Sen (the median of the slopes between each measurement and the one half
 ///    the window later; robust to a minority of stray peaks), once they span `firstSpan` and
 ///    number `firstCount` (3 s and 12; `aec`'s coarse bootstrap tracker 1.5 s and 8). That is
-///    the drift, in ppm; it follows a drift that changes over tens of seconds.
+///    the drift, in ppm; it follows a drift that changes over tens of seconds. Before that, with
+///    `early`, `earlyDrift` is the slope of the measurements on the path followed now once they
+///    lie closely enough on one line (`EarlyDriftFit`: from about a second of measurements).
 /// 4. Control: the factor is 1 until the drift found would have moved the echo two frames
 ///    over the measurements it has, spanning at least `leastSpan` (6 s), or at once when it is beyond 300 ppm
 ///    (below that, the reference stays as read: no drift, no change), and in either case only
@@ -125,17 +127,24 @@ package final class DriftTracker {
 
     /// The least span (s) and number of measurements behind a first drift estimate.
     package let firstSpan: Double, firstCount: Int
+    /// Whether the tracker reads `earlyDrift` before it has a drift.
+    package let early: Bool
+    /// With `early`, until there is a `drift`: the drift of the line through the measurements on
+    /// the path followed now when they lie closely on it (`EarlyDriftFit`), or nil.
+    package private(set) var earlyDrift: Double?
 
     /// The analyses' window (s): how long the echo's peak is smeared over when it moves.
     package let windowSeconds: Double
 
     /// `firstSpan` (s, default 3) and `firstCount` (default 12): what a first estimate needs;
-    /// `windowSeconds`: the analyses' window.
-    package init(sampleRate: Int, limitPPM: Double, lockStrength: Double, windowSeconds: Double, firstSpan: Double = 3, firstCount: Int = 12) {
+    /// `windowSeconds`: the analyses' window; `early`: whether to read `earlyDrift` meanwhile.
+    package init(sampleRate: Int, limitPPM: Double, lockStrength: Double, windowSeconds: Double, firstSpan: Double = 3, firstCount: Int = 12,
+                 early: Bool = false) {
         self.sampleRate = sampleRate
         self.windowSeconds = windowSeconds
         self.firstSpan = firstSpan
         self.firstCount = firstCount
+        self.early = early
         limit = limitPPM * 1e-6
         self.lockStrength = lockStrength
         times = [Double](repeating: 0, count: capacity)
@@ -207,6 +216,9 @@ package final class DriftTracker {
         recentNext = (recentNext + 1) % recent.count
         recentCount = min(recent.count, recentCount + 1)
         updateDrift(at: seconds)
+        earlyDrift = early && drift == nil
+            ? EarlyDriftFit.drift(times: times, lags: lags, head: head, count: count, since: segmentStart, sampleRate: sampleRate)
+            : nil
         control(offset: offset)
     }
 

@@ -55,7 +55,8 @@ package final class EchoAlignment {
     package private(set) var tracker: DriftTracker?
     /// A second tracker on short, low-band analyses (`coarseEstimator`): it finds a drift too
     /// fast for `tracker`'s analyses (whose peak it smears), and its estimate is used, from
-    /// `bootstrapPPM` on, until `tracker` has one of its own.
+    /// `bootstrapPPM` on, until `tracker` has one of its own; before its own first estimate,
+    /// its `earlyDrift`.
     package private(set) var bootstrap: DriftTracker?
     private var coarseEstimator: DelayEstimator?
     package private(set) var bootstrapped = false
@@ -95,7 +96,7 @@ package final class EchoAlignment {
                                    windowSeconds: DelayEstimator.defaultWindowSeconds)
             coarseTiming = DriftLagTiming(smoothing: coarse.smoothing)
             bootstrap = DriftTracker(sampleRate: rate, limitPPM: ClockDriftSetting.limitPPM, lockStrength: coarse.threshold,
-                                     windowSeconds: Self.coarseWindow, firstSpan: Self.bootstrapSpan, firstCount: Self.bootstrapCount)
+                                     windowSeconds: Self.coarseWindow, firstSpan: Self.bootstrapSpan, firstCount: Self.bootstrapCount, early: true)
         }
         if automatic || tracker != nil {
             estimatorMic = .allocate(capacity: frameFrames)
@@ -190,12 +191,21 @@ package final class EchoAlignment {
             coarseAnalysesSeen = c.estimatesMade + c.windowsSkipped
             feed(coarse, from: c, timing: &coarseTiming, compensator: compensator, sinceDoubleTalk: sinceDoubleTalk)
         }
-        var factor: Double?
+        var factor: Double?, slowAndEarly = false
         if let d = fine.drift {
             // Once compensating (the coarse tracker's start), the fine drift takes over when its
             // own measurements follow one path; otherwise the compensation stays as it is.
             factor = fine.engaged ? fine.factor : (compensator.engaged && fine.followsOnePath ? 1 + d : nil)
         } else if let d = coarse.drift, abs(d) * 1e6 >= Self.bootstrapPPM, coarse.followsOnePath {
+            factor = 1 + d
+            bootstrapped = true
+        } else if coarse.drift == nil, let d = coarse.earlyDrift, abs(d) * 1e6 >= Self.bootstrapPPM {
+            // Before its first estimate, the coarse tracker's early line (`EarlyDriftFit`): a
+            // drift plain from about a second of measurements is compensated then. Under
+            // `DriftTracker.immediateDrift` the echo has moved 2–4 frames by then, which speex
+            // has followed: its filter is kept rather than retrained on the second or so of
+            // history there is (retrained, `drift-100` converged 1.1 s later and lost 1.2 dB).
+            slowAndEarly = abs(d) < DriftTracker.immediateDrift
             factor = 1 + d
             bootstrapped = true
         }
@@ -204,7 +214,7 @@ package final class EchoAlignment {
             // retrained on the past as the compensation would have made it (`driftRetrain`).
             if !compensator.engaged {
                 compensationStartedAt = Double(framesProcessed + Int64(frameFrames)) / Double(rate)
-                if abs(factor - 1) >= Self.driftRetrainLeast { driftRetrain = factor - 1 }
+                if abs(factor - 1) >= Self.driftRetrainLeast, !slowAndEarly { driftRetrain = factor - 1 }
             }
             try compensator.engage(factor: factor)
         }
@@ -231,7 +241,7 @@ package final class EchoAlignment {
     package var driftPPM: Double? {
         switch drift {
         case .ppm(let ppm): return ownClock ? ppm : nil
-        case .auto: return tracker?.driftPPM ?? (bootstrapped ? bootstrap?.driftPPM : nil)
+        case .auto: return tracker?.driftPPM ?? (bootstrapped ? bootstrap?.driftPPM ?? bootstrap?.earlyDrift.map { $0 * 1e6 } : nil)
         case .off: return nil
         }
     }

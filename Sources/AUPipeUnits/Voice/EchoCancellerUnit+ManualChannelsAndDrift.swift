@@ -136,6 +136,12 @@ extension EchoCancellerUnit {
         first estimate needs only 1.5 s of measurements: it is used from 60 ppm until
         the first has an estimate of its own, so a large drift is compensated about
         2.2 s into the stream.
+        Sooner, from five measurements over half a second, when they lie on one line
+        (within half a frame of it at 16 kHz, root mean square, none beyond a frame,
+        the slope ten standard errors from zero: the lag wandering between a diffuse
+        room's taps at the start of an echo does not), a drift of 100 to 1000 ppm is
+        compensated 1.2 to 1.9 s into the stream; under 300 ppm the canceller is then
+        kept rather than retrained.
         Once the drift found would have moved the echo by two frames over 6 s or more
         of measurements on the path followed (a path found again after a gap of over
         a second starts anew), or at once when it is beyond 300 ppm, and either tracker
@@ -212,7 +218,9 @@ extension EchoCancellerUnit {
         path and early echo within a fraction of a second.
         Every 0.1 s in its first second it is trained again, three times over, on all
         it has seen (the history of both inputs), which learns a new room faster than
-        one pass.
+        one pass; after its first 0.2 s, only while its output is within 2.5 dB of the
+        canceller's (in double talk it stays louder, and its retraining would be for
+        nothing).
         That retraining runs in the background, spread over the frames that follow: a
         third speex state is reset and replayed, at most 20 speex calls per frame,
         caught up with the stream and swapped in, so no frame of a live capture is held

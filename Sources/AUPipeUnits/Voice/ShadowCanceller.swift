@@ -8,7 +8,8 @@ import CSpeexDSP
 /// `aec`'s answer to an echo-path change: a second speex echo state that, once the canceller's
 /// cancellation has suddenly fallen (`DoubleTalkDetector`), starts afresh and runs beside the
 /// canceller in use, on the same frames, until one of them has clearly won; for its first
-/// `replaySeconds` it is retrained on all it has seen (`EchoHistory`) every `retrainSeconds`.
+/// `replaySeconds` it is retrained on all it has seen (`EchoHistory`) every `retrainSeconds`
+/// (after `leastSeconds`, only while it is within `promiseDB` of the canceller in use).
 ///
 /// A sudden fall of the cancellation is either double talk (the near end talking: the
 /// microphone is no longer explained by the far end, and the filter in use, adapted before,
@@ -82,6 +83,11 @@ package final class ShadowCanceller {
     package static let trailSeconds = 1.0
     /// The least time (s) between the end of one shadow and the start of the next.
     package static let pauseSeconds = 0.5
+    /// How much louder (dB) than the canceller in use a shadow started at a fall may be, after
+    /// `leastSeconds`, for a retraining due to start (else it waits for a later one): in double
+    /// talk shadows stay 1–4 dB louder for seconds, retrained for nothing; the path changes'
+    /// winners on bench/aec/'s scenes were at most 1.9 dB louder at 0.2 s (bench/README.md).
+    package static let promiseDB = 2.5
 
     package let frameFrames: Int, mics: Int
     /// The replay's length, and the least/most/pause times and the window, in DSP frames.
@@ -94,6 +100,7 @@ package final class ShadowCanceller {
     private let smooth: Double
     private let winRatio = pow(10, ShadowCanceller.winDB / 10), loseRatio = pow(10, ShadowCanceller.loseDB / 10)
     private let handBackRatio = pow(10, -ShadowCanceller.handBackDB / 10)
+    private let promiseRatio = pow(10, ShadowCanceller.promiseDB / 10)
     /// The shadow's echo state, and its output of the latest frame.
     package private(set) var state: EchoState
     package let output: UnsafeMutablePointer<Int16>
@@ -228,7 +235,7 @@ package final class ShadowCanceller {
                  inUse: EchoState) -> EchoState? {
         replayCalls = 0
         // (Retraining is due until `learned` passes `replayFrames`: see `run`.)
-        if case .due = retraining, learned > 0, (learned - seenAtStart) % retrainFrames == 0 {
+        if case .due = retraining, learned > 0, (learned - seenAtStart) % retrainFrames == 0, showsPromise {
             learner.reset()
             // At most the last `replayFrames` (a fast start's past counts; a shadow started at
             // a fall has seen no more when it retrains).
@@ -268,6 +275,13 @@ package final class ShadowCanceller {
         learner = state
         state = trained
         return nil
+    }
+
+    /// Whether a retraining due now is worth its calls (`promiseDB`; a fast start's, a taken-over
+    /// shadow's and one's under `leastSeconds` always are).
+    private var showsPromise: Bool {
+        guard !fastStart, case .running(let ran) = phase, ran >= leastFrames else { return true }
+        return shadow <= promiseRatio * self.inUse
     }
 
     /// Stops the shadow without a take-over (it lost, or ran for `mostSeconds`).
