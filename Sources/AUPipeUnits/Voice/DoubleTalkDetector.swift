@@ -46,8 +46,9 @@ package struct DoubleTalkDetector {
     /// seconds (or under an echo 10–16 dB louder, whose fall is only just 10 dB) stops being double
     /// talk, and the suppressor then takes them for residual echo. On bench/aec's scenes with
     /// long double talk and quiet near talkers, 5 s kept 0.4–0.9 dB more of the near end than
-    /// 1 s; 3 s about half of that; 10 and 20 s no more, and lost 8 dB of echo-only ERLE under
-    /// 1000 ppm of drift (figures in bench/README.md, "The near end kept in every scene").
+    /// 1 s, for up to 3.3 dB of echo-only ERLE elsewhere; 3 s two thirds of that gain at about the
+    /// same ERLE; 10 and 20 s 0.1–0.2 dB more, and lost 8 dB of echo-only ERLE under 1000 ppm of
+    /// drift (figures in bench/README.md, "The near end kept in every scene").
     package static let heldFallSeconds = 5.0
 
     /// For frames of `frameFrames` at `rate` Hz; `heldFallSeconds`: the envelope's fall while
