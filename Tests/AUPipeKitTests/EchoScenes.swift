@@ -85,9 +85,9 @@ enum AECSignals {
     /// into syllables of 100–300 ms (raised-cosine edges of 20 ms, each at a level of 0.5–1,
     /// formants drawn anew per syllable) separated by pauses of 50–200 ms, now and then
     /// 300–600 ms; only inside `talking` (seconds). Scaled so the RMS over the syllables is
-    /// `activeDBFS`.
+    /// `activeDBFS`. At `rate` Hz (the scenes' 16 kHz unless given).
     static func speech(count: Int, seed: UInt64, activeDBFS: Double, formant1: ClosedRange<Double>, formant2: ClosedRange<Double>,
-                       talking: Range<Double>) -> [Double] {
+                       talking: Range<Double>, rate: Int = AECSignals.rate) -> [Double] {
         var random = SeededRandom(seed)
         var envelope = [Double](repeating: 0, count: count)
         var f1 = [Double](repeating: 500, count: count), f2 = [Double](repeating: 1500, count: count)

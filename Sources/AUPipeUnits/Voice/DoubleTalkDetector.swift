@@ -17,8 +17,13 @@ import Glibc
 /// reads as double talk until a shadow canceller takes over (`pathChanged()`), the filter has
 /// re-adapted or the envelope has come down to it (the drift tracker is frozen meanwhile). A slow fall (clock drift left
 /// uncompensated) is followed by the envelope and does not count.
+///
+/// `aec` runs two: the echo path's (shadow cancellers, drift freezing), whose envelope falls
+/// over `fallSeconds` whether or not double talk holds, and the residual echo suppressor's
+/// (`EchoPathChange.nearTalk`), whose envelope falls over `heldFallSeconds` while double talk
+/// holds, so that a near talker who goes on for seconds stays double talk.
 package struct DoubleTalkDetector {
-    private let smooth: Double, rise: Double, fall: Double
+    private let smooth: Double, rise: Double, fall: Double, heldFall: Double
     private let hangFrames: Int
     private var mic = 0.0, out = 0.0
     private var envelope = 0.0
@@ -36,13 +41,24 @@ package struct DoubleTalkDetector {
     /// How long (s) a verdict of double talk holds after the last frame that made it: the gaps
     /// between a near talker's words stay double talk.
     package static let hangSeconds = 0.2
+    /// The envelope's fall time constant (s) while double talk holds, for the residual echo
+    /// suppressor's detector: followed down within a second, a near talker who talks on for
+    /// seconds (or under an echo 10–16 dB louder, whose fall is only just 10 dB) stops being double
+    /// talk, and the suppressor then takes them for residual echo. On bench/aec's scenes with
+    /// long double talk and quiet near talkers, 5 s kept 0.4–0.9 dB more of the near end than
+    /// 1 s, for up to 3.3 dB of echo-only ERLE elsewhere; 3 s two thirds of that gain at about the
+    /// same ERLE; 10 and 20 s 0.1–0.2 dB more, and lost 8 dB of echo-only ERLE under 1000 ppm of
+    /// drift (figures in bench/README.md, "The near end kept in every scene").
+    package static let heldFallSeconds = 5.0
 
-    /// For frames of `frameFrames` at `rate` Hz.
-    package init(frameFrames: Int, rate: Int) {
+    /// For frames of `frameFrames` at `rate` Hz; `heldFallSeconds`: the envelope's fall while
+    /// double talk holds (`fallSeconds` by default: the echo path's detector).
+    package init(frameFrames: Int, rate: Int, heldFallSeconds: Double = Self.fallSeconds) {
         let seconds = Double(frameFrames) / Double(rate)
         smooth = 1 - exp(-seconds / Self.smoothingSeconds)
         rise = 1 - exp(-seconds / Self.riseSeconds)
         fall = 1 - exp(-seconds / Self.fallSeconds)
+        heldFall = 1 - exp(-seconds / heldFallSeconds)
         hangFrames = max(1, Int((Self.hangSeconds / seconds).rounded()))
     }
 
@@ -78,7 +94,7 @@ package struct DoubleTalkDetector {
         mic += smooth * (m - mic)
         out += smooth * (e - out)
         let cancel = cancellation
-        envelope += (cancel > envelope ? rise : fall) * (cancel - envelope)
+        envelope += (cancel > envelope ? rise : hang > 0 ? heldFall : fall) * (cancel - envelope)
         if envelope >= Self.minimumDB, cancel <= envelope - Self.dropDB {
             hang = hangFrames
         } else {

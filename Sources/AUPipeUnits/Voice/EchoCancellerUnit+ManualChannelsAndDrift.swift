@@ -201,6 +201,9 @@ extension EchoCancellerUnit {
         (which rises within 200 ms and falls over a second), while the far end plays
         and after the canceller has cancelled 10 dB; it holds 200 ms.
         An echo\-path change reads as double talk until the filter has re\-adapted.
+        The residual echo suppressor reads double talk the same way, except that while
+        it holds, the recent level falls over 5 s: a near talker who goes on for
+        seconds stays double talk.
         .PP
         .I Echo\-path changes.
         speex's filter re\-adapts slowly when the echo path changes (someone moves, a

@@ -191,7 +191,7 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
         // (the meter, the double-talk detector).
         let filtered = ERLEMeter.energy(out16, count: frameFrames * mics)
         postFilter.run(out16, rec: rec16, play: play16, echo: pathChange.preprocessorEcho(inUse: linear.state),
-                       doubleTalk: pathChange.doubleTalk.active, pathChanged: pathChange.justChanged(now: now), farEnd: refLevel > ERLEMeter.activeThreshold,
+                       doubleTalk: pathChange.nearTalk.active, pathChanged: pathChange.justChanged(now: now), farEnd: refLevel > ERLEMeter.activeThreshold,
                        reference: refFloat, delay: alignment.automatic && alignment.delayFoundAt == nil ? nil : alignment.delayFrames)
         meter.add(mic: rec16, out: out16, filtered: filtered, ref: play16, n: frameFrames * mics, refCount: frameFrames * speakers, frames: frameFrames)
         let micEnergy = ERLEMeter.energy(rec16, count: frameFrames * mics), n = Double(frameFrames * mics)

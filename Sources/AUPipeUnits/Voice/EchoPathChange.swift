@@ -16,6 +16,9 @@ package final class EchoPathChange {
 
     package let shadow: ShadowCanceller
     package private(set) var doubleTalk: DoubleTalkDetector
+    /// Double talk for the residual echo suppressor: the same detector, its envelope held
+    /// while double talk lasts (`DoubleTalkDetector.heldFallSeconds`).
+    package private(set) var nearTalk: DoubleTalkDetector
     /// Stream frames since double talk was last seen (the drift trackers freeze within it).
     package private(set) var sinceDoubleTalk = Int.max / 2
     private let frameFrames: Int, mics: Int
@@ -34,6 +37,7 @@ package final class EchoPathChange {
                                  learner: try LinearEchoCanceller.state(layout, tailFrames: shadowTail),
                                  frameFrames: frameFrames, mics: mics, rate: rate, handsBack: shadowTail < tailFrames)
         doubleTalk = DoubleTalkDetector(frameFrames: frameFrames, rate: rate)
+        nearTalk = DoubleTalkDetector(frameFrames: frameFrames, rate: rate, heldFallSeconds: DoubleTalkDetector.heldFallSeconds)
     }
 
     /// Before the frame is cancelled: a sudden fall of the cancellation (double talk or an
@@ -103,7 +107,7 @@ package final class EchoPathChange {
             linear.settle(rec, play, into: shadow.output)
             linear.replace(with: shadow.takeOver(replacing: linear.state, at: time, trail: trail))
             // A fast start's take-over is the call's first echo cancelled, not a path change.
-            if !fastStart { doubleTalk.pathChanged() }
+            if !fastStart { doubleTalk.pathChanged(); nearTalk.pathChanged() }
         case .handBack:
             out.update(from: shadow.output, count: frameFrames * mics)
             if shadow.fastStart, fastStartBackAt == nil { fastStartBackAt = time }
@@ -115,6 +119,7 @@ package final class EchoPathChange {
     /// reference, for the double-talk detector; returns whether the frame is double talk.
     package func add(mic: Double, filtered: Double, reference: Double) -> Bool {
         let talking = doubleTalk.add(mic: mic, filtered: filtered, reference: reference)
+        nearTalk.add(mic: mic, filtered: filtered, reference: reference)
         sinceDoubleTalk = talking ? 0 : sinceDoubleTalk + frameFrames
         return talking
     }

@@ -1,0 +1,134 @@
+import Foundation
+import Testing
+@testable import AUPipeKit
+@testable import AUPipeIO
+@testable import AUPipeUnits
+@testable import AUPipeGraph
+@testable import AUPipeFormats
+
+/// Issue 26, the near end kept in every scene: a near talker under the echo who talks on for
+/// seconds while the far end talks (bench/aec's `quietnear` scenes, small and synthetic), at 16
+/// and 48 kHz. `aec`'s defaults keep the near end's own component in the output within 2 dB
+/// (least squares per 100 ms piece where the near end is above −45 dBFS, as bench/aec's
+/// metrics), and cancel the echo in the far end's single talk.
+///
+/// The scene, 10 s at `rate` Hz mono, deterministic: the far end talks throughout
+/// (`AECSignals.speech`, active RMS −14 dBFS); the room a direct path and Gaussian noise decaying
+/// 60 dB in 0.3 s, scaled to an echo path gain of −6 dB (the echo about −20 dBFS), after 40 ms;
+/// the near end talks from 4 to 9 s at −28 dBFS active RMS (8 dB under the echo); white noise
+/// at −70 dBFS. (At −31 dBFS the defaults keep −3.0 dB of it at 16 kHz, −3.4 at 48 kHz: not
+/// yet within the target; see bench/README.md, "The near end kept in every scene".)
+///
+/// `theSuppressorsDetectorHoldsThroughLongDoubleTalk`: the residual echo suppressor's
+/// double-talk detector (`EchoPathChange.nearTalk`) holds a near talker through seconds of
+/// double talk, where the echo path's detector follows them down within a second.
+@Suite(.tags(.scenes)) final class QuietNearTalkerTests {
+    let dir: URL
+
+    init() throws {
+        dir = FileManager.default.temporaryDirectory.appendingPathComponent("aupipe-quietnear-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    }
+
+    deinit { try? FileManager.default.removeItem(at: dir) }
+
+    struct Scene {
+        static let seconds = 10.0
+        static let talking = 4.0..<9.0
+        /// The far end alone, the canceller converged: 2–4 s and 9–10 s.
+        static let farAlone: [Range<Double>] = [2.0..<4.0, 9.0..<10.0]
+        let rate: Int
+        let far: [Int16], mic: [Int16]
+        let near: [Double]
+
+        init(rate: Int) {
+            self.rate = rate
+            let n = Int(Self.seconds * Double(rate))
+            let far = AECSignals.speech(count: n, seed: 0xFA2_0051, activeDBFS: -14, formant1: 300...900, formant2: 900...2600,
+                                        talking: 0.0..<Self.seconds, rate: rate).map(AECSignals.int16)
+            self.far = far
+            // The room: a direct path, then Gaussian noise under a 60 dB decay in 0.3 s from
+            // 2.5 ms on with as much energy, all at −6 dB (as `RoomScene.room`).
+            var random = SeededRandom(0x51_0051)
+            let length = Int(0.3 * Double(rate)), start = rate / 400
+            let decay = log(1000.0) / Double(length)
+            var h = (0..<length).map { k in k < start ? 0 : random.gaussian() * exp(-decay * Double(k)) }
+            let e = h.reduce(0) { $0 + $1 * $1 }.squareRoot()
+            for k in h.indices { h[k] /= e }
+            h[0] = 1
+            let gain = pow(10, -6.0 / 20) / 2.0.squareRoot()
+            let wet = AECSignals.convolve(far.map { Double($0) / 32768 }, h.map { $0 * gain })
+            let d = 40 * rate / 1000
+            let talker = AECSignals.speech(count: n, seed: 0x4EA2_0051, activeDBFS: -28, formant1: 250...800, formant2: 1100...2900,
+                                           talking: Self.talking, rate: rate)
+            near = talker
+            let sigma = pow(10, -70.0 / 20)
+            var sum = [Int16](repeating: 0, count: n)
+            for i in 0..<n { sum[i] = AECSignals.int16((i >= d ? wet[i - d] : 0) + talker[i] + sigma * random.gaussian()) }
+            mic = sum
+        }
+    }
+
+    /// The near end's gain (dB) in the output and the ERLE (dB) over `Scene.farAlone`.
+    func measure(_ scene: Scene) throws -> (nearGain: Double, erle: Double) {
+        let format = StreamFormat(encoding: .s16le, sampleRate: scene.rate, channels: 1)
+        func floats(_ x: [Int16]) -> [Float] { x.map { Float($0) / 32768 } }
+        let ref = dir.appendingPathComponent("far-\(scene.rate).wav")
+        try Data(TestSignals.wav(floats(scene.far), format)).write(to: ref)
+        let r = try TestSignals.run([["aec", "ref=\(ref.path)"]], TestSignals.wav(floats(scene.mic), format))
+        let bytes = TestSignals.audio(r.bytes, r.report)
+        let out = (0..<bytes.count / 2).map { Double(Int16(bitPattern: UInt16(bytes[2 * $0]) | UInt16(bytes[2 * $0 + 1]) << 8)) / 32768 }
+        #expect(out.count == scene.mic.count)
+        let piece = scene.rate / 10
+        var gained = 0.0, total = 0.0
+        for start in stride(from: 0, to: out.count - piece + 1, by: piece) {
+            var ss = 0.0, ys = 0.0
+            for i in start..<start + piece { ss += scene.near[i] * scene.near[i]; ys += out[i] * scene.near[i] }
+            guard ss / Double(piece) >= pow(10, -4.5) else { continue }
+            let g = ys / ss
+            gained += g * g * ss
+            total += ss
+        }
+        var m = 0.0, o = 0.0
+        for range in Scene.farAlone {
+            for i in Int(range.lowerBound * Double(scene.rate))..<Int(range.upperBound * Double(scene.rate)) {
+                let x = Double(scene.mic[i]) / 32768
+                m += x * x
+                o += out[i] * out[i]
+            }
+        }
+        return (10 * log10(gained / total), 10 * log10(m / max(o, 1e-20)))
+    }
+
+    @Test(arguments: [16000, 48000])
+    func aQuietNearTalkerInLongDoubleTalkIsKept(rate: Int) throws {
+        let m = try measure(Scene(rate: rate))
+        print("aec quiet near talker (\(rate) Hz, 8 dB under the echo, 5 s of double talk): near end \(m.nearGain) dB, ERLE \(m.erle) dB")
+        #expect(m.nearGain >= -2, "the near end in double talk: \(m.nearGain) dB")
+        #expect(m.erle >= Self.erle[rate]!, "ERLE with the far end alone: \(m.erle) dB")
+    }
+
+    /// What the defaults reach in `aQuietNearTalkerInLongDoubleTalkIsKept` (43.5 and 40.2 dB),
+    /// less 2 dB.
+    static let erle: [Int: Double] = [16000: 41.5, 48000: 38.2]
+
+    /// 2 s cancelling 25 dB, then 3 s of a near talker who takes the cancellation down to 5 dB:
+    /// the suppressor's detector calls every frame of it double talk, the echo path's (its
+    /// envelope falling over `DoubleTalkDetector.fallSeconds` throughout) under half of them.
+    @Test func theSuppressorsDetectorHoldsThroughLongDoubleTalk() {
+        var held = DoubleTalkDetector(frameFrames: 320, rate: 16000, heldFallSeconds: DoubleTalkDetector.heldFallSeconds)
+        var plain = DoubleTalkDetector(frameFrames: 320, rate: 16000)
+        let mic = 1e-3, ref = 1e-2
+        for _ in 0..<100 {
+            held.add(mic: mic, filtered: mic * pow(10, -2.5), reference: ref)
+            plain.add(mic: mic, filtered: mic * pow(10, -2.5), reference: ref)
+        }
+        var heldFrames = 0, plainFrames = 0
+        for _ in 0..<150 {
+            if held.add(mic: mic, filtered: mic * pow(10, -0.5), reference: ref) { heldFrames += 1 }
+            if plain.add(mic: mic, filtered: mic * pow(10, -0.5), reference: ref) { plainFrames += 1 }
+        }
+        #expect(heldFrames >= 145, "the suppressor's detector: \(heldFrames) of 150 frames double talk")
+        #expect(plainFrames <= 75, "the echo path's detector: \(plainFrames) of 150 frames double talk")
+    }
+}
