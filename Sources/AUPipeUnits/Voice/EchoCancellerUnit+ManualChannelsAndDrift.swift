@@ -269,7 +269,7 @@ extension EchoCancellerUnit {
         .B bench/aec/
         (42 s each, 16 kHz;
         .B bench/aec/run
-        on the aec code of commit d682b11, bench/README.md, "Rerun at d682b11"), the
+        on commit 11aa6a8, bench/README.md, "Rerun at 11aa6a8"), the
         defaults against WebRTC's AEC3 (the canceller PipeWire's echo\-cancel uses,
         with its noise suppression; it finds the delay itself), WebRTC's canceller of
         webrtc\-audio\-processing 0.3 (told the true delay): ERLE in dB, the mean /
@@ -282,18 +282,18 @@ extension EchoCancellerUnit {
         .RS
         .nf
                                 aec          AEC3         WebRTC 0.3
-        rooms, 0\-120 ms (5)     44.6/40.0    33.9/13.1    52.0/36.6
-        rooms, 300\-400 ms (3)   44.2/38.3    33.5/23.2    57.9/54.0
-        saturation (6)          26.0/19.5    32.4/26.2    44.7/31.1
-        babble, 15 dB SNR (3)   34.3/30.5    36.3/26.4    48.2/46.9
-        babble, other rooms (3) 30.9/20.8    35.8/32.0    46.9/45.5
-        clock drift (8)         38.5/34.2    27.2/15.4    42.6/33.9
-        path changes (5)        34.3/26.4    36.6/21.2    59.0/55.0
-        near end, double talk   \-1.2/\-1.6    \-8.6/\-10.8   \-8.8/\-11.2
-        quiet near talker       \-3.3/\-4.7    \-12.0/\-14.6  \-17.2/\-26.1
-        AECMOS, call start      2.31         4.28         4.39
-        AECMOS, double talk     4.06         1.68         1.44
-        CPU, ms per s of audio  8.2          3.8          4.3
+        rooms, 0\-120 ms (5)     43.4/39.4    33.9/13.1    52.0/36.6
+        rooms, 300\-400 ms (3)   43.6/38.2    33.5/23.2    57.9/54.0
+        saturation (6)          26.0/19.6    32.4/26.2    44.7/31.1
+        babble, 15 dB SNR (3)   33.8/30.7    36.3/26.4    48.2/46.9
+        babble, other rooms (3) 34.8/30.0    35.8/32.0    46.9/45.5
+        clock drift (8)         40.4/36.1    27.2/15.4    42.6/33.9
+        path changes (5)        34.1/26.4    36.6/21.2    59.0/55.0
+        near end, double talk   \-1.1/\-1.6    \-8.6/\-10.8   \-8.8/\-11.2
+        quiet near talker       \-2.9/\-3.8    \-12.0/\-14.6  \-17.2/\-26.1
+        AECMOS, call start      3.26         4.28         4.39
+        AECMOS, double talk     4.08         1.68         1.44
+        CPU, ms per s of audio  8.4          4.0          4.5
         .fi
         .RE
         .PP
