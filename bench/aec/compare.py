@@ -146,6 +146,8 @@ def one(job):
             return label, facts["name"], {"kind": facts["kind"]}, cpu
         linear = None if what == "measure" else what
         res, cpu = measured(facts, parts, cmd, linear, far, mic, path)
+        if label == "aupipe" and linear is not None:
+            res["worst_frame"] = worst_frame(fill(cmd, far), mic)
         if label in RATED and anchor.get("scorer") is not None:
             rated(res, facts, parts, cmd, label, far, path)
         if linear is not None and facts["kind"] == "babble15":
@@ -163,6 +165,18 @@ def one(job):
     res.pop("_out", None)
     res["kind"] = facts["kind"]
     return label, facts["name"], res, cpu
+
+
+def worst_frame(cmd, mic):
+    """aupipe's slowest frame over the scene, as the share of its frame's real time its thread
+    CPU time took (`--stats=json`'s `worstFrameRealTimeFraction`; issue 26: at most 0.5 at 48 kHz)."""
+    with open(mic, "rb") as i:
+        p = subprocess.run([cmd[0], "--stats=json"] + cmd[1:], stdin=i, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    err = p.stderr.decode(errors="replace")
+    if p.returncode != 0 or "{" not in err:
+        raise RuntimeError(f"{' '.join(cmd)} --stats=json: exit {p.returncode}")
+    stats, _ = json.JSONDecoder().raw_decode(err[err.index("{"):])
+    return stats["units"][0]["figures"]["worstFrameRealTimeFraction"]
 
 
 RATED = ("aupipe", "aec3", "webrtc", "speex+pp")   # the columns AECMOS rates (and the unprocessed microphone)
