@@ -131,4 +131,29 @@ import Testing
         #expect(heldFrames >= 145, "the suppressor's detector: \(heldFrames) of 150 frames double talk")
         #expect(plainFrames <= 75, "the echo path's detector: \(plainFrames) of 150 frames double talk")
     }
+
+    /// In noise 15 dB under the echo (mean squares per 20 ms frame: echo −20 dBFS, noise −35,
+    /// the filter's residual −42), a near talker 6 dB under the echo: the plain cancellation
+    /// falls from 13 to 7 dB, never the 10 dB that is double talk; with the output's background
+    /// taken from both (`noiseAware`, the suppressor's) from 19 to 7 dB, and is double talk.
+    /// Without the near talker, noise alone is not. (The background's window takes its first
+    /// two to four seconds: 5 s of far end alone first.)
+    @Test func aQuietNearTalkerInNoiseIsDoubleTalkWhenTheBackgroundIsTakenOut() {
+        let echo = 1e-2, noise = pow(10, -3.5), residual = pow(10, -4.2), near = pow(10, -2.6), ref = 1e-2
+        var aware = DoubleTalkDetector(frameFrames: 320, rate: 16000, heldFallSeconds: DoubleTalkDetector.heldFallSeconds, noiseAware: true)
+        var plain = DoubleTalkDetector(frameFrames: 320, rate: 16000, heldFallSeconds: DoubleTalkDetector.heldFallSeconds)
+        var awareAlone = 0
+        for _ in 0..<250 {
+            if aware.add(mic: echo + noise, filtered: residual + noise, reference: ref) { awareAlone += 1 }
+            plain.add(mic: echo + noise, filtered: residual + noise, reference: ref)
+        }
+        var awareFrames = 0, plainFrames = 0
+        for _ in 0..<50 {
+            if aware.add(mic: echo + noise + near, filtered: residual + noise + near, reference: ref) { awareFrames += 1 }
+            if plain.add(mic: echo + noise + near, filtered: residual + noise + near, reference: ref) { plainFrames += 1 }
+        }
+        #expect(awareAlone == 0, "noise alone: \(awareAlone) of 250 frames double talk")
+        #expect(awareFrames >= 35, "the background taken out: \(awareFrames) of 50 frames double talk")
+        #expect(plainFrames == 0, "the plain cancellation: \(plainFrames) of 50 frames double talk")
+    }
 }

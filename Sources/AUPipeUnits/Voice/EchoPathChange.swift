@@ -17,7 +17,8 @@ package final class EchoPathChange {
     package let shadow: ShadowCanceller
     package private(set) var doubleTalk: DoubleTalkDetector
     /// Double talk for the residual echo suppressor: the same detector, its envelope held
-    /// while double talk lasts (`DoubleTalkDetector.heldFallSeconds`).
+    /// while double talk lasts (`DoubleTalkDetector.heldFallSeconds`), its cancellation read
+    /// with the output's background taken out (`noiseAware`).
     package private(set) var nearTalk: DoubleTalkDetector
     /// Stream frames since double talk was last seen (the drift trackers freeze within it).
     package private(set) var sinceDoubleTalk = Int.max / 2
@@ -37,7 +38,7 @@ package final class EchoPathChange {
                                  learner: try LinearEchoCanceller.state(layout, tailFrames: shadowTail),
                                  frameFrames: frameFrames, mics: mics, rate: rate, handsBack: shadowTail < tailFrames)
         doubleTalk = DoubleTalkDetector(frameFrames: frameFrames, rate: rate)
-        nearTalk = DoubleTalkDetector(frameFrames: frameFrames, rate: rate, heldFallSeconds: DoubleTalkDetector.heldFallSeconds)
+        nearTalk = DoubleTalkDetector(frameFrames: frameFrames, rate: rate, heldFallSeconds: DoubleTalkDetector.heldFallSeconds, noiseAware: true)
     }
 
     /// Before the frame is cancelled: a sudden fall of the cancellation (double talk or an
