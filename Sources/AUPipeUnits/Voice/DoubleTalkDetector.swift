@@ -103,10 +103,12 @@ package struct DoubleTalkDetector {
     /// read down to 5 dB under the background, not below, so its swings do not read as falls.
     /// In noise the plain cancellation is capped by the background (15 dB at 15 dB SNR), and a
     /// near talker 10 dB under the echo lowers it by only 4–5 dB, never the `dropDB` that is
-    /// double talk; with the background taken from both it falls by 12 dB or more. On bench/aec's
-    /// quiet near talkers in babble and pink noise at 15 dB SNR: 0.4–0.6 dB more of the near end;
-    /// a share of 0.1 no more, with 0.4 dB less echo-only ERLE in babble; 1.0 half the gain
-    /// (figures in bench/README.md, "The near end kept in every scene").
+    /// double talk; with the background taken from both by about 11 dB, which their louder
+    /// syllables take past it. On bench/aec's four quiet near talkers: 0.2–0.6 dB more of the
+    /// near end; a share of 0.1 about the same, with 0.3 dB less echo-only ERLE in babble; 1.0
+    /// under half the gain (figures in bench/README.md, "The near end kept in every scene").
+    /// For its first two to four seconds the background reads low (the smoothing starts from
+    /// silence), and the detector reads much as the plain one does.
     package static let noiseSeconds = 2.0, backgroundShare = 0.3
     /// The least mean square the cancellation is read from (−200 dB: keeps the logarithm finite).
     package static let leastPower = 1e-20
