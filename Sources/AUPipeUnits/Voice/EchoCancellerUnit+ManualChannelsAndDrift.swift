@@ -278,10 +278,11 @@ extension EchoCancellerUnit {
         with its noise suppression; it finds the delay itself), WebRTC's canceller of
         webrtc\-audio\-processing 0.3 (told the true delay): ERLE in dB, the mean /
         the worst scene of a kind (in noise, the residual echo told from the noise by
-        phase inversion; aec's without its comfort noise); the near end's own level in double talk in dB; AECMOS, the AEC
-        Challenge's perceptual model (1\(en5; read beside ERLE, as it rates silence
-        highly), for the echo in the first 2.5 s of a call and for the other
-        degradations in double talk (which a ducked near talker lowers):
+        phase inversion; aec's without its comfort noise); the near end's own level
+        in double talk in dB; AECMOS, the AEC Challenge's perceptual model (1\(en5;
+        read beside ERLE, as it rates silence highly), for the echo in the first
+        2.5 s of a call and for the other degradations in double talk (which a ducked
+        near talker lowers):
         .PP
         .RS
         .nf

@@ -192,9 +192,19 @@ extension EchoCancellerUnit {
         .B bench/aec/
         (15 dB SNR, three rooms) this took the worst from 25.5 to 30.8 dB of ERLE,
         the near end in double talk staying at \-1.6 dB or better in every scene.
-        A near talker 10 dB under the echo, in noise, keeps \-2.7 to \-2.9 dB there
-        (the quietnear scenes): such a talker is not kept within 2 dB, with or
-        without this.
+        A near talker 10 dB under the echo keeps \-2.0 to \-3.3 dB there (the
+        quietnear scenes, at ce2343a): such a talker is not yet kept within 2 dB.
+        For the call's first echo, from the moment the delay is found until the first
+        filter has converged (it cancels 20 dB, or the suppressor has had 0.5 s of
+        echo alone by the filter's estimate, or 4 s of far end have passed), the
+        suppressor also predicts the echo from the far end itself: its power over
+        the two frames around the delay, held with the tail's decay, times a coupling
+        per bin learnt from the microphone (lowered by anything, raised only within
+        6 dB of the prediction, outside double talk and where the microphone is
+        coherent with the echo estimate), in the frames that prediction explains.
+        Before the delay is found it only learns: a near talker at the echo's level
+        who starts with the call cannot be told from the echo without the filter's
+        estimate.
         Its model runs on the canceller's output before the preprocessor (whose
         residual follows the echo estimate steadily; modelled after the
         preprocessor, whose own suppression switches from frame to frame, the same
