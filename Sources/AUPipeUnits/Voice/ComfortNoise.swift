@@ -138,7 +138,7 @@ package final class ComfortNoise {
         }
         let n = frameFrames
         window = buffer(2 * n)
-        for i in 0..<(2 * n) { window[i] = Float(sin(Double.pi * Double(i) / Double(2 * n))) }
+        SqrtHannWindow.fill(window, length: 2 * n)
         previous = buffer(n); rawPrevious = buffer(n); carry = buffer(n); work = buffer(size)
         re = buffer(bins); im = buffer(bins); power = buffer(bins); smoothed = buffer(bins)
         background = buffer(bins); target = buffer(bins)

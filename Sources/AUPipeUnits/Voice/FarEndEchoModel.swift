@@ -119,7 +119,7 @@ package final class FarEndEchoModel {
         }
         let n = frameFrames, k = fftSize / 2 + 1
         window = buffer(2 * n)
-        for i in 0..<(2 * n) { window[i] = Float(sin(Double.pi * Double(i) / Double(2 * n))) }
+        SqrtHannWindow.fill(window, length: 2 * n)
         xIn = buffer(n); xNow = buffer(n); xPrev = buffer(n)
         work = buffer(fftSize); re = buffer(k); im = buffer(k)
         ring = buffer(lags * k)
@@ -150,14 +150,17 @@ package final class FarEndEchoModel {
         head = (head + 1) % lags
         let newest = ring + head * bins
         for k in 0..<bins { newest[k] = re[k] * re[k] + im[k] * im[k] }
-        // The most over every lag, and over the delay's two (the echo of the window `delay`
-        // samples back straddles two of the ring's windows).
-        most.update(from: newest, count: bins)
-        for j in 1..<lags {
-            let slot = ring + ((head - j + lags) % lags) * bins
-            for k in 0..<bins { most[k] = max(most[k], slot[k]) }
+        // The most over every lag, while the delay is unknown and in the frame it is found (H
+        // is rescaled by it then; later only the delay's two are read), and over the delay's
+        // two (the echo of the window `delay` samples back straddles two of the ring's windows).
+        if !knewDelay {
+            most.update(from: newest, count: bins)
+            for j in 1..<lags {
+                let slot = ring + ((head - j + lags) % lags) * bins
+                for k in 0..<bins { most[k] = max(most[k], slot[k]) }
+            }
+            for k in 0..<bins { qAll[k] = max(most[k], holdDecay * qAll[k]) }
         }
-        for k in 0..<bins { qAll[k] = max(most[k], holdDecay * qAll[k]) }
         let first = min((delay ?? 0) / n, lags - 2)
         let a = ring + ((head - first + lags) % lags) * bins, b = ring + ((head - first - 1 + lags) % lags) * bins
         for k in 0..<bins { qKnown[k] = max(max(a[k], b[k]), holdDecay * qKnown[k]) }

@@ -199,7 +199,7 @@ package final class ResidualEchoSuppressor {
         }
         let n = frameFrames, k = size / 2 + 1
         window = buffer(2 * n)
-        for i in 0..<(2 * n) { window[i] = Float(sin(Double.pi * Double(i) / Double(2 * n))) }
+        SqrtHannWindow.fill(window, length: 2 * n)
         yIn = buffer(n); cIn = buffer(n); yNow = buffer(n); cNow = buffer(n)
         yPrev = buffer(n); cPrev = buffer(n); ePrev = buffer(n); carry = buffer(n)
         re = buffer(size); im = buffer(size); re2 = buffer(size)
