@@ -351,17 +351,16 @@ package final class ResidualEchoSuppressor {
         // the floor; then smoothed over time and over neighbouring bins.
         let floor = nearActive ? activeGain : minGain
         let beta = nearActive ? Self.betaNear : Self.beta
+        // R + F: the far end's predicted residual enters the gain as R does (w₃·B + F, B = 1),
+        // in the frames it explains (elsewhere a near talker may be what it predicts).
+        var w3In = UnsafePointer(w3), bIn = b
         if farEndExplains, let farEnd {
-            // R + F: the far end's predicted residual enters the gain as R does (w₃·B + F, B = 1),
-            // in the frames it explains (elsewhere a near talker may be what it predicts).
             let f = farEnd.residual
             for k in 0..<bins { w3Plus[k] = w3[k] * b + f[k] }
-            aupipe_res_gains(bins, w1, w2, w3Plus, p, s, 1, eFast, noise, rawGain, Self.nearCoherence, Self.nearOverResidual, beta, activeGain, floor,
-                             Self.gainSmoothing, gain)
-        } else {
-            aupipe_res_gains(bins, w1, w2, w3, p, s, b, eFast, noise, rawGain, Self.nearCoherence, Self.nearOverResidual, beta, activeGain, floor,
-                             Self.gainSmoothing, gain)
+            (w3In, bIn) = (UnsafePointer(w3Plus), 1)
         }
+        aupipe_res_gains(bins, w1, w2, w3In, p, s, bIn, eFast, noise, rawGain, Self.nearCoherence, Self.nearOverResidual, beta, activeGain, floor,
+                         Self.gainSmoothing, gain)
         // Synthesis: G·E, the inverse transform, the window, overlap-add.
         for k in 0..<bins { re[k] = gain[k] * eRe[k]; im[k] = gain[k] * eIm[k] }
         realFFT.inverse(re: re, im: im, into: re2)
