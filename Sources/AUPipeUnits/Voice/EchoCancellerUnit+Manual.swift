@@ -263,6 +263,26 @@ extension EchoCancellerUnit {
         and one microphone channel.
         Its noise counts as residual echo in an ERLE measured by phase inversion.
         .TP
+        .BI bands= auto|off
+        From 24 kHz on, split the stream in two bands as WebRTC's AEC3 does
+        .RB ( auto ):
+        the microphone and the far end are decimated by the whole number nearest
+        rate / 16000 (3 at 48 and 44.1 kHz, 6 at 96 kHz, 2 at 32 kHz), and everything
+        above (the linear filter, delay=auto, drift=, the preprocessor, the residual
+        echo suppressor, comfort noise, the statistics) runs on that low band (16 kHz,
+        14.7 kHz at 44.1 kHz), up to 7 kHz of it at 16 kHz; the rest of the
+        microphone, the upper band, is held back to match and given, frame by frame,
+        the share of the low band's top octave that the canceller kept (falling at
+        once, rising within two frames), with comfort noise where that takes it under
+        its own background. The two bands add up to the input exactly when nothing is
+        removed. It costs far less CPU than the whole band and adds 2 ms of
+        latency (removed from the output, as the frame's; --stats says it).
+        .B off
+        cancels the whole band.
+        Default
+        .BR auto ;
+        a frame= or rate that is not a whole number of low-band frames is not split.
+        .TP
         .BI denoise= DB
         Noise suppression in dB, \-100 to 0, as
         .B denoise
