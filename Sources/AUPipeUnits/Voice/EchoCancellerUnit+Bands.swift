@@ -17,7 +17,7 @@ extension EchoCancellerUnit.Keys {
     /// The band split: `auto` (default) runs the canceller on a low band near 16 kHz and gives
     /// the rest the low band's suppression, from 24 kHz on; `off` cancels the whole band.
     public static let bands = Parameter("bands", .choice(EchoCancellerUnit.BandSplitting.self), default: .auto,
-                                        help: "from 24 kHz: cancel a ~16 kHz low band, the rest given its suppression (off: whole band)")
+                                        help: "from 24 kHz: cancel on a low band near 16 kHz (off: on the whole band)")
 }
 
 extension EchoCancellerConfiguration {

@@ -6,13 +6,11 @@ extension EchoCancellerUnit {
     /// delay search and its warm start, drift, path changes, the residual suppressor, what
     /// --stats reports) are in the unit's manual section (`manual`).
     package static let helpDetails = """
-        The stream is the microphone; ref= names the far end, what the loudspeaker played (a file,
-        FIFO or <(command), mixed to mono, or N channels with speakers=N, resampled to the stream's
-        rate), or ref-channel=N takes it from input channel N. The output is the microphone without
-        the echo, as long as the input. delay=auto finds the bulk delay, drift=auto a clock difference;
-        speex's preprocessor (preprocess=), a residual and nonlinear echo suppressor (residual=,
-        nonlinear=) and comfort noise for what they take of the background (comfort=) follow the
-        linear filter. --stats: ERLE, delay, drift, double talk, the worst frame's CPU time.
+        The stream is the microphone; ref= names the far end (a file, FIFO or <(command), mixed to
+        mono, or N channels with speakers=N), or ref-channel=N an input channel. delay=auto finds the
+        bulk delay, drift=auto a clock difference; speex's preprocessor, a residual and nonlinear echo
+        suppressor and comfort noise follow the linear filter; from 24 kHz all of it runs on a low
+        band near 16 kHz (bands=). --stats: ERLE, delay, drift, double talk, worst frame's CPU time.
         """
 }
 
