@@ -80,11 +80,12 @@ package final class EchoBandSplit {
 
     /// One DSP frame of the far end into `out` (`frameFrames / factor` low-band frames ×
     /// loudspeakers): `read` fills a frame at the stream's rate (`frameFrames` frames, the
-    /// buffer it is given), which is decimated as the microphone is.
-    package func decimateReference(into out: UnsafeMutablePointer<Float>, read: (UnsafeMutablePointer<Float>, Int) throws -> Void) rethrows {
-        guard let referenceDecimator else { return }
-        try read(referenceWide, frameFrames)
+    /// buffer it is given), which is decimated as the microphone is. Returns what `read` does.
+    package func decimateReference(into out: UnsafeMutablePointer<Float>, read: (UnsafeMutablePointer<Float>, Int) throws -> Int?) rethrows -> Int? {
+        guard let referenceDecimator else { return nil }
+        let r = try read(referenceWide, frameFrames)
         referenceDecimator.run(referenceWide, frames: frameFrames, into: out)
+        return r
     }
 
     /// Stream frames the split delays the output by, beyond the canceller's latency × `factor`.
@@ -100,8 +101,9 @@ package final class EchoBandSplit {
         decimator.run(input, frames: frameFrames, into: low)
         analysisInterpolator.run(low, frames: frameFrames / factor, into: wide)
         let u = upper + ringNext * frameFrames * mics
-        for (m, c) in micChannels.enumerated() {
-            let delayed = decimator.delayed(c)
+        // Index loops: `enumerated()` allocates per element in unoptimized builds.
+        for m in micChannels.indices {
+            let c = micChannels[m], delayed = decimator.delayed(c)
             for f in 0..<frameFrames { u[f * mics + m] = delayed[f] - wide[f * channels + c] }
         }
         gain.addMicrophone(low, channels: channels, micChannels: micChannels)

@@ -244,13 +244,12 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
             try played?.play(buffer, frames: frames)
             return endedAt
         }
-        var ended: Int?
-        try bandSplit.decimateReference(into: buffer) { wide, wideFrames in
+        let factor = bandSplit.factor
+        return try bandSplit.decimateReference(into: buffer) { wide, wideFrames in
             let (_, endedAt) = try reader.read(into: wide, frames: wideFrames)
             try played?.play(wide, frames: wideFrames)
-            ended = endedAt.map { $0 / bandSplit.factor }
+            return endedAt.map { $0 / factor }
         }
-        return ended
     }
 
     public var clippedSamples: Int { clipped }

@@ -42,8 +42,10 @@ package final class UpperBandGain {
     private let gains: UnsafeMutablePointer<Float>
     private let background: UnsafeMutablePointer<Double>
     /// The comfort noise (nil without `comfort`): the upper band of white noise, mean square 1,
-    /// and where each microphone reads it.
-    private let table: [Float]?
+    /// and where each microphone reads it (no closure reads it: a mutable capture is a heap box
+    /// in a debug build, per frame).
+    private let table: UnsafeMutablePointer<Float>?
+    private let tableLength: Int
     private let tablePosition: UnsafeMutablePointer<Int>
     /// The background's rise per frame (a power ratio).
     private let rise: Double
@@ -68,7 +70,14 @@ package final class UpperBandGain {
         let length = Self.tableLowFrames * filter.factor
         for m in 0..<mics { (tablePosition + m).initialize(to: m * length / max(1, mics)) }
         rise = pow(10, Self.backgroundRiseDBPerSecond * frameSeconds / 10)
-        table = comfort ? Self.noiseTable(filter: filter, length: length) : nil
+        tableLength = length
+        if comfort {
+            let t = UnsafeMutablePointer<Float>.allocate(capacity: length)
+            t.initialize(from: Self.noiseTable(filter: filter, length: length), count: length)
+            table = t
+        } else {
+            table = nil
+        }
     }
 
     deinit {
@@ -78,6 +87,7 @@ package final class UpperBandGain {
         gains.deallocate()
         background.deallocate()
         tablePosition.deallocate()
+        table?.deallocate()
     }
 
     /// The upper band of `length` frames of white noise (looped: run twice, the second pass
@@ -127,8 +137,8 @@ package final class UpperBandGain {
     /// The microphones' low band of one DSP frame as it goes into the canceller.
     package func addMicrophone(_ low: UnsafePointer<Float>, channels: Int, micChannels: [Int]) {
         let row = micTop + micNext * mics
-        for (m, c) in micChannels.enumerated() {
-            row[m] = topMeanSquare(low, channels: channels, c: c, past: micPast + 2 * m)
+        for m in micChannels.indices {
+            row[m] = topMeanSquare(low, channels: channels, c: micChannels[m], past: micPast + 2 * m)
         }
         micNext = (micNext + 1) % (latencyFrames + 1)
     }
@@ -163,12 +173,10 @@ package final class UpperBandGain {
             guard fill > 0 else { continue }
             let amplitude = Float(fill.squareRoot())
             var p = tablePosition[m]
-            table.withUnsafeBufferPointer { t in
-                for f in 0..<frames {
-                    output[f * mics + m] += amplitude * t[p]
-                    p += 1
-                    if p == t.count { p = 0 }
-                }
+            for f in 0..<frames {
+                output[f * mics + m] += amplitude * table[p]
+                p += 1
+                if p == tableLength { p = 0 }
             }
             tablePosition[m] = p
         }
