@@ -265,10 +265,11 @@ extension EchoCancellerUnit {
         From 24 kHz on, split the stream in two bands as WebRTC's AEC3 does
         .RB ( auto ):
         the microphone and the far end are decimated by the whole number nearest
-        rate / 16000 (3 at 48 and 44.1 kHz, 6 at 96 kHz, 2 at 32 kHz), and everything
+        rate / 16000 (3 at 48 and 44.1 kHz, 6 at 96 kHz, 2 at 32 kHz) through a
+        linear\-phase low\-pass (\-6 dB at 7 kHz of a 16 kHz low band), and everything
         above (the linear filter, delay=auto, drift=, the preprocessor, the residual
-        echo suppressor, comfort noise, the statistics) runs on that low band (16 kHz,
-        14.7 kHz at 44.1 kHz), up to 7 kHz of it at 16 kHz; the rest of the
+        echo suppressor, comfort noise, the statistics) runs on that low band (16 kHz;
+        14.7 kHz at 44.1 kHz) as it runs on a 16 kHz stream; the rest of the
         microphone, the upper band, is held back to match and given, frame by frame,
         the share of the low band's top octave that the canceller kept (falling at
         once, rising within two frames), with comfort noise where that takes it under
