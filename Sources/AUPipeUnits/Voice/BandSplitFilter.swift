@@ -11,13 +11,14 @@ import AUPipeGraph
 /// (`halfPhases` frames of the low band: 1 ms at 16 kHz), so decimation and interpolation
 /// together delay by `2·halfPhases·factor` (`roundTripDelay`).
 package struct BandSplitFilter {
-    /// Taps per side and phase: 16 gives a transition of about 2.2 kHz at 48 kHz (5.9 to
-    /// 8.1 kHz for a 16 kHz low band) for 1 ms of delay per filter.
+    /// Taps per side and phase: 16 gives a transition from 6 kHz (−0.1 dB) to 8.5 kHz (−86 dB)
+    /// for a 16 kHz low band, for 1 ms of delay per filter.
     package static let halfPhases = 16
-    /// Where the filter is at −6 dB, as a share of the low band's Nyquist frequency: 0.875
-    /// leaves what folds back onto the low band above 7.9 kHz (of 8) at 16 kHz, under 60 dB.
+    /// Where the filter is at −6 dB, as a share of the low band's Nyquist frequency: at 0.875
+    /// (7 kHz of 8) what folds back onto the low band is −44 dB at 8 kHz and under −80 dB from
+    /// 8.5 kHz (folding onto 7.5 kHz and below).
     package static let cutoffShare = 0.875
-    /// The Kaiser window's β: 8 puts the stopband about 80 dB down.
+    /// The Kaiser window's β: 8 puts the stopband over 80 dB down.
     package static let kaiserBeta = 8.0
 
     /// Stream frames per low-band frame (≥ 2).
