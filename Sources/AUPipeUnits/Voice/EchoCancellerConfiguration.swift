@@ -25,6 +25,8 @@ package struct EchoCancellerConfiguration {
     package let comfort: Bool
     /// `drift=`.
     package let drift: ClockDriftSetting
+    /// `bands=`: whether a stream from 24 kHz is split (`EchoBandSplit`).
+    package let bands: EchoCancellerUnit.BandSplitting
     /// `plot=`'s file, checked.
     package let plotFile: PlotFile?
 
@@ -62,6 +64,7 @@ package struct EchoCancellerConfiguration {
         nonlinear = v[EchoCancellerUnit.Keys.nonlinear]
         comfort = preprocess != nil && v[EchoCancellerUnit.Keys.comfort]
         drift = v[EchoCancellerUnit.Keys.drift]
+        bands = v[EchoCancellerUnit.Keys.bands]
         if referenceChannel != nil, case .ppm(let ppm) = drift {
             throw AUPipeError.usage("aec: drift=\(formatNumber(ppm)) needs ref=PATH: a reference from an input channel shares the microphone's clock (drift=off or auto, which then does nothing)")
         }

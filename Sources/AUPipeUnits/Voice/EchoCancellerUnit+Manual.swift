@@ -6,13 +6,11 @@ extension EchoCancellerUnit {
     /// delay search and its warm start, drift, path changes, the residual suppressor, what
     /// --stats reports) are in the unit's manual section (`manual`).
     package static let helpDetails = """
-        The stream is the microphone; ref= names the far end, what the loudspeaker played (a file,
-        FIFO or <(command), mixed to mono, or N channels with speakers=N, resampled to the stream's
-        rate), or ref-channel=N takes it from input channel N. The output is the microphone without
-        the echo, as long as the input. delay=auto finds the bulk delay, drift=auto a clock difference;
-        speex's preprocessor (preprocess=), a residual and nonlinear echo suppressor (residual=,
-        nonlinear=) and comfort noise for what they take of the background (comfort=) follow the
-        linear filter. --stats: ERLE, delay, drift, double talk, the worst frame's CPU time.
+        The stream is the microphone; ref= names the far end (a file, FIFO or <(command), mixed to
+        mono, or N channels with speakers=N), or ref-channel=N an input channel. delay=auto finds the
+        bulk delay, drift=auto a clock difference; speex's preprocessor, a residual and nonlinear echo
+        suppressor and comfort noise follow the linear filter; from 24 kHz all of it runs on a low
+        band near 16 kHz (bands=). --stats: ERLE, delay, drift, double talk, worst frame's CPU time.
         """
 }
 
@@ -262,6 +260,27 @@ extension EchoCancellerUnit {
         .B preprocess=1
         and one microphone channel.
         Its noise counts as residual echo in an ERLE measured by phase inversion.
+        .TP
+        .BI bands= auto|off
+        From 24 kHz on, split the stream in two bands as WebRTC's AEC3 does
+        .RB ( auto ):
+        the microphone and the far end are decimated by the whole number nearest
+        rate / 16000 (3 at 48 and 44.1 kHz, 6 at 96 kHz, 2 at 32 kHz) through a
+        linear\-phase low\-pass (\-6 dB at 7 kHz of a 16 kHz low band), and everything
+        above (the linear filter, delay=auto, drift=, the preprocessor, the residual
+        echo suppressor, comfort noise, the statistics) runs on that low band (16 kHz;
+        14.7 kHz at 44.1 kHz) as it runs on a 16 kHz stream; the rest of the
+        microphone, the upper band, is held back to match and given, frame by frame,
+        the share of the low band's top octave that the canceller kept (falling at
+        once, rising within two frames), with comfort noise where that takes it under
+        its own background. The two bands add up to the input exactly when nothing is
+        removed. It costs far less CPU than the whole band and adds 2 ms of
+        latency (removed from the output, as the frame's; --stats says it).
+        .B off
+        cancels the whole band.
+        Default
+        .BR auto ;
+        a frame= or rate that is not a whole number of low-band frames is not split.
         .TP
         .BI denoise= DB
         Noise suppression in dB, \-100 to 0, as

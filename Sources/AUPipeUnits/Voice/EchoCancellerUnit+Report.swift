@@ -63,6 +63,10 @@ extension EchoCancellerUnit {
         if let comfort = postFilter?.comfort, comfort.framesRun > 0 {
             parts.append("comfort noise in \(comfort.framesFilled * 100 / comfort.framesRun)% of frames")
         }
+        if let split = bandSplit {
+            let cut = split.gain.framesRun > 0 ? ", the upper band's gain 6 dB down or more in \(split.gain.framesCut * 100 / (split.gain.framesRun * layout.mics))% of frames" : ""
+            parts.append("band split: the canceller on a \(layout.rate) Hz low band (the stream's \(streamRate) Hz ÷ \(split.factor)), \(formatFixed(Double(split.roundTripDelay) * 1000 / Double(streamRate))) ms of latency added\(cut)")
+        }
         if worstFrame.frames > 0 {
             parts.append("worst frame \(String(format3: worstFrame.seconds * 1000)) ms of thread CPU time (\(String(worstFrameShare * 100, decimals: 1))% of its \(formatFixed(frameSeconds * 1000)) ms)")
         }

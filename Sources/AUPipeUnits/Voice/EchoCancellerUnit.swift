@@ -39,6 +39,11 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
     /// `--play`: the far end goes to a device as it is read, and comes back as played.
     package private(set) var played: (any ReferencePlayback)?
     private var blocker: FixedFrames?
+    /// The band split (`bands=auto` from 24 kHz), nil when the canceller runs on the whole
+    /// band; `layout` is then the low band's.
+    package private(set) var bandSplit: EchoBandSplit?
+    /// The stream's rate (`layout.rate` but for a band split).
+    package private(set) var streamRate = 16000
     /// One frame: the microphones and the reference in float, then in 16-bit samples, and the
     /// canceller's output.
     private var micFloat, refFloat: UnsafeMutablePointer<Float>?
@@ -49,8 +54,8 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
     /// Where the reference ended, in stream frames, and the stream's own frames so far.
     private var referenceEndFrame: Int64?
     package private(set) var framesProcessed: Int64 = 0
-    /// Stream frames that came in so far (the blocker counts them).
-    private var framesIn: Int64 { blocker?.framesIn ?? 0 }
+    /// Frames that came in so far (the blocker counts them), at `layout.rate`.
+    private var framesIn: Int64 { (blocker?.framesIn ?? 0) / Int64(bandSplit?.factor ?? 1) }
     private var clipped = 0
     private var warnedShortReference = false
     /// The longest frame's processing, in thread CPU time (`--stats`).
@@ -75,26 +80,35 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
 
     public func prepare(_ context: PrepareContext) throws -> StreamFormat {
         let input = context.input
-        let layout = try configuration.layout(for: input)
+        let streamLayout = try configuration.layout(for: input)
+        let split = configuration.bandSplit(for: streamLayout)
+        let layout = split?.core ?? streamLayout
         self.layout = layout
+        streamRate = input.sampleRate
         let rate = layout.rate, frameFrames = layout.frameFrames, speakers = layout.speakers
         if let spec = configuration.reference {
             let path = spec.path
-            reader = try UnitStreams.opener.sideInput(SideInputRequest(spec: spec, index: 1, label: "aec: ref", target: StreamFormat(encoding: .f32le, sampleRate: rate, channels: speakers),
-                                   maxFrames: frameFrames, realTime: context.realTime.isRealTime(configuration.live), wait: .seconds(0.005)) { channels in
+            reader = try UnitStreams.opener.sideInput(SideInputRequest(spec: spec, index: 1, label: "aec: ref", target: StreamFormat(encoding: .f32le, sampleRate: input.sampleRate, channels: speakers),
+                                   maxFrames: streamLayout.frameFrames, realTime: context.realTime.isRealTime(configuration.live), wait: .seconds(0.005)) { channels in
                 // Only speakers > 1 can refuse: any count mixes down to one loudspeaker.
                 "aec: ref \(path) has \(counted(channels, "channel")); speakers=\(speakers) needs a reference of 1 channel (played on every loudspeaker) or \(speakers), "
                     + "one per loudspeaker: convert it first, e.g. ref=<(aupipe -i \(path) convert map=\((0..<speakers).map(String.init).joined(separator: ",")))"
             })
         }
-        let fixedDelay = try configuration.fixedDelayFrames(rate: rate)
+        let fixedDelay = try configuration.fixedDelayFrames(rate: input.sampleRate).map { d in split.map { Int((Double(d) / Double($0.factor)).rounded()) } ?? d }
         let pathChange = try EchoPathChange(layout: layout)
         let linear = try LinearEchoCanceller(layout: layout, automatic: fixedDelay == nil, historyFrames: pathChange.shadow.historyFrames)
         let postFilter = try EchoPostFilter(layout: layout, settings: configuration.preprocess, residual: configuration.residual,
                                             nonlinear: configuration.nonlinear, comfort: configuration.comfort, echo: linear.state)
         (self.pathChange, self.linear, self.postFilter) = (pathChange, linear, postFilter)
-        blocker = Self.descriptor.frameNeeds.fixedFrames(frameFrames, channels: layout.inChannels, outputChannels: layout.mics,
-                                                         latency: postFilter.latencyFrames)
+        bandSplit = split.map {
+            let mics = configuration.referenceChannel.map { n in (0..<layout.inChannels).filter { $0 != n } } ?? Array(0..<layout.mics)
+            return EchoBandSplit(factor: $0.factor, frameFrames: streamLayout.frameFrames, channels: layout.inChannels, micChannels: mics,
+                                 speakers: configuration.reference == nil ? 0 : speakers, coreLatency: postFilter.latencyFrames,
+                                 frameSeconds: Double(frameFrames) / Double(rate), comfort: configuration.comfort)
+        }
+        blocker = Self.descriptor.frameNeeds.fixedFrames(streamLayout.frameFrames, channels: layout.inChannels, outputChannels: layout.mics,
+                                                         latency: bandSplit?.latencyFrames ?? postFilter.latencyFrames)
         micFloat = .allocate(capacity: frameFrames * layout.mics)
         refFloat = .allocate(capacity: frameFrames * speakers)
         rec16 = .allocate(capacity: frameFrames * layout.mics)
@@ -136,7 +150,8 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
         guard let blocker, let alignment, let linear, let pathChange, let postFilter,
               let micFloat, let refFloat, let rec16, let play16, let out16 else { return }
         let frameFrames = layout.frameFrames, mics = layout.mics, speakers = layout.speakers, rate = layout.rate
-        let frame = blocker.frame
+        bandSplit?.analyse(blocker.frame)
+        let frame = UnsafePointer(bandSplit?.low ?? blocker.frame)
         if let n = configuration.referenceChannel {
             for f in 0..<frameFrames {
                 var m = 0
@@ -199,7 +214,8 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
         let echo = refLevel > ERLEMeter.activeThreshold && micEnergy / n > ERLEMeter.micFloor
         series.add(echo: echo ? (micEnergy, ERLEMeter.energy(out16, count: frameFrames * mics)) : nil,
                    delayMS: alignment.delayInUseMS, driftPPM: alignment.driftPPM, doubleTalk: talking)
-        Speex16.toFloat(out16, into: output, count: frameFrames * mics)
+        Speex16.toFloat(out16, into: bandSplit?.lowOut ?? output, count: frameFrames * mics)
+        bandSplit?.synthesise(into: output)
         framesProcessed += Int64(frameFrames)
     }
 
@@ -210,14 +226,29 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
         if let compensator {
             let ahead = Int64(compensator.engaged ? compensator.latency : 0)
             try compensator.take(into: refFloat) { buffer, frames in
-                let (_, endedAt) = try reader.read(into: buffer, frames: frames)
-                try played?.play(buffer, frames: frames)
+                let endedAt = try read(reader, into: buffer, frames: frames)
                 if let end = endedAt, referenceEndFrame == nil { referenceEndFrame = max(0, framesProcessed + Int64(end) - ahead) }
             }
         } else {
-            let (_, endedAt) = try reader.read(into: refFloat, frames: layout.frameFrames)
-            try played?.play(refFloat, frames: layout.frameFrames)
+            let endedAt = try read(reader, into: refFloat, frames: layout.frameFrames)
             if let end = endedAt, referenceEndFrame == nil { referenceEndFrame = framesProcessed + Int64(end) }
+        }
+    }
+
+    /// `frames` frames of the far end at `layout.rate` from `reader`, played on `--play`'s
+    /// device: read at the stream's rate and decimated with a band split. Returns where the
+    /// reference ended within them, if it did.
+    private func read(_ reader: any SideInputStream, into buffer: UnsafeMutablePointer<Float>, frames: Int) throws -> Int? {
+        guard let bandSplit else {
+            let (_, endedAt) = try reader.read(into: buffer, frames: frames)
+            try played?.play(buffer, frames: frames)
+            return endedAt
+        }
+        let factor = bandSplit.factor
+        return try bandSplit.decimateReference(into: buffer) { wide, wideFrames in
+            let (_, endedAt) = try reader.read(into: wide, frames: wideFrames)
+            try played?.play(wide, frames: wideFrames)
+            return endedAt.map { $0 / factor }
         }
     }
 
@@ -232,7 +263,7 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
     ///   channel per loudspeaker)
     ///   through `attach`, and the most frames one call plays.
     package var playbackFormat: (format: StreamFormat, maxFrames: Int) {
-        (StreamFormat(encoding: .s16le, sampleRate: layout.rate, channels: configuration.speakers), layout.frameFrames)
+        (StreamFormat(encoding: .s16le, sampleRate: streamRate, channels: configuration.speakers), layout.frameFrames * (bandSplit?.factor ?? 1))
     }
 
     package func attach(_ playback: any ReferencePlayback) { played = playback }
