@@ -84,10 +84,14 @@ import Testing
         // the first run of a plugin named by a word reads every bundle, later ones their own),
         // tee's files (a new file is checked by its directory, an existing one by itself).
         // Count two runs that both find them.
-        _ = try allocations(chain, seconds: 1)
-        let short = try allocations(chain, seconds: 1)
+        // aec with the far end's echo at 48 kHz (its band split) finds the drift (none) and runs a
+        // shadow within the first seconds: its end-of-run note is longer after 5 s than after 1 s,
+        // and the same after 5 s as after 30 s.
+        let shortSeconds = chain.contains(": mix input=\(Self.busFile),gain=-6 : aec") ? 5 : 1
+        _ = try allocations(chain, seconds: shortSeconds)
+        let short = try allocations(chain, seconds: shortSeconds)
         let long = try allocations(chain, seconds: 30)
         // 30 s is 3000 blocks of 10 ms: one allocation per block would add thousands.
-        #expect(abs(long - short) <= 4, "\(short) allocations for 1 s but \(long) for 30 s with chain '\(chain)'")
+        #expect(abs(long - short) <= 4, "\(short) allocations for \(shortSeconds) s but \(long) for 30 s with chain '\(chain)'")
     }
 }
