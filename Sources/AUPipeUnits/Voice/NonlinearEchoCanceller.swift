@@ -58,11 +58,12 @@ package final class NonlinearEchoCanceller {
     /// `farFloor`): after one in which its share was under `leastShare` in more than three
     /// quarters of them (`leastOpen`: nothing it models is there, a loudspeaker that does not
     /// saturate) it pauses (its input passes as it is, at no cost), then runs again from where it
-    /// was, to find out whether that has changed. The pause is `firstPauseSeconds` and doubles
-    /// with every probe that finds nothing, up to `pauseSeconds`: the first probe is over before
-    /// the linear filter and this one have converged (a hard clip's was: it paused for the rest
-    /// of the call), the later ones cost little where there is no saturation. (The figures behind
-    /// these constants are in bench/README.md, "Figures behind aec's constants".)
+    /// was, to find out whether that has changed. The first pause is `firstPauseSeconds`, the
+    /// later ones `pauseSeconds`: the first probe is over before the linear filter and this one
+    /// have converged (a hard clip's was, and it paused for the rest of the call), the second
+    /// is not; the later pauses keep the cost low where there is no saturation (pauses doubling
+    /// from 3 s gave the same ERLE at twice the added cost in a room). (The figures behind these
+    /// constants are in bench/README.md, "The saturating loudspeaker's own terms".)
     package static let probeSeconds = 3.0, firstPauseSeconds = 3.0, pauseSeconds = 60.0, farFloor: Float = 1e-6, leastOpen: Float = 0.25
     private let probeFrames: Int, pauseFrames: Int
     private var probed = 0, probedOpen = 0, paused = 0, nextPause: Int
@@ -138,7 +139,7 @@ package final class NonlinearEchoCanceller {
             if probed >= probeFrames {
                 if Float(probedOpen) < Self.leastOpen * Float(probed) {
                     paused = nextPause
-                    nextPause = min(pauseFrames, 2 * nextPause)
+                    nextPause = pauseFrames
                 }
                 probed = 0; probedOpen = 0
             }
