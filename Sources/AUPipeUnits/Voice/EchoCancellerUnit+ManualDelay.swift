@@ -217,12 +217,15 @@ extension EchoCancellerUnit {
         .B nonlinear=1
         (the default) a second, short canceller (100 ms, speexdsp) comes first, on
         the linear canceller's output.
-        Its reference is the far end's
+        Its references are the far end's
         .IR x \(mu| x |
+        and
+        .IR x \(ha3
         made orthogonal to
         .I x
-        (over the last few seconds), so that with the linear filter it models a
-        saturating loudspeaker: a memoryless nonlinearity, then the room.
+        and to each other (over the last few seconds) and brought to the far end's
+        level, so that with the linear filter it models a saturating loudspeaker: a
+        memoryless nonlinearity, then the room.
         (On the far end of
         .BR bench/aec/ ,
         tanh(3\fIx\fR)/3 is explained to 12 dB by
@@ -230,14 +233,17 @@ extension EchoCancellerUnit {
         alone and to 30 dB by
         .I x
         and
-        .IR x \(mu| x |.)
-        Its estimate is taken out only while it is echo: while the signal is
-        correlated with it (over about 10 s), so that a filter with nothing to model
-        adds nothing (in pink noise at 5 dB SNR it cost 5 dB of ERLE before that
-        gate).
-        It runs in probes of 3 s of far end, and pauses for 60 s after a probe in
-        which its estimate was out in under a quarter of the frames (a loudspeaker
-        that does not saturate); where it runs it costs about 0.6 times the bare
+        .IR x \(mu| x |;
+        a hard clip to 23 dB.)
+        Its estimate is taken out times the share of it that is echo (the
+        least-squares scale of the signal on it over about 10 s, 0 to 1), so that a
+        filter with nothing to model adds nothing (in pink noise at 5 dB SNR it cost
+        5 dB of ERLE before that); a share under 0.75 only once no near end has been
+        heard for a second.
+        It runs in probes of 3 s of far end, and pauses for 3 s after a first probe,
+        60 s after a later one, in which its share was 0.5 or more in under a quarter
+        of the frames (a loudspeaker that does not saturate); where it runs it costs
+        about 1.2 times the bare
         canceller's CPU.
         The suppressor itself adds one frame of latency (removed from the output's
         timing) and costs about 0.35 times the bare canceller's CPU.

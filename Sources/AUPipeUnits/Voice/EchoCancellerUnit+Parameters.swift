@@ -37,7 +37,7 @@ extension EchoCancellerUnit {
         /// default with `preprocess=1`; nothing without the preprocessor or with several microphones.
         public static let residual = Parameter("residual", .boolean, default: true, help: "suppress the echo the linear filter leaves (nonlinear, tail), keeping the near end")
         /// The residual echo suppressor's nonlinear canceller (`NonlinearEchoCanceller`: a short
-        /// second filter on the far end's x·|x|, for a saturating loudspeaker): on by default; only
+        /// second filter on the far end's x·|x| and x³, for a saturating loudspeaker): on by default; only
         /// with `residual=1`.
         public static let nonlinear = Parameter("nonlinear", .boolean, default: true, help: "cancel a saturating loudspeaker's distortion too (with residual=1)")
         /// Comfort noise (`ComfortNoise`): while the far end talks, what the suppressors took of

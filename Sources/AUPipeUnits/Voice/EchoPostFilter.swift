@@ -79,7 +79,7 @@ package final class EchoPostFilter {
             // preprocessor gets that.
             let p = preprocessors[0]
             if let attached = p.echo, attached !== echo { p.attach(echo: echo) }
-            nonlinear?.run(cancelled: out, reference: play, speakers: speakers)
+            nonlinear?.run(cancelled: out, reference: play, speakers: speakers, doubleTalk: doubleTalk, nearHeard: residual?.nearHeardRecently ?? false)
             residual?.capture(mic: rec, cancelled: out)
             comfort?.capture(cancelled: out)
             if p.run(out) { voiceFrames += 1 }

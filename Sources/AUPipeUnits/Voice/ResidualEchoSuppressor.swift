@@ -152,6 +152,9 @@ package final class ResidualEchoSuppressor {
     /// most `explainedHoldFrames`), and the frames `explainedHoldSeconds` make.
     private var sinceNear = 0
     private let explainedHoldFrames: Int
+    /// Whether a near end was heard (`aec`'s double-talk detector or the level test) within the
+    /// last `explainedHoldSeconds`, as of the latest frame (for `NonlinearEchoCanceller`).
+    package var nearHeardRecently: Bool { sinceNear < explainedHoldFrames }
     private let noise, minNow, minBefore, gain, rawGain: UnsafeMutablePointer<Float>
     /// The statistics' sums over the bins (`aupipe_res_statistics`): P, coherence·|Ŷ|², |Ŷ|², |D|², noise.
     private let sums: UnsafeMutablePointer<Float>
