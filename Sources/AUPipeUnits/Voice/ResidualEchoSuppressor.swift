@@ -47,6 +47,8 @@ import Glibc
 ///   from the microphone) adds its predicted residual F to R in frames it explains (C within
 ///   `explainedMargin` of F and the noise, no double talk, D coherent with Ŷ), which are then
 ///   echo alone; Ŷ alone is not yet a good estimate there.
+/// - the near end per bin (`NearEndPresence`): a frame with enough bins whose D is well above Ŷ
+///   and the background, and whose C the model does not explain, is not echo alone; those bins pass C.
 /// After the preprocessor rather than before it: applied before it, the gain cancels more but
 /// takes more of the near end in double talk than is allowed (`EchoSceneTests`; the figures
 /// are in bench/README.md).
@@ -161,6 +163,11 @@ package final class ResidualEchoSuppressor {
     /// with its predicted residual added, for the gains while it is.
     package let farEnd: FarEndEchoModel?
     private let w3Plus: UnsafeMutablePointer<Float>
+    /// The near end per bin (nil: `keepsNearEnd` false), the model's predicted residual R per
+    /// bin before this frame's step, and the frames of echo alone that make it `settled`.
+    private let nearEnd: NearEndPresence?
+    private let residual: UnsafeMutablePointer<Float>
+    private let settledFrames: Int
     /// Frames run, those that adapted the model, and those whose gain took the far end for alone.
     package private(set) var framesRun = 0, framesAdapted = 0, framesEchoAlone = 0
     /// The model's weights summed over the bins (w₁, w₂, w₃): how much residual it predicts.
@@ -172,8 +179,10 @@ package final class ResidualEchoSuppressor {
 
     /// For frames of `frameFrames` at `rate` Hz; `suppressDB` and `activeDB` (negative) are
     /// `suppress=` and `suppress-active=`; with `maxDelayFrames` (`max-delay=`, samples) the far
-    /// end's echo model (`FarEndEchoModel`), which `run` then needs the reference for.
-    package init(frameFrames: Int, rate: Int, suppressDB: Double, activeDB: Double, maxDelayFrames: Int? = nil) {
+    /// end's echo model (`FarEndEchoModel`), which `run` then needs the reference for;
+    /// `keepsNearEnd`: bins of near end pass C (`NearEndPresence`; not with the preprocessor's agc,
+    /// whose output's level C does not have).
+    package init(frameFrames: Int, rate: Int, suppressDB: Double, activeDB: Double, maxDelayFrames: Int? = nil, keepsNearEnd: Bool = true) {
         self.frameFrames = frameFrames
         var size = 1
         while size < 2 * frameFrames { size <<= 1 }
@@ -211,7 +220,10 @@ package final class ResidualEchoSuppressor {
         noise = buffer(k); minNow = buffer(k); minBefore = buffer(k); gain = buffer(k); rawGain = buffer(k)
         sums = buffer(5)
         w3Plus = buffer(k)
+        residual = buffer(k)
         buffers = made
+        nearEnd = keepsNearEnd ? NearEndPresence(size: size, rate: rate) : nil
+        settledFrames = max(1, Int((NearEndPresence.settledSeconds / seconds).rounded()))
         farEnd = maxDelayFrames.map { FarEndEchoModel(frameFrames: frameFrames, fftSize: size, rate: rate, maxDelayFrames: $0) }
         // Until it has adapted: a residual `initialWeight` of the echo estimate.
         w1.update(repeating: Self.initialWeight, count: k)
@@ -321,9 +333,13 @@ package final class ResidualEchoSuppressor {
         // alone whatever its coherence. A near talker adds power the model does not predict.
         var predicted: Float = 0, heard: Float = 0
         for k in 0..<bins {
-            predicted += w1[k] * p[k] + w2[k] * s[k] + w3[k] * b
+            residual[k] = w1[k] * p[k] + w2[k] * s[k] + w3[k] * b
+            predicted += residual[k]
             heard += eFast[k]
         }
+        let nearEndFrame = nearEnd?.update(re: re, im: im, sdd: sdd, see: see, noise: noise, eFast: eFast, residual: residual, smoothing: g,
+                                           settled: framesAdapted >= settledFrames, pathChanged: pathChanged,
+                                           linear: predicted < NearEndPresence.linearShare * pSum) ?? false
         sinceNear = (doubleTalk || loud) ? 0 : min(sinceNear + 1, explainedHoldFrames)
         let explained = farHeard && sinceNear >= explainedHoldFrames && predicted >= Self.explainedShare * pSum
             && heard <= Self.explainedMargin * (predicted + noiseSum)
@@ -339,7 +355,7 @@ package final class ResidualEchoSuppressor {
         }
         let farEndExplains = farEndSum > Self.farOverNoise * noiseSum && !doubleTalk && coherentEnough
             && heard <= Self.explainedMargin * (farEndSum + noiseSum)
-        let nearActive = (doubleTalk || loud || (!pathChanged && !(incoherence <= allowed) && !explained)) && !farEndExplains
+        let nearActive = (doubleTalk || loud || nearEndFrame || (!pathChanged && !(incoherence <= allowed) && !explained)) && !farEndExplains
         if !nearActive { framesEchoAlone += 1 }
         sb = a * sb + (1 - a) * b
         // The regressors smoothed, and in frames of echo alone one NLMS step per bin where D is
@@ -361,8 +377,9 @@ package final class ResidualEchoSuppressor {
         }
         aupipe_res_gains(bins, w1, w2, w3In, p, s, bIn, eFast, noise, rawGain, Self.nearCoherence, Self.nearOverResidual, beta, activeGain, floor,
                          Self.gainSmoothing, gain)
-        // Synthesis: G·E, the inverse transform, the window, overlap-add.
+        // Synthesis: G·E (C in bins of near end), the inverse transform, the window, overlap-add.
         for k in 0..<bins { re[k] = gain[k] * eRe[k]; im[k] = gain[k] * eIm[k] }
+        if let nearEnd, nearEndFrame { for k in 0..<bins where nearEnd.present[k] > 0 { re[k] = nearEnd.cRe[k]; im[k] = nearEnd.cIm[k] } }
         realFFT.inverse(re: re, im: im, into: re2)
         for i in 0..<n {
             let x = carry[i] + window[i] * re2[i]
