@@ -16,9 +16,10 @@
 /// `gainPowerSmoothing`; C and Ŷ split from the suppressor's transform, D = C + Ŷ): the near end is present when |D|² > `micOverEcho` · (|Ŷ|² +
 /// `backgroundOverFloor` · N) and C's lightly smoothed power > `overResidual` · (R + N), N the
 /// suppressor's noise floor and R its predicted residual. Only while Ŷ can be trusted: once the
-/// suppressor's model has adapted on `settledSeconds` of echo alone (before that a bin whose far
-/// end the young filter has not yet learnt, D well above Ŷ, is echo), outside an echo-path
-/// change, while the frame's cancellation (D's smoothed power over C's, over all bins) is at
+/// suppressor's model has adapted on `settledSeconds` of echo alone since the call's start or the
+/// last echo-path change (before that a bin whose far end the young filter has not yet learnt,
+/// D well above Ŷ, is echo; after a change the short filter that took over leaves the room's
+/// tail to the long one for a while), outside an echo-path change, while the frame's cancellation (D's smoothed power over C's, over all bins) is at
 /// least `leastCancellation` (an echo path that moved takes it near 0 dB), and while the model's
 /// predicted residual is under `linearShare` of Ŷ's power (a saturating loudspeaker's
 /// distortion, which Ŷ does not hold, fills bins of weak echo).
@@ -49,9 +50,10 @@ package final class NearEndPresence {
     /// echo alone: a talker's harmonics span a few hundred Hz; a far end the filter has not yet
     /// learnt shows in a few neighbouring bins.
     package static let frameShare: Float = 0.2, leastHz = 150.0
-    /// Ŷ is trusted once the suppressor's model has adapted on this much echo alone (s): on
-    /// bench/aec's `quietnear-dt-d300`, 1–2 s still let a few frames of far end the young filter
-    /// had not learnt through as near end (7 dB of echo-only ERLE).
+    /// Ŷ is trusted once the suppressor's model has adapted on this much echo alone (s) since the
+    /// call's start or the last echo-path change: on bench/aec's `quietnear-dt-d300`, 1–2 s still
+    /// let a few frames of far end the young filter had not learnt through as near end (7 dB of
+    /// echo-only ERLE); counted from the start only, the 48 kHz `pathchange` lost 12 dB.
     package static let settledSeconds = 4.0
     /// ... and while the cancellation is at least this (6 dB): a quiet near talker lowers it by a
     /// few dB; an echo path that moved takes it near 0 dB.

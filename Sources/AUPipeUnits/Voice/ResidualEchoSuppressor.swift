@@ -164,9 +164,11 @@ package final class ResidualEchoSuppressor {
     package let farEnd: FarEndEchoModel?
     private let w3Plus: UnsafeMutablePointer<Float>
     /// The near end per bin (nil: `keepsNearEnd` false), the model's predicted residual R per
-    /// bin before this frame's step, and the frames of echo alone that make it `settled`.
+    /// bin before this frame's step, and the frames of echo alone since the call's start or the
+    /// last echo-path change, and those that make it `settled`.
     private let nearEnd: NearEndPresence?
     private let residual: UnsafeMutablePointer<Float>
+    private var adaptedSinceChange = 0
     private let settledFrames: Int
     /// Frames run, those that adapted the model, and those whose gain took the far end for alone.
     package private(set) var framesRun = 0, framesAdapted = 0, framesEchoAlone = 0
@@ -338,7 +340,7 @@ package final class ResidualEchoSuppressor {
             heard += eFast[k]
         }
         let nearEndFrame = nearEnd?.update(re: re, im: im, sdd: sdd, see: see, noise: noise, eFast: eFast, residual: residual, smoothing: g,
-                                           settled: framesAdapted >= settledFrames, pathChanged: pathChanged,
+                                           settled: adaptedSinceChange >= settledFrames, pathChanged: pathChanged,
                                            linear: predicted < NearEndPresence.linearShare * pSum) ?? false
         sinceNear = (doubleTalk || loud) ? 0 : min(sinceNear + 1, explainedHoldFrames)
         let explained = farHeard && sinceNear >= explainedHoldFrames && predicted >= Self.explainedShare * pSum
@@ -361,6 +363,7 @@ package final class ResidualEchoSuppressor {
         // The regressors smoothed, and in frames of echo alone one NLMS step per bin where D is
         // coherent with Ŷ, towards C's power less its noise floor (`aupipe_res_adapt`, C).
         if echoOnly { framesAdapted += 1 }
+        adaptedSinceChange = pathChanged ? 0 : adaptedSinceChange + (echoOnly ? 1 : 0)
         aupipe_res_adapt(bins, a, p, s, sp, ss, sb, echoOnly ? 1 : 0, rawGain, Self.nearCoherence, see, noise, Self.step, Self.maxWeight, w1, w2, w3)
         // The gains (`aupipe_res_gains`, C): 1 − β·R/|E|², β at most 1 where the near end is
         // present; never below the gain that keeps C's noise floor (the noise bed), nor below
