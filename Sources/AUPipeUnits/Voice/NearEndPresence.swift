@@ -53,7 +53,7 @@ package final class NearEndPresence {
     /// Ŷ is trusted once the suppressor's model has adapted on this much echo alone (s) since the
     /// call's start or the last echo-path change: on bench/aec's `quietnear-dt-d300`, 1–2 s still
     /// let a few frames of far end the young filter had not learnt through as near end (7 dB of
-    /// echo-only ERLE); counted from the start only, the 48 kHz `pathchange` lost 12 dB.
+    /// echo-only ERLE); counted from the start only, `pathchange-rt10-d120` lost 1.3 dB.
     package static let settledSeconds = 4.0
     /// ... and while the cancellation is at least this (6 dB): a quiet near talker lowers it by a
     /// few dB; an echo path that moved takes it near 0 dB.
