@@ -16,8 +16,9 @@ import Testing
 /// (`AECSignals.speech`, active RMS −14 dBFS); the room a direct path and Gaussian noise decaying
 /// 60 dB in 0.3 s, scaled to an echo path gain of −6 dB (the echo about −20 dBFS), after 40 ms;
 /// the near end talks from 4 to 9 s at −28 dBFS active RMS (8 dB under the echo); white noise
-/// at −70 dBFS. (At −31 dBFS the defaults keep −3.0 dB of it at 16 kHz, −3.4 at 48 kHz: not
-/// yet within the target; see bench/README.md, "The near end kept in every scene".)
+/// at −70 dBFS. (At −31 dBFS the defaults keep −2.6 dB of it at 16 kHz, −2.7 at 48 kHz, −3.0
+/// and −3.4 before `NearEndPresence`: not yet within the target; see bench/README.md, "Quiet near
+/// talkers: the near end per bin".)
 ///
 /// `theSuppressorsDetectorHoldsThroughLongDoubleTalk`: the residual echo suppressor's
 /// double-talk detector (`EchoPathChange.nearTalk`) holds a near talker through seconds of
