@@ -38,7 +38,7 @@ package final class EchoPostFilter {
         }
         if residualOn, mics == 1, let settings {
             residual = ResidualEchoSuppressor(frameFrames: frameFrames, rate: rate, suppressDB: settings.echoSuppress, activeDB: settings.echoSuppressActive,
-                                              maxDelayFrames: layout.maxDelayFrames)
+                                              maxDelayFrames: layout.maxDelayFrames, keepsNearEnd: settings.agcLevel == nil)
             nonlinear = nonlinearOn ? try NonlinearEchoCanceller(frameFrames: frameFrames, rate: rate) : nil
         } else {
             residual = nil

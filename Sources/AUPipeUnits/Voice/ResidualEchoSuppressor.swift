@@ -47,6 +47,8 @@ import Glibc
 ///   from the microphone) adds its predicted residual F to R in frames it explains (C within
 ///   `explainedMargin` of F and the noise, no double talk, D coherent with Ŷ), which are then
 ///   echo alone; Ŷ alone is not yet a good estimate there.
+/// - the near end per bin (`NearEndPresence`): a frame with enough bins whose D is well above Ŷ
+///   and the background, and whose C the model does not explain, is not echo alone; those bins pass C.
 /// After the preprocessor rather than before it: applied before it, the gain cancels more but
 /// takes more of the near end in double talk than is allowed (`EchoSceneTests`; the figures
 /// are in bench/README.md).
@@ -152,8 +154,7 @@ package final class ResidualEchoSuppressor {
     /// most `explainedHoldFrames`), and the frames `explainedHoldSeconds` make.
     private var sinceNear = 0
     private let explainedHoldFrames: Int
-    /// Whether a near end was heard (`aec`'s double-talk detector or the level test) within the
-    /// last `explainedHoldSeconds`, as of the latest frame (for `NonlinearEchoCanceller`).
+    /// A near end heard within `explainedHoldSeconds`, as of the latest frame (`NonlinearEchoCanceller`).
     package var nearHeardRecently: Bool { sinceNear < explainedHoldFrames }
     private let noise, minNow, minBefore, gain, rawGain: UnsafeMutablePointer<Float>
     /// The statistics' sums over the bins (`aupipe_res_statistics`): P, coherence·|Ŷ|², |Ŷ|², |D|², noise.
@@ -164,6 +165,13 @@ package final class ResidualEchoSuppressor {
     /// with its predicted residual added, for the gains while it is.
     package let farEnd: FarEndEchoModel?
     private let w3Plus: UnsafeMutablePointer<Float>
+    /// The near end per bin (nil: `keepsNearEnd` false), the model's predicted residual R per
+    /// bin before this frame's step, and the frames of echo alone since the call's start or the
+    /// last echo-path change, and those that make it `settled`.
+    private let nearEnd: NearEndPresence?
+    private let residual: UnsafeMutablePointer<Float>
+    private var adaptedSinceChange = 0
+    private let settledFrames: Int
     /// Frames run, those that adapted the model, and those whose gain took the far end for alone.
     package private(set) var framesRun = 0, framesAdapted = 0, framesEchoAlone = 0
     /// The model's weights summed over the bins (w₁, w₂, w₃): how much residual it predicts.
@@ -175,8 +183,10 @@ package final class ResidualEchoSuppressor {
 
     /// For frames of `frameFrames` at `rate` Hz; `suppressDB` and `activeDB` (negative) are
     /// `suppress=` and `suppress-active=`; with `maxDelayFrames` (`max-delay=`, samples) the far
-    /// end's echo model (`FarEndEchoModel`), which `run` then needs the reference for.
-    package init(frameFrames: Int, rate: Int, suppressDB: Double, activeDB: Double, maxDelayFrames: Int? = nil) {
+    /// end's echo model (`FarEndEchoModel`), which `run` then needs the reference for;
+    /// `keepsNearEnd`: bins of near end pass C (`NearEndPresence`; not with the preprocessor's agc,
+    /// whose output's level C does not have).
+    package init(frameFrames: Int, rate: Int, suppressDB: Double, activeDB: Double, maxDelayFrames: Int? = nil, keepsNearEnd: Bool = true) {
         self.frameFrames = frameFrames
         var size = 1
         while size < 2 * frameFrames { size <<= 1 }
@@ -214,7 +224,10 @@ package final class ResidualEchoSuppressor {
         noise = buffer(k); minNow = buffer(k); minBefore = buffer(k); gain = buffer(k); rawGain = buffer(k)
         sums = buffer(5)
         w3Plus = buffer(k)
+        residual = buffer(k)
         buffers = made
+        nearEnd = keepsNearEnd ? NearEndPresence(size: size, rate: rate) : nil
+        settledFrames = max(1, Int((NearEndPresence.settledSeconds / seconds).rounded()))
         farEnd = maxDelayFrames.map { FarEndEchoModel(frameFrames: frameFrames, fftSize: size, rate: rate, maxDelayFrames: $0) }
         // Until it has adapted: a residual `initialWeight` of the echo estimate.
         w1.update(repeating: Self.initialWeight, count: k)
@@ -324,9 +337,13 @@ package final class ResidualEchoSuppressor {
         // alone whatever its coherence. A near talker adds power the model does not predict.
         var predicted: Float = 0, heard: Float = 0
         for k in 0..<bins {
-            predicted += w1[k] * p[k] + w2[k] * s[k] + w3[k] * b
+            residual[k] = w1[k] * p[k] + w2[k] * s[k] + w3[k] * b
+            predicted += residual[k]
             heard += eFast[k]
         }
+        let nearEndFrame = nearEnd?.update(re: re, im: im, sdd: sdd, see: see, noise: noise, eFast: eFast, residual: residual, smoothing: g,
+                                           settled: adaptedSinceChange >= settledFrames, pathChanged: pathChanged,
+                                           linear: predicted < NearEndPresence.linearShare * pSum) ?? false
         sinceNear = (doubleTalk || loud) ? 0 : min(sinceNear + 1, explainedHoldFrames)
         let explained = farHeard && sinceNear >= explainedHoldFrames && predicted >= Self.explainedShare * pSum
             && heard <= Self.explainedMargin * (predicted + noiseSum)
@@ -342,12 +359,13 @@ package final class ResidualEchoSuppressor {
         }
         let farEndExplains = farEndSum > Self.farOverNoise * noiseSum && !doubleTalk && coherentEnough
             && heard <= Self.explainedMargin * (farEndSum + noiseSum)
-        let nearActive = (doubleTalk || loud || (!pathChanged && !(incoherence <= allowed) && !explained)) && !farEndExplains
+        let nearActive = (doubleTalk || loud || nearEndFrame || (!pathChanged && !(incoherence <= allowed) && !explained)) && !farEndExplains
         if !nearActive { framesEchoAlone += 1 }
         sb = a * sb + (1 - a) * b
         // The regressors smoothed, and in frames of echo alone one NLMS step per bin where D is
         // coherent with Ŷ, towards C's power less its noise floor (`aupipe_res_adapt`, C).
         if echoOnly { framesAdapted += 1 }
+        adaptedSinceChange = pathChanged ? 0 : adaptedSinceChange + (echoOnly ? 1 : 0)
         aupipe_res_adapt(bins, a, p, s, sp, ss, sb, echoOnly ? 1 : 0, rawGain, Self.nearCoherence, see, noise, Self.step, Self.maxWeight, w1, w2, w3)
         // The gains (`aupipe_res_gains`, C): 1 − β·R/|E|², β at most 1 where the near end is
         // present; never below the gain that keeps C's noise floor (the noise bed), nor below
@@ -364,8 +382,9 @@ package final class ResidualEchoSuppressor {
         }
         aupipe_res_gains(bins, w1, w2, w3In, p, s, bIn, eFast, noise, rawGain, Self.nearCoherence, Self.nearOverResidual, beta, activeGain, floor,
                          Self.gainSmoothing, gain)
-        // Synthesis: G·E, the inverse transform, the window, overlap-add.
+        // Synthesis: G·E (C in bins of near end), the inverse transform, the window, overlap-add.
         for k in 0..<bins { re[k] = gain[k] * eRe[k]; im[k] = gain[k] * eIm[k] }
+        if let nearEnd, nearEndFrame { for k in 0..<bins where nearEnd.present[k] > 0 { re[k] = nearEnd.cRe[k]; im[k] = nearEnd.cIm[k] } }
         realFFT.inverse(re: re, im: im, into: re2)
         for i in 0..<n {
             let x = carry[i] + window[i] * re2[i]

@@ -1,0 +1,122 @@
+/// The residual echo suppressor's per-bin test of a near end present, for quiet near talkers:
+/// a bin whose microphone power D is well above the echo the linear filter predicts there (Ŷ)
+/// and the background, and whose canceller output C the residual model does not explain, is the
+/// near end's, whatever the frame's cancellation or D's coherence with Ŷ say.
+///
+/// Why: a talker 10–16 dB under the echo moves neither test the suppressor had. The frame's
+/// cancellation falls by only 4–6 dB (`DoubleTalkDetector` needs 10), and D stays coherent with
+/// Ŷ, because the echo dominates D in most bins. But speech is sparse in frequency: on
+/// bench/aec's quiet talkers about three quarters of the near end's power lies in bins where it
+/// is louder than the echo itself, and there the suppressor took it for residual echo (with
+/// β = 8 and its −80 dB floor) and lost 5–7 dB of it. Once the linear filter has converged, Ŷ
+/// is the echo to within its misadjustment (about 20 dB in those scenes), so in a bin of echo
+/// alone D stays within a dB or so of Ŷ.
+///
+/// Per bin k, per frame, with |D|² and |Ŷ|² lightly smoothed (the suppressor's
+/// `gainPowerSmoothing`; C and Ŷ split from the suppressor's transform, D = C + Ŷ): the near end is present when |D|² > `micOverEcho` · (|Ŷ|² +
+/// `backgroundOverFloor` · N) and C's lightly smoothed power > `overResidual` · (R + N), N the
+/// suppressor's noise floor and R its predicted residual. Only while Ŷ can be trusted: once the
+/// suppressor's model has adapted on `settledSeconds` of echo alone since the call's start or the
+/// last echo-path change (before that a bin whose far end the young filter has not yet learnt,
+/// D well above Ŷ, is echo; after a change the short filter that took over leaves the room's
+/// tail to the long one for a while), outside an echo-path change, while the frame's cancellation (D's smoothed power over C's, over all bins) is at
+/// least `leastCancellation` (an echo path that moved takes it near 0 dB), and while the model's
+/// predicted residual is under `linearShare` of Ŷ's power (a saturating loudspeaker's
+/// distortion, which Ŷ does not hold, fills bins of weak echo).
+///
+/// What the suppressor does with it: a frame whose present bins span at least `leastHz` and hold
+/// at least `frameShare` of C's power is the near end's: not echo alone (the gentle β and the
+/// `suppress-active=` floor in its other bins), and its present bins pass C, the canceller's
+/// output, as it is (neither the suppressor's gain nor the preprocessor's: the residual echo
+/// under it is about 20 dB below the echo, itself 6 dB below the near end there). Present bins
+/// outside such frames are left to the gain: passing them too kept 0.1 dB more of the quiet
+/// talkers but let a saturating loudspeaker's distortion through (1–2.6 dB of echo-only ERLE
+/// in bench/aec's `sat-*` scenes).
+/// Everything is allocated in `init`; `update` allocates nothing.
+package final class NearEndPresence {
+    /// The near end present where D exceeds this many times Ŷ plus the background (6 dB). On
+    /// bench/aec's 16 kHz scenes 3 dB kept 0.1–0.2 dB more of the quiet talkers but cost up to
+    /// 6 dB of echo-only ERLE in rooms, where the filter under-predicts a bin by 4–6 dB now and
+    /// then; 6 dB cost 0.0–0.6 (figures in bench/README.md, "Quiet near talkers: the near end
+    /// per bin").
+    package static let micOverEcho: Float = 4
+    /// The background as this many times the noise floor (9 dB): the floor is the least of the
+    /// smoothed power over 2–4 s, and pink noise's mean lies about 3 dB above it, babble's more.
+    package static let backgroundOverFloor: Float = 8
+    /// ... and C's power at least this many times the predicted residual and the floor (6 dB):
+    /// a bin the residual model explains is not the near end's.
+    package static let overResidual: Float = 4
+    /// A frame whose present bins hold this share of C's power, over at least `leastHz`, is not
+    /// echo alone: a talker's harmonics span a few hundred Hz; a far end the filter has not yet
+    /// learnt shows in a few neighbouring bins.
+    package static let frameShare: Float = 0.2, leastHz = 150.0
+    /// Ŷ is trusted once the suppressor's model has adapted on this much echo alone (s) since the
+    /// call's start or the last echo-path change: on bench/aec's `quietnear-dt-d300`, 1–2 s still
+    /// let a few frames of far end the young filter had not learnt through as near end (7 dB of
+    /// echo-only ERLE); counted from the start only, `pathchange-rt10-d120` lost 1.3 dB.
+    package static let settledSeconds = 4.0
+    /// ... and while the cancellation is at least this (6 dB): a quiet near talker lowers it by a
+    /// few dB; an echo path that moved takes it near 0 dB.
+    package static let leastCancellation: Float = 4
+    /// ... and while the residual the model predicts is under this share of Ŷ's power (−10 dB,
+    /// the suppressor's `explainedShare`): bench/aec's small loudspeaker reads 0.09–0.23, the
+    /// rooms 0.002–0.04.
+    package static let linearShare: Float = 0.1
+
+    package let bins: Int
+    private let size: Int
+    private let leastBins: Int
+    private let dFast, yFast: UnsafeMutablePointer<Float>
+    /// Per bin: whether the near end is present in the latest frame (1) or not (0), and C's
+    /// spectrum in that frame.
+    package let present, cRe, cIm: UnsafeMutablePointer<Float>
+
+    /// For the suppressor's transform of `size` points (`size`/2 + 1 bins) at `rate` Hz.
+    package init(size: Int, rate: Int) {
+        self.size = size
+        bins = size / 2 + 1
+        leastBins = max(1, Int((Self.leastHz * Double(size) / Double(rate)).rounded()))
+        func buffer() -> UnsafeMutablePointer<Float> {
+            let b = UnsafeMutablePointer<Float>.allocate(capacity: size / 2 + 1)
+            b.initialize(repeating: 0, count: size / 2 + 1)
+            return b
+        }
+        dFast = buffer(); yFast = buffer(); present = buffer(); cRe = buffer(); cIm = buffer()
+    }
+
+    deinit { for b in [dFast, yFast, present, cRe, cIm] { b.deallocate() } }
+
+    /// One frame. `re`, `im`: the suppressor's transform of C + j·Ŷ (`size` points); `sdd`,
+    /// `see`: D's and C's smoothed powers, `noise` the noise floor, `eFast` C's lightly smoothed
+    /// power, `residual` the predicted residual R (bins each); `smoothing`: |D|²'s and |Ŷ|²'s;
+    /// `settled`: the suppressor's model has adapted on `settledSeconds` of echo alone;
+    /// `pathChanged`: an echo-path change is under way. Fills `present`, `cRe` and `cIm`;
+    /// returns whether the frame is the near end's (`frameShare`, `leastHz`).
+    package func update(re: UnsafePointer<Float>, im: UnsafePointer<Float>, sdd: UnsafePointer<Float>, see: UnsafePointer<Float>,
+                        noise: UnsafePointer<Float>, eFast: UnsafePointer<Float>, residual: UnsafePointer<Float>, smoothing g: Float,
+                        settled: Bool, pathChanged: Bool, linear: Bool) -> Bool {
+        var dSum: Float = 0, cSum: Float = 0
+        for k in 0..<bins {
+            // C and Ŷ split from the transform of C + j·Ŷ (as `aupipe_res_statistics`), D = C + Ŷ.
+            let j = (size - k) & (size - 1)
+            let cr = (re[k] + re[j]) / 2, ci = (im[k] - im[j]) / 2
+            let yr = (im[k] + im[j]) / 2, yi = (re[j] - re[k]) / 2
+            let dr = cr + yr, di = ci + yi
+            cRe[k] = cr; cIm[k] = ci
+            dFast[k] = g * dFast[k] + (1 - g) * (dr * dr + di * di)
+            yFast[k] = g * yFast[k] + (1 - g) * (yr * yr + yi * yi)
+            dSum += sdd[k]
+            cSum += see[k]
+        }
+        let trusted = settled && linear && !pathChanged && dSum > Self.leastCancellation * cSum
+        var nearSum: Float = 0, all: Float = 0, count = 0
+        for k in 0..<bins {
+            let on = trusted && dFast[k] > Self.micOverEcho * (yFast[k] + Self.backgroundOverFloor * noise[k])
+                && eFast[k] > Self.overResidual * (residual[k] + noise[k])
+            present[k] = on ? 1 : 0
+            all += eFast[k]
+            if on { nearSum += eFast[k]; count += 1 }
+        }
+        return trusted && count >= leastBins && nearSum > Self.frameShare * all
+    }
+}
