@@ -192,8 +192,12 @@ extension EchoCancellerUnit {
         .B bench/aec/
         (15 dB SNR, three rooms) this took the worst from 25.5 to 30.8 dB of ERLE,
         the near end in double talk staying at \-1.6 dB or better in every scene.
-        A near talker 10 dB under the echo keeps \-2.0 to \-3.3 dB there (the
-        quietnear scenes, at ce2343a): such a talker is not yet kept within 2 dB.
+        The suppressor also finds the near end per bin, once its model has had 4 s
+        of echo alone: a bin whose microphone stands 6 dB over the echo estimate and
+        the background, and whose output the model does not explain, is the near
+        end's, and a frame with enough such bins passes them as the canceller gave
+        them. A near talker 10 dB under the echo keeps \-1.4 to \-2.5 dB on the
+        quietnear scenes (at 2a2121e): not yet within 2 dB in every scene.
         For the call's first echo, from the moment the delay is found until the first
         filter has converged (it cancels 20 dB, or the suppressor has had 0.5 s of
         echo alone by the filter's estimate, or 4 s of far end have passed), the
