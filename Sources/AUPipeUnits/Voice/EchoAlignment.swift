@@ -153,12 +153,17 @@ package final class EchoAlignment {
     ///
     /// Until the estimator has an estimate, a single analysis whose peak stands
     /// `provisionalStrength` over the floor gives the first delay (once); the estimate, when it
-    /// comes, moves it only if it differs by 5 ms or more.
-    package func delayMoved(framesProcessed: Int64) -> Bool {
+    /// comes, moves it only if it differs by 5 ms or more, and only once none of the analyses
+    /// that made it saw double talk (`sinceDoubleTalk`, stream frames since the double-talk
+    /// detector last fired, at least a window and `requiredWins` hops): a near talker can
+    /// raise a peak of its own at another lag (a word like one the far end said), and a moved
+    /// delay retrains the canceller. A real move seen in double talk is taken once it is over.
+    package func delayMoved(framesProcessed: Int64, sinceDoubleTalk: Int = .max) -> Bool {
         guard automatic, let estimator else { return false }
         let provisional = delayFoundAt == nil && estimator.peakToFloor >= Self.provisionalStrength ? estimator.candidate : nil
         guard let e = (estimator.estimate ?? provisional).map({ max(0, $0 - rate / 100) }),
               delayFoundAt == nil || abs(e - delayFrames) >= rate / 200 else { return false }
+        if delayFoundAt != nil, sinceDoubleTalk < estimator.windowFrames + estimator.requiredWins * estimator.hopFrames { return false }
         if delayFoundAt == nil { delayFoundAt = Double(framesProcessed + Int64(frameFrames)) / Double(rate) }
         else { delayChanges += 1 }
         guard e != delayFrames else { return false }

@@ -168,7 +168,7 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
         history.pushReference(refFloat)
         try alignment.analyse(mic: micFloat, mics: mics, ref: refFloat, framesProcessed: framesProcessed, sinceDoubleTalk: pathChange.sinceDoubleTalk)
         let delayWasFound = alignment.delayFoundAt != nil
-        if alignment.delayMoved(framesProcessed: framesProcessed) {
+        if alignment.delayMoved(framesProcessed: framesProcessed, sinceDoubleTalk: pathChange.sinceDoubleTalk) {
             // A shadow running goes on: it is retrained at the new delay (a path change can move
             // the delay estimate too).
             pathChange.alignmentMoving(linear, time: Double(framesProcessed) / Double(layout.rate))
