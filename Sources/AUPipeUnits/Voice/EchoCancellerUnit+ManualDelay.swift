@@ -97,8 +97,10 @@ extension EchoCancellerUnit {
         Until the first estimate the reference is not delayed; with speech at both
         ends it comes within about half a second of the echo's arrival.
         When the estimate moves (the echo path changed) by 5 ms or more, the new
-        delay is applied; smaller moves are ignored, and a first estimate equal to
-        the delay in use (0) changes nothing.
+        delay is applied once none of the analyses that moved it saw double talk
+        (a near talker can raise a correlation peak of its own at another lag);
+        smaller moves are ignored, and a first estimate equal to the delay in use
+        (0) changes nothing.
         Only delays from 0 to
         .B max\-delay=
         are found: the echo cannot come before the reference.
