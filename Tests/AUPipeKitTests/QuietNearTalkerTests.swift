@@ -129,11 +129,12 @@ import Testing
     /// `NearEndPresence` on made-up spectra (64 points, 33 bins): Ŷ 1 in every bin, C 0.1 (a
     /// residual 20 dB under it) but in bins 5 and 6, where a near talker makes C 1.5 and D 2.5.
     /// Those two bins are present and the frame is the near end's; not before the model has
-    /// settled, nor in a path change, nor where the model predicts C, nor with echo alone.
+    /// settled (here one frame of echo alone settles it: frames as long as `settledSeconds`),
+    /// nor in a path change, nor where the model predicts C, nor with echo alone.
     @Test func theNearEndIsPresentWhereTheMicrophoneStandsOverTheEchoEstimate() {
         let size = 64, bins = 33
         func run(nearBins: Set<Int>, residualAt5: Float = 0.01, settled: Bool = true, pathChanged: Bool = false) -> (Set<Int>, Bool, Float) {
-            let presence = NearEndPresence(size: size, rate: 16000)
+            let presence = NearEndPresence(size: size, rate: 16000, frameSeconds: NearEndPresence.settledSeconds)
             var re = [Float](repeating: 0, count: size), im = re
             var sdd = [Float](repeating: 0, count: bins), see = sdd, eFast = sdd
             let noise = [Float](repeating: 1e-4, count: bins)
@@ -149,7 +150,7 @@ import Testing
             var frame = false
             for _ in 0..<5 {
                 frame = presence.update(re: re, im: im, sdd: sdd, see: see, noise: noise, eFast: eFast, residual: residual, smoothing: 0.4,
-                                        settled: settled, pathChanged: pathChanged, linear: true)
+                                        echoOnly: settled, pathChanged: pathChanged, linear: true)
             }
             return (Set((0..<bins).filter { presence.present[$0] > 0 }), frame, presence.cRe[5])
         }

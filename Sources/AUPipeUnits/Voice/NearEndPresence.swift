@@ -71,9 +71,16 @@ package final class NearEndPresence {
     /// spectrum in that frame.
     package let present, cRe, cIm: UnsafeMutablePointer<Float>
 
-    /// For the suppressor's transform of `size` points (`size`/2 + 1 bins) at `rate` Hz.
-    package init(size: Int, rate: Int) {
+    /// Frames of echo alone (the suppressor's model adapting) since the call's start or the last
+    /// echo-path change, and the frames `settledSeconds` make.
+    private var adaptedSinceChange = 0
+    private let settledFrames: Int
+
+    /// For the suppressor's transform of `size` points (`size`/2 + 1 bins) at `rate` Hz, in
+    /// frames of `frameSeconds`.
+    package init(size: Int, rate: Int, frameSeconds: Double) {
         self.size = size
+        settledFrames = max(1, Int((Self.settledSeconds / frameSeconds).rounded()))
         bins = size / 2 + 1
         leastBins = max(1, Int((Self.leastHz * Double(size) / Double(rate)).rounded()))
         func buffer() -> UnsafeMutablePointer<Float> {
@@ -89,12 +96,15 @@ package final class NearEndPresence {
     /// One frame. `re`, `im`: the suppressor's transform of C + j·Ŷ (`size` points); `sdd`,
     /// `see`: D's and C's smoothed powers, `noise` the noise floor, `eFast` C's lightly smoothed
     /// power, `residual` the predicted residual R (bins each); `smoothing`: |D|²'s and |Ŷ|²'s;
-    /// `settled`: the suppressor's model has adapted on `settledSeconds` of echo alone;
+    /// `echoOnly`: the suppressor's model adapts on this frame (counted towards `settledSeconds`
+    /// from the next frame on);
     /// `pathChanged`: an echo-path change is under way. Fills `present`, `cRe` and `cIm`;
     /// returns whether the frame is the near end's (`frameShare`, `leastHz`).
     package func update(re: UnsafePointer<Float>, im: UnsafePointer<Float>, sdd: UnsafePointer<Float>, see: UnsafePointer<Float>,
                         noise: UnsafePointer<Float>, eFast: UnsafePointer<Float>, residual: UnsafePointer<Float>, smoothing g: Float,
-                        settled: Bool, pathChanged: Bool, linear: Bool) -> Bool {
+                        echoOnly: Bool, pathChanged: Bool, linear: Bool) -> Bool {
+        let settled = adaptedSinceChange >= settledFrames
+        adaptedSinceChange = pathChanged ? 0 : adaptedSinceChange + (echoOnly ? 1 : 0)
         var dSum: Float = 0, cSum: Float = 0
         for k in 0..<bins {
             // C and Ŷ split from the transform of C + j·Ŷ (as `aupipe_res_statistics`), D = C + Ŷ.

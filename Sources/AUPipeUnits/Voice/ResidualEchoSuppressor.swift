@@ -165,13 +165,10 @@ package final class ResidualEchoSuppressor {
     /// with its predicted residual added, for the gains while it is.
     package let farEnd: FarEndEchoModel?
     private let w3Plus: UnsafeMutablePointer<Float>
-    /// The near end per bin (nil: `keepsNearEnd` false), the model's predicted residual R per
-    /// bin before this frame's step, and the frames of echo alone since the call's start or the
-    /// last echo-path change, and those that make it `settled`.
+    /// The near end per bin (nil: `keepsNearEnd` false), and the model's predicted residual R
+    /// per bin before this frame's step.
     private let nearEnd: NearEndPresence?
     private let residual: UnsafeMutablePointer<Float>
-    private var adaptedSinceChange = 0
-    private let settledFrames: Int
     /// Frames run, those that adapted the model, and those whose gain took the far end for alone.
     package private(set) var framesRun = 0, framesAdapted = 0, framesEchoAlone = 0
     /// The model's weights summed over the bins (w₁, w₂, w₃): how much residual it predicts.
@@ -226,8 +223,7 @@ package final class ResidualEchoSuppressor {
         w3Plus = buffer(k)
         residual = buffer(k)
         buffers = made
-        nearEnd = keepsNearEnd ? NearEndPresence(size: size, rate: rate) : nil
-        settledFrames = max(1, Int((NearEndPresence.settledSeconds / seconds).rounded()))
+        nearEnd = keepsNearEnd ? NearEndPresence(size: size, rate: rate, frameSeconds: seconds) : nil
         farEnd = maxDelayFrames.map { FarEndEchoModel(frameFrames: frameFrames, fftSize: size, rate: rate, maxDelayFrames: $0) }
         // Until it has adapted: a residual `initialWeight` of the echo estimate.
         w1.update(repeating: Self.initialWeight, count: k)
@@ -342,7 +338,7 @@ package final class ResidualEchoSuppressor {
             heard += eFast[k]
         }
         let nearEndFrame = nearEnd?.update(re: re, im: im, sdd: sdd, see: see, noise: noise, eFast: eFast, residual: residual, smoothing: g,
-                                           settled: adaptedSinceChange >= settledFrames, pathChanged: pathChanged,
+                                           echoOnly: echoOnly, pathChanged: pathChanged,
                                            linear: predicted < NearEndPresence.linearShare * pSum) ?? false
         sinceNear = (doubleTalk || loud) ? 0 : min(sinceNear + 1, explainedHoldFrames)
         let explained = farHeard && sinceNear >= explainedHoldFrames && predicted >= Self.explainedShare * pSum
@@ -365,7 +361,6 @@ package final class ResidualEchoSuppressor {
         // The regressors smoothed, and in frames of echo alone one NLMS step per bin where D is
         // coherent with Ŷ, towards C's power less its noise floor (`aupipe_res_adapt`, C).
         if echoOnly { framesAdapted += 1 }
-        adaptedSinceChange = pathChanged ? 0 : adaptedSinceChange + (echoOnly ? 1 : 0)
         aupipe_res_adapt(bins, a, p, s, sp, ss, sb, echoOnly ? 1 : 0, rawGain, Self.nearCoherence, see, noise, Self.step, Self.maxWeight, w1, w2, w3)
         // The gains (`aupipe_res_gains`, C): 1 − β·R/|E|², β at most 1 where the near end is
         // present; never below the gain that keeps C's noise floor (the noise bed), nor below
