@@ -57,7 +57,7 @@ extension EchoCancellerUnit {
         if let residual = postFilter?.residual, residual.framesRun > 0 {
             parts.append("residual echo suppressor: its echo model adapted in \(residual.framesAdapted * 100 / residual.framesRun)% of frames")
             if let nl = postFilter?.nonlinear, nl.framesSeen > 0 {
-                parts.append("its nonlinear canceller ran in \(nl.framesRun * 100 / nl.framesSeen)% of frames and took its estimate out in \(nl.framesOpen * 100 / nl.framesSeen)%")
+                parts.append("its nonlinear canceller ran in \(nl.framesRun * 100 / nl.framesSeen)% of frames and took out half or more of its estimate in \(nl.framesOpen * 100 / nl.framesSeen)%")
             }
         }
         if let comfort = postFilter?.comfort, comfort.framesRun > 0 {

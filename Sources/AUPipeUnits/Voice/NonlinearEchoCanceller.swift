@@ -67,7 +67,8 @@ package final class NonlinearEchoCanceller {
     package static let probeSeconds = 3.0, firstPauseSeconds = 3.0, pauseSeconds = 60.0, farFloor: Float = 1e-6, leastOpen: Float = 0.25
     private let probeFrames: Int, pauseFrames: Int
     private var probed = 0, probedOpen = 0, paused = 0, nextPause: Int
-    /// Frames seen, frames it ran (not paused), and frames its estimate was taken out.
+    /// Frames seen, frames it ran (not paused), and frames it took out half or more of its
+    /// estimate (a share of at least `leastShare`).
     package private(set) var framesSeen = 0, framesRun = 0, framesOpen = 0
     /// speex's DC notch on its microphone input (as in mdc.c's filter_dc_notch16, float build):
     /// its radius and den2 at this rate, and its memory.
@@ -99,7 +100,7 @@ package final class NonlinearEchoCanceller {
 
     deinit {
         speex_echo_state_destroy(state)
-        z16.deallocate(); out16.deallocate(); output.deallocate(); terms.deallocate()
+        z16.deallocate(); out16.deallocate(); output.deallocate()
     }
 
     /// Cancels, in `cancelled` (the linear canceller's output, N samples), the echo of the far

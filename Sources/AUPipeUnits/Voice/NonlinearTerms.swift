@@ -3,8 +3,9 @@
 /// orthogonal to x and z₂ to z₁ too (Gram–Schmidt on inner products smoothed over the last few
 /// seconds: `smoothing` per frame), then scaled to x's own level (the same smoothed powers), so
 /// that they use speex's 16 bits whatever the far end's level and neither term starts the
-/// filter far below the other. Allocated in `init`; `make` allocates nothing.
-struct NonlinearTerms {
+/// filter far below the other. Allocated in `init` (and freed with the object); `make` allocates
+/// nothing.
+final class NonlinearTerms {
     /// How many terms (speex's loudspeakers), and the smoothing (per frame) of the inner products.
     static let count = 2, smoothing: Float = 0.995
     let frameFrames: Int
@@ -22,7 +23,7 @@ struct NonlinearTerms {
         sums = .allocate(capacity: 6); sums.initialize(repeating: 0, count: 6)
     }
 
-    func deallocate() { x.deallocate(); z1.deallocate(); z2.deallocate(); sums.deallocate() }
+    deinit { x.deallocate(); z1.deallocate(); z2.deallocate(); sums.deallocate() }
 
     private func smooth(_ k: Int, _ v: Float) { sums[k] = Self.smoothing * sums[k] + (1 - Self.smoothing) * v }
 
