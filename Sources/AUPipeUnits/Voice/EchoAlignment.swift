@@ -158,7 +158,7 @@ package final class EchoAlignment {
     /// detector last fired, at least a window and `requiredWins` hops): a near talker can
     /// raise a peak of its own at another lag (a word like one the far end said), and a moved
     /// delay retrains the canceller. A real move seen in double talk is taken once it is over.
-    package func delayMoved(framesProcessed: Int64, sinceDoubleTalk: Int = .max) -> Bool {
+    package func delayMoved(framesProcessed: Int64, sinceDoubleTalk: Int) -> Bool {
         guard automatic, let estimator else { return false }
         let provisional = delayFoundAt == nil && estimator.peakToFloor >= Self.provisionalStrength ? estimator.candidate : nil
         guard let e = (estimator.estimate ?? provisional).map({ max(0, $0 - rate / 100) }),
