@@ -260,7 +260,9 @@ def fe(r):
 def table(aupipe, speex, webrtc, root):
     names = scenes_in(root)
     with open(os.path.join(root, names[0], "scene.json")) as fh:
-        rate = json.load(fh).get("rate", 16000)   # one rate per scene set (scenes.py --rate)
+        first = json.load(fh)
+    # One rate and one kind of voice per scene set (scenes.py --rate, --voice).
+    rate, recorded = first.get("rate", 16000), first.get("voice") == "recorded"
     aec = [aupipe, "aec", "ref={far}"]
     procs = [("aupipe", lambda f: aec, linear_stage(aec)),
              ("speex+pp", lambda f: [speex, str(SPEEX_TAIL_MS), "1", "{far}", str(f["delay_ms"])], "measure"),
@@ -386,7 +388,8 @@ def table(aupipe, speex, webrtc, root):
     print("  for comparison (the same rows; babble by phase inversion alone: their linear stages cannot be run apart): "
           + "; ".join(f"{p}: " + " / ".join(f1(x) for _, x, _ in rows(p)) for p in shown[1:]))
     if why is None:
-        anchor_table.show(names, results, cpu, os.path.join(out_dir, "aec-anchor.json" if rate == 16000 else f"aec-anchor{rate // 1000}.json"), rate)
+        json_name = "aec-anchor16r.json" if recorded else "aec-anchor.json" if rate == 16000 else f"aec-anchor{rate // 1000}.json"
+        anchor_table.show(names, results, cpu, os.path.join(out_dir, json_name), rate)
 
 
 def sweep(aupipe, root, configs, workers=2):

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """bench/aec/scenes.py: the echo scenes of the aec benchmark, built deterministically.
 
-Usage: scenes.py [--rate 16000|48000] OUTDIR [NAME...]     (all scenes when no NAME is given)
+Usage: scenes.py [--rate 16000|48000] [--voice espeak|recorded] OUTDIR [NAME...]     (all scenes when no NAME is given)
 
 Per scene, OUTDIR/NAME/ gets far.wav and mic.wav (16 kHz mono s16: what a canceller is given),
 parts.npz (float32 at 16 kHz, 1.0 = full scale: echo, near, noise as they are in the
@@ -18,6 +18,12 @@ nine words of alsa-utils' test recordings (/usr/share/sounds/alsa/*.wav: a real 
 at 48 kHz, energy up to about 20 kHz), each voice at a speed of its own (a resampling: pitch and
 formants move together, so each voice sounds like another talker), in random order with the
 same pauses. The default, 16 kHz, is unchanged (the same bytes as before the option).
+
+--voice recorded gives the 16 kHz scenes those recordings too (downsampled from 48 kHz with the
+same interpolator) instead of espeak-ng: the 48 kHz scenes' layout and talkers at 16 kHz, a real
+voice where espeak-ng's is synthetic (steady pitch, little energy above 5 kHz), so that a canceller
+tuned on one kind of speech is seen on the other (scene.json then says "voice": "recorded").
+At 48 kHz the talkers are always the recordings.
 """
 import json
 import os
@@ -31,6 +37,8 @@ RATE = 16000             # --rate sets this (and N) before any scene is built
 SECONDS = 42.0
 N = int(SECONDS * RATE)
 RATES = (16000, 48000)
+VOICES = ("espeak", "recorded")
+VOICE = "espeak"          # --voice sets this; at 48 kHz the talkers are the recordings whatever it says
 RECORDINGS = "/usr/share/sounds/alsa"   # 48 kHz recordings of a real voice (Debian's alsa-utils)
 RECORDING_WORDS = ["Front_Center", "Front_Left", "Front_Right", "Noise", "Rear_Center", "Rear_Left", "Rear_Right",
                    "Side_Left", "Side_Right"]
@@ -173,21 +181,22 @@ _recordings = {}
 
 def recording(word, speed):
     """One of alsa-utils' recordings (48 kHz mono s16) played at `speed` (1.0: as recorded),
-    resampled with the scenes' interpolator; 1.0 = full scale."""
+    resampled to RATE with the scenes' interpolator; 1.0 = full scale."""
     key = (word, speed)
     if key not in _recordings:
         with wave.open(os.path.join(RECORDINGS, word + ".wav"), "rb") as w:
             if w.getframerate() != 48000 or w.getnchannels() != 1 or w.getsampwidth() != 2:
                 sys.exit(f"scenes.py: {RECORDINGS}/{word}.wav: want the 48 kHz mono 16-bit recording (alsa-utils)")
             pcm = np.frombuffer(w.readframes(w.getnframes()), dtype="<i2").astype(np.float64) / 32768
-        _recordings[key] = kaiser_sinc_resample(pcm, speed, int(len(pcm) / speed), min(1.0, 1 / speed) * 0.97)
+        step = speed * (48000 / RATE)   # exactly `speed` at 48 kHz
+        _recordings[key] = kaiser_sinc_resample(pcm, step, int(len(pcm) / step), min(1.0, 1 / step) * 0.97)
     return _recordings[key]
 
 
 def utterance(rng, voice):
     """One utterance of a voice: espeak-ng at 16 kHz (a random text, speed and pitch), one of the
-    recordings at 48 kHz (a random word, the voice's speed within +-3 %)."""
-    if RATE == 16000:
+    recordings at 48 kHz or with --voice recorded (a random word, the voice's speed within +-3 %)."""
+    if RATE == 16000 and VOICE == "espeak":
         text = TEXTS[rng.integers(len(TEXTS))]
         return espeak(text, voice, int(rng.integers(145, 185)), int(rng.integers(35, 65)))
     word = RECORDING_WORDS[rng.integers(len(RECORDING_WORDS))]
@@ -401,6 +410,8 @@ def build(name, p):
                  path_change_s=(PATH_CHANGE + d / RATE) if p["path_change"] else None, converge_from_s=CONVERGE_FROM,
                  far_dbfs=FAR_DBFS, near_dbfs=p["near_dbfs"], echo_path_db=ECHO_PATH_DB,
                  mic_clipped=int(np.sum(np.abs(mic) >= 1)))
+    if RATE == 16000 and VOICE == "recorded":
+        facts["voice"] = "recorded"
     # Only the new kinds say these (the other scenes' scene.json stay as they were).
     if p["drive"] and p["curve"] != "tanh":
         facts["curve"] = p["curve"]
@@ -420,14 +431,19 @@ def write_wav(path, x16):
 
 
 def main():
-    global RATE, N
+    global RATE, N, VOICE
     args = sys.argv[1:]
-    if args[:1] == ["--rate"]:
-        if len(args) < 2 or not args[1].isdigit() or int(args[1]) not in RATES:
-            print(f"scenes.py: --rate takes one of {' '.join(map(str, RATES))}", file=sys.stderr)
+    while args[:1] in (["--rate"], ["--voice"]):
+        option, value = args[0], args[1] if len(args) > 1 else ""
+        choices = RATES if option == "--rate" else VOICES
+        if value not in map(str, choices):
+            print(f"scenes.py: {option} takes one of {' '.join(map(str, choices))}", file=sys.stderr)
             sys.exit(64)
-        RATE = int(args[1])
-        N = int(SECONDS * RATE)
+        if option == "--rate":
+            RATE = int(value)
+            N = int(SECONDS * RATE)
+        else:
+            VOICE = value
         args = args[2:]
     if len(args) < 1:
         print(__doc__.strip().splitlines()[2], file=sys.stderr)
