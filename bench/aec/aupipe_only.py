@@ -1,4 +1,4 @@
-"""aupipe alone over a scene set (the 48 kHz set's 11 names, or NAMES="..."): compare.one with aupipe's label,
+"""aupipe alone over a scene set (every scene in SCENE_DIR, or NAMES="..."): compare.one with aupipe's label,
 as compare.py table runs it (AECMOS with AECMOS_MODEL); prints ERLE, near end, convergence, reconvergence, CPU
 and worst frame next to a previous run's json (BEFORE: compare.py's aec-anchor*.json or this script's), and
 AECMOS per talk type, and writes this run's results as JSON. Usage, from the repository's root:
@@ -10,7 +10,7 @@ import compare
 
 aupipe, root, out, before = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
 extra = sys.argv[5:]
-names = os.environ.get("NAMES", "room-rt04-d80 room-rt10-d120 room-rt04-d300 sat-d80 sat-speaker-d80 babble15 pink20 drift+500 pathchange dt quietnear-rt06-d120").split()
+names = os.environ["NAMES"].split() if os.environ.get("NAMES") else compare.scenes_in(root)
 aec = [aupipe, "aec", "ref={far}"] + extra
 out_dir = os.path.abspath("bench/out")
 jobs = [(os.path.join(root, n), "aupipe", aec, compare.linear_stage(aec)) for n in names]

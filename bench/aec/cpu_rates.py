@@ -3,7 +3,9 @@ at 48 kHz (bench/out/aec48) and at 48 kHz with bands=off: one run per scene and 
 that they share the machine's load (user + sys of the children). Usage: cpu_rates.py [REPEATS] from the
 repository's root, with .build-bench/release/aupipe built."""
 import resource, subprocess, sys
-names = "room-rt04-d80 room-rt10-d120 room-rt04-d300 sat-d80 sat-speaker-d80 babble15 pink20 drift+500 pathchange dt quietnear-rt06-d120".split()
+sys.path.insert(0, "bench/aec")
+import compare
+names = compare.scenes_in("bench/out/aec48")   # the 48 kHz set's names (NAMES48 in bench/aec/run)
 A = ".build-bench/release/aupipe"
 confs = [("16 kHz", "bench/out/aec", []), ("48 kHz bands=auto", "bench/out/aec48", []), ("48 kHz bands=off", "bench/out/aec48", ["bands=off"])]
 tot = {c[0]: 0.0 for c in confs}
