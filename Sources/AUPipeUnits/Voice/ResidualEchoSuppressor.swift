@@ -153,6 +153,8 @@ package final class ResidualEchoSuppressor {
     /// Frames since `aec`'s double-talk detector or the level test last heard a near end (at
     /// most `explainedHoldFrames`), and the frames `explainedHoldSeconds` make.
     private var sinceNear = 0
+    /// speex's DC notch, for D: Ŷ = D − C is then the filter's echo estimate alone (`SpeexDCNotch`).
+    private var micNotch: SpeexDCNotch
     private let explainedHoldFrames: Int
     /// A near end heard within `explainedHoldSeconds`, as of the latest frame (`NonlinearEchoCanceller`).
     package var nearHeardRecently: Bool { sinceNear < explainedHoldFrames }
@@ -184,6 +186,7 @@ package final class ResidualEchoSuppressor {
     /// `keepsNearEnd`: bins of near end pass C (`NearEndPresence`; not with the preprocessor's agc,
     /// whose output's level C does not have).
     package init(frameFrames: Int, rate: Int, suppressDB: Double, activeDB: Double, maxDelayFrames: Int? = nil, keepsNearEnd: Bool = true) {
+        micNotch = SpeexDCNotch(rate: rate)
         self.frameFrames = frameFrames
         var size = 1
         while size < 2 * frameFrames { size <<= 1 }
@@ -238,7 +241,7 @@ package final class ResidualEchoSuppressor {
     /// (N 16-bit samples each; the output after the nonlinear canceller, when it runs).
     package func capture(mic: UnsafePointer<Int16>, cancelled: UnsafePointer<Int16>) {
         for i in 0..<frameFrames {
-            let d = Float(mic[i]) / 32768, c = Float(cancelled[i]) / 32768
+            let d = micNotch(Float(mic[i]) / 32768), c = Float(cancelled[i]) / 32768
             cIn[i] = c
             yIn[i] = d - c
         }
