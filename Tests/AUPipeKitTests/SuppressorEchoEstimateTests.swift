@@ -11,12 +11,12 @@ import Testing
 /// C has. Without it Ŷ held the microphone's own content below about 50 Hz, which the
 /// suppressor took for echo (spread over neighbouring bins and the whole band by its model):
 /// with a silent far end the output was 0.1–1 dB under `residual=0`'s at 50–8000 Hz (a
-/// difference 29 dB under the signal on bench/aec's `room-rt04-d80`; this test's scene: 27 dB).
+/// difference 29 dB under the signal on bench/aec's `room-rt04-d80`, 16 dB on this test's near talker with a 40 Hz hum).
 @Suite struct SuppressorEchoEstimateTests {
     /// With a silent far end the canceller's output is the notched microphone; the replica gives
-    /// it within speex's rounding at 8 and 16 kHz, and within a few units at 48 kHz (where
+    /// it within speex's rounding (half a unit) at 8 and 16 kHz, and within 3 units at 48 kHz (where
     /// speex's notch follows `DCNotchCorrection`'s rounded output).
-    @Test(arguments: [(8000, Float(1)), (16000, Float(1)), (48000, Float(4))])
+    @Test(arguments: [(8000, Float(0.51)), (16000, Float(0.51)), (48000, Float(3))])
     func theNotchIsSpeexs(rate: Int, tolerance: Float) throws {
         let frame = rate / 50
         let state = try EchoState(frameFrames: frame, tailFrames: rate / 10, rate: rate)
