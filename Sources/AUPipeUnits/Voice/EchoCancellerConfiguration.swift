@@ -19,6 +19,8 @@ package struct EchoCancellerConfiguration {
     package let maxDelay: StreamDuration, tail: StreamDuration, frameLength: StreamDuration
     /// speex's preprocessor (`preprocess=1`), or nil.
     package let preprocess: PreprocessSettings?
+    /// `preprocessor=inside`: its residual echo and noise suppression in the residual echo suppressor.
+    package let preprocessInside: Bool
     /// `residual=1` (only with the preprocessor) and `nonlinear=1`.
     package let residual: Bool, nonlinear: Bool
     /// `comfort=on` (only with the preprocessor and one microphone).
@@ -60,6 +62,7 @@ package struct EchoCancellerConfiguration {
         } else {
             preprocess = nil
         }
+        preprocessInside = v[EchoCancellerUnit.Keys.preprocessor] == .inside
         residual = preprocess != nil && v[EchoCancellerUnit.Keys.residual]
         nonlinear = v[EchoCancellerUnit.Keys.nonlinear]
         comfort = preprocess != nil && v[EchoCancellerUnit.Keys.comfort]

@@ -22,13 +22,18 @@ package final class EchoPostFilter {
     /// For `layout`'s stream: the preprocessor with `settings` (nil: none), attached to `echo`
     /// with one microphone; with `residual` (and one microphone) the residual echo suppressor,
     /// with `nonlinear` its nonlinear canceller; with `comfort` (and one microphone) the comfort noise.
+    /// `inside`: with one microphone, the residual echo suppressor and a preprocessor that only
+    /// suppresses residual echo and noise (`settings.suppressesOnly`), its work is done in the
+    /// suppressor's STFT (`SuppressorPreprocess`) and speex's preprocessor does not run.
     package init(layout: EchoLayout, settings: PreprocessSettings?, residual residualOn: Bool, nonlinear nonlinearOn: Bool, comfort comfortOn: Bool = false,
-                 echo: EchoState) throws {
+                 inside insideAsked: Bool = false, echo: EchoState) throws {
         frameFrames = layout.frameFrames
         mics = layout.mics
         speakers = layout.speakers
         let rate = layout.rate, mics = layout.mics, frameFrames = layout.frameFrames
-        if let settings {
+        let inside = insideAsked && residualOn && mics == 1 && (settings?.suppressesOnly ?? false)
+        suppressorPreprocesses = inside
+        if let settings, !inside {
             // Residual echo suppression needs the echo state, which speex attaches to a mono microphone.
             preprocessors = try (0..<mics).map { _ in
                 try Preprocessor(frameFrames: frameFrames, sampleRate: rate, settings: settings, echo: mics == 1 ? echo : nil)
@@ -38,7 +43,8 @@ package final class EchoPostFilter {
         }
         if residualOn, mics == 1, let settings {
             residual = ResidualEchoSuppressor(frameFrames: frameFrames, rate: rate, suppressDB: settings.echoSuppress, activeDB: settings.echoSuppressActive,
-                                              maxDelayFrames: layout.maxDelayFrames, keepsNearEnd: settings.agcLevel == nil)
+                                              maxDelayFrames: layout.maxDelayFrames, keepsNearEnd: settings.agcLevel == nil,
+                                              preprocess: inside ? settings : nil)
             nonlinear = nonlinearOn ? try NonlinearEchoCanceller(frameFrames: frameFrames, rate: rate) : nil
         } else {
             residual = nil
@@ -47,7 +53,7 @@ package final class EchoPostFilter {
         if comfortOn, mics == 1, let settings {
             // The far end's silence before the output is background again: the echo's tail, and
             // the frames the output comes late.
-            let late = 1 + (residual == nil ? 0 : 1)
+            let late = (preprocessors.isEmpty ? 0 : 1) + (residual == nil ? 0 : 1)
             comfort = ComfortNoise(frameFrames: frameFrames, rate: rate, hangoverFrames: (layout.tailFrames + frameFrames - 1) / frameFrames + late,
                                    denoiseDB: settings.denoise ?? 0, lateFrames: late)
         } else {
@@ -58,11 +64,17 @@ package final class EchoPostFilter {
 
     deinit { channel16.deallocate() }
 
-    /// Whether speex's preprocessor reads the echo state (one microphone, `preprocess=1`).
-    package var readsEcho: Bool { mics == 1 && !preprocessors.isEmpty }
+    /// Whether the post-filter follows the echo state through a take-over (one microphone,
+    /// `preprocess=1`): speex's preprocessor reads it, and the residual echo suppressor's
+    /// path-change handling needs the replaced state to run on beside the new one either way.
+    package var readsEcho: Bool { mics == 1 && (!preprocessors.isEmpty || suppressorPreprocesses) }
+    /// Whether speex's preprocessor's residual echo and noise suppression run inside the residual
+    /// echo suppressor (`SuppressorPreprocess`) instead of speex's preprocessor.
+    package let suppressorPreprocesses: Bool
 
     /// The frames the output comes late, for the frame blocker to remove: speex's preprocessor
-    /// gives each frame out one frame later, the residual echo suppressor one more.
+    /// gives each frame out one frame later, the residual echo suppressor one more (one in all
+    /// when the suppressor does the preprocessor's work).
     package var latencyFrames: Int { (preprocessors.isEmpty ? 0 : frameFrames) + (residual == nil ? 0 : frameFrames) }
 
     /// One frame in place: `out`, the linear canceller's output (`frameFrames × mics`), `rec`
@@ -73,16 +85,16 @@ package final class EchoPostFilter {
     /// bulk delay (nil: not yet found), for the residual echo suppressor's far-end echo model.
     package func run(_ out: UnsafeMutablePointer<Int16>, rec: UnsafePointer<Int16>, play: UnsafePointer<Int16>, echo: EchoState,
              doubleTalk: Bool, pathChanged: Bool, farEnd: Bool = false, reference: UnsafePointer<Float>? = nil, delay: Int? = nil) {
-        guard !preprocessors.isEmpty else { return }
+        guard !preprocessors.isEmpty || suppressorPreprocesses else { return }
         if mics == 1 {
             // The nonlinear canceller's output comes after the linear filter's, and the
             // preprocessor gets that.
-            let p = preprocessors[0]
-            if let attached = p.echo, attached !== echo { p.attach(echo: echo) }
+            let p = preprocessors.first
+            if let p, let attached = p.echo, attached !== echo { p.attach(echo: echo) }
             nonlinear?.run(cancelled: out, reference: play, speakers: speakers, doubleTalk: doubleTalk, nearHeard: residual?.nearHeardRecently ?? false)
             residual?.capture(mic: rec, cancelled: out)
             comfort?.capture(cancelled: out)
-            if p.run(out) { voiceFrames += 1 }
+            if let p, p.run(out) { voiceFrames += 1 }
             residual?.run(out, doubleTalk: doubleTalk, pathChanged: pathChanged, reference: reference, speakers: speakers, delay: delay)
             comfort?.run(out, farEnd: farEnd)
         } else {

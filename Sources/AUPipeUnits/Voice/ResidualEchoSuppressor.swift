@@ -169,6 +169,9 @@ package final class ResidualEchoSuppressor {
     /// per bin before this frame's step.
     private let nearEnd: NearEndPresence?
     private let residual: UnsafeMutablePointer<Float>
+    /// speex's preprocessor's residual echo and noise suppression in this STFT
+    /// (`SuppressorPreprocess`; nil: speex's preprocessor runs before the suppressor).
+    package let inside: SuppressorPreprocess?
     /// Frames run, those that adapted the model, and those whose gain took the far end for alone.
     package private(set) var framesRun = 0, framesAdapted = 0, framesEchoAlone = 0
     /// The model's weights summed over the bins (w₁, w₂, w₃): how much residual it predicts.
@@ -182,8 +185,10 @@ package final class ResidualEchoSuppressor {
     /// `suppress=` and `suppress-active=`; with `maxDelayFrames` (`max-delay=`, samples) the far
     /// end's echo model (`FarEndEchoModel`), which `run` then needs the reference for;
     /// `keepsNearEnd`: bins of near end pass C (`NearEndPresence`; not with the preprocessor's agc,
-    /// whose output's level C does not have).
-    package init(frameFrames: Int, rate: Int, suppressDB: Double, activeDB: Double, maxDelayFrames: Int? = nil, keepsNearEnd: Bool = true) {
+    /// whose output's level C does not have); `preprocess`: the preprocessor's settings when its
+    /// work is done here (`SuppressorPreprocess`: the suppressor runs on C, in its frame).
+    package init(frameFrames: Int, rate: Int, suppressDB: Double, activeDB: Double, maxDelayFrames: Int? = nil, keepsNearEnd: Bool = true,
+                 preprocess: PreprocessSettings? = nil) {
         self.frameFrames = frameFrames
         var size = 1
         while size < 2 * frameFrames { size <<= 1 }
@@ -224,6 +229,7 @@ package final class ResidualEchoSuppressor {
         residual = buffer(k)
         buffers = made
         nearEnd = keepsNearEnd ? NearEndPresence(size: size, rate: rate, frameSeconds: seconds) : nil
+        inside = preprocess.map { SuppressorPreprocess(bins: k, fftSize: size, frameFrames: frameFrames, rate: rate, settings: $0) }
         farEnd = maxDelayFrames.map { FarEndEchoModel(frameFrames: frameFrames, fftSize: size, rate: rate, maxDelayFrames: $0) }
         // Until it has adapted: a residual `initialWeight` of the echo estimate.
         w1.update(repeating: Self.initialWeight, count: k)
@@ -253,6 +259,8 @@ package final class ResidualEchoSuppressor {
                      reference: UnsafePointer<Float>? = nil, speakers: Int = 1, delay: Int? = nil) {
         if let farEnd, let reference { farEnd.analyse(reference: reference, speakers: speakers, delay: delay) }
         let n = frameFrames, size = fftSize
+        // With the preprocessor's work done here, `frame` is this frame's C: no frame to line up.
+        if inside != nil { (yPrev, yNow, yIn) = (yNow, yIn, yPrev); (cPrev, cNow, cIn) = (cNow, cIn, cPrev) }
         // Analysis: the canceller's output C and Ŷ in one complex transform, E in another (D is
         // their sum, Ŷ + C).
         for i in 0..<n {
@@ -266,8 +274,7 @@ package final class ResidualEchoSuppressor {
         fft.forward(real: re, imag: im)
         realFFT.forward(re2, re: eRe, im: eIm)
         // Ŷ and C move on a frame (the oldest buffers take the next capture).
-        (yPrev, yNow, yIn) = (yNow, yIn, yPrev)
-        (cPrev, cNow, cIn) = (cNow, cIn, cPrev)
+        if inside == nil { (yPrev, yNow, yIn) = (yNow, yIn, yPrev); (cPrev, cNow, cIn) = (cNow, cIn, cPrev) }
 
         let a = Self.statsSmoothing, g = Self.gainPowerSmoothing
         // Per bin (`aupipe_res_statistics`, C: eight bins at a time, the same bits as one by one):
@@ -378,7 +385,14 @@ package final class ResidualEchoSuppressor {
         aupipe_res_gains(bins, w1, w2, w3In, p, s, bIn, eFast, noise, rawGain, Self.nearCoherence, Self.nearOverResidual, beta, activeGain, floor,
                          Self.gainSmoothing, gain)
         // Synthesis: G·E (C in bins of near end), the inverse transform, the window, overlap-add.
-        for k in 0..<bins { re[k] = gain[k] * eRe[k]; im[k] = gain[k] * eIm[k] }
+        // With the preprocessor's work here, E = C and G is times its gain.
+        if let inside {
+            inside.update(re: re, im: im, size: size, cRe: eRe, cIm: eIm, c: cNow, y: yNow, frameFrames: n, residual: residual)
+            let more = inside.gain
+            for k in 0..<bins { let g = gain[k] * more[k]; re[k] = g * eRe[k]; im[k] = g * eIm[k] }
+        } else {
+            for k in 0..<bins { re[k] = gain[k] * eRe[k]; im[k] = gain[k] * eIm[k] }
+        }
         if let nearEnd, nearEndFrame { for k in 0..<bins where nearEnd.present[k] > 0 { re[k] = nearEnd.cRe[k]; im[k] = nearEnd.cIm[k] } }
         realFFT.inverse(re: re, im: im, into: re2)
         for i in 0..<n {
