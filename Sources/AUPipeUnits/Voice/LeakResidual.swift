@@ -58,17 +58,18 @@ package final class LeakResidual {
 
     deinit { for b in [power, eMean, yMean] { b.deallocate() } }
 
-    /// One frame: `cPower` and `yPower`, |C|² and |Ŷ|² per bin of this frame's window (raw);
+    /// One frame: `cFrame` and `yFrame`, |C|² and |Ŷ|² per bin of this frame alone (the regression's,
+    /// pre-emphasised as mdf.c's); `yPower`, |Ŷ|² of the suppressor's window (the residual's);
     /// `cEnergy` and `yEnergy`, the frame's Σc² and Σŷ² (full scale 1).
-    package func update(cPower: UnsafePointer<Float>, yPower: UnsafePointer<Float>, cEnergy: Float, yEnergy: Float) {
+    package func update(cFrame: UnsafePointer<Float>, yFrame: UnsafePointer<Float>, yPower: UnsafePointer<Float>, cEnergy: Float, yEnergy: Float) {
         var sey: Float = 0, syy: Float = 0
         let s = specAverage
         for k in 0..<bins {
-            let e = cPower[k] - eMean[k], y = yPower[k] - yMean[k]
+            let e = cFrame[k] - eMean[k], y = yFrame[k] - yMean[k]
             sey += e * y
             syy += y * y
-            eMean[k] = (1 - s) * eMean[k] + s * cPower[k]
-            yMean[k] = (1 - s) * yMean[k] + s * yPower[k]
+            eMean[k] = (1 - s) * eMean[k] + s * cFrame[k]
+            yMean[k] = (1 - s) * yMean[k] + s * yFrame[k]
         }
         let root = syy.squareRoot()
         let frameEy = root > 0 ? sey / root : 0

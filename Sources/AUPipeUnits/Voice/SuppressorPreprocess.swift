@@ -1,5 +1,8 @@
 import AUPipeFormats
 import AUPipeGraph
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// speex's preprocessor's two jobs on `aec`'s echo path, done inside the residual echo
 /// suppressor's STFT instead of in a second one (which cost a frame of latency, its own
@@ -10,7 +13,13 @@ import AUPipeGraph
 package final class SuppressorPreprocess {
     package let leak: LeakResidual
     package let noise: NoiseSuppressionGain
-    private let cPower, yPower: UnsafeMutablePointer<Float>
+    private let cPower, yPower, cFrame, yFrame, emphasis: UnsafeMutablePointer<Float>
+    /// The frame's own transforms for the leak (mdf.c's: one frame, zero-padded, no window).
+    private let fft: RealFFT
+    private let work, workRe, workIm: UnsafeMutablePointer<Float>
+    private let size: Int
+    /// mdf.c's pre-emphasis: its leak regression runs on signals filtered by 1 − 0.9·z⁻¹.
+    package static let preemphasis: Float = 0.9
     private let bins: Int
 
     /// For the suppressor's `bins` of an `fftSize`-point transform of frames of `frameFrames`
@@ -20,11 +29,31 @@ package final class SuppressorPreprocess {
         leak = LeakResidual(bins: bins, frameFrames: frameFrames, rate: rate)
         noise = NoiseSuppressionGain(bins: bins, fftSize: fftSize, frameFrames: frameFrames, rate: rate, denoiseDB: settings.denoise ?? 0,
                                      suppressDB: settings.echoSuppress, activeDB: settings.echoSuppressActive)
-        cPower = .allocate(capacity: bins); cPower.initialize(repeating: 0, count: bins)
-        yPower = .allocate(capacity: bins); yPower.initialize(repeating: 0, count: bins)
+        func buffer(_ n: Int) -> UnsafeMutablePointer<Float> {
+            let b = UnsafeMutablePointer<Float>.allocate(capacity: n)
+            b.initialize(repeating: 0, count: n)
+            return b
+        }
+        cPower = buffer(bins); yPower = buffer(bins); cFrame = buffer(bins); yFrame = buffer(bins); emphasis = buffer(bins)
+        work = buffer(fftSize); workRe = buffer(bins); workIm = buffer(bins)
+        size = fftSize
+        fft = RealFFT(size: fftSize)
+        // |1 − 0.9·e^(−jω)|² per bin.
+        for k in 0..<bins {
+            let w = 2 * Double.pi * Double(k) / Double(fftSize), a = Double(Self.preemphasis)
+            emphasis[k] = Float(1 + a * a - 2 * a * cos(w))
+        }
     }
 
-    deinit { cPower.deallocate(); yPower.deallocate() }
+    deinit { for b in [cPower, yPower, cFrame, yFrame, emphasis, work, workRe, workIm] { b.deallocate() } }
+
+    /// |FFT(x)|² of `n` samples zero-padded to the transform, times the pre-emphasis, into `into`.
+    private func framePower(_ x: UnsafePointer<Float>, count n: Int, into: UnsafeMutablePointer<Float>) {
+        for i in 0..<n { work[i] = x[i] }
+        for i in n..<size { work[i] = 0 }
+        fft.forward(work, re: workRe, im: workIm)
+        for k in 0..<bins { into[k] = emphasis[k] * (workRe[k] * workRe[k] + workIm[k] * workIm[k]) }
+    }
 
     /// The gain per bin (amplitude, 0...1) after the latest `update`.
     package var gain: UnsafePointer<Float> { UnsafePointer(noise.gain) }
@@ -43,7 +72,9 @@ package final class SuppressorPreprocess {
         }
         var cEnergy: Float = 0, yEnergy: Float = 0
         for i in 0..<n { cEnergy += c[i] * c[i]; yEnergy += y[i] * y[i] }
-        leak.update(cPower: cPower, yPower: yPower, cEnergy: cEnergy, yEnergy: yEnergy)
-        noise.update(power: cPower, echo: leak.power, otherEcho: residual)
+        framePower(c, count: n, into: cFrame)
+        framePower(y, count: n, into: yFrame)
+        leak.update(cFrame: cFrame, yFrame: yFrame, yPower: yPower, cEnergy: cEnergy, yEnergy: yEnergy)
+        noise.update(power: cPower, echo: leak.power)
     }
 }
