@@ -19,7 +19,8 @@ package struct EchoCancellerConfiguration {
     package let maxDelay: StreamDuration, tail: StreamDuration, frameLength: StreamDuration
     /// speex's preprocessor (`preprocess=1`), or nil.
     package let preprocess: PreprocessSettings?
-    /// `preprocessor=inside`: its residual echo and noise suppression in the residual echo suppressor.
+    /// `preprocess=1`: its residual echo and noise suppression in the residual echo suppressor
+    /// where it can (`EchoPostFilter`'s `inside`); `speex`: speex's preprocessor.
     package let preprocessInside: Bool
     /// `residual=1` (only with the preprocessor) and `nonlinear=1`.
     package let residual: Bool, nonlinear: Bool
@@ -50,7 +51,8 @@ package struct EchoCancellerConfiguration {
         maxDelay = v[EchoCancellerUnit.Keys.maxDelay]
         tail = v[EchoCancellerUnit.Keys.tail]
         frameLength = v[EchoCancellerUnit.Keys.frame]
-        if v[EchoCancellerUnit.Keys.preprocess] {
+        let mode = v[EchoCancellerUnit.Keys.preprocess]
+        if mode != .off {
             var p = PreprocessSettings()
             p.echoSuppress = v[EchoCancellerUnit.Keys.suppress]
             p.echoSuppressActive = v[EchoCancellerUnit.Keys.suppressActive]
@@ -62,7 +64,7 @@ package struct EchoCancellerConfiguration {
         } else {
             preprocess = nil
         }
-        preprocessInside = v[EchoCancellerUnit.Keys.preprocessor] == .inside
+        preprocessInside = mode == .on
         residual = preprocess != nil && v[EchoCancellerUnit.Keys.residual]
         nonlinear = v[EchoCancellerUnit.Keys.nonlinear]
         comfort = preprocess != nil && v[EchoCancellerUnit.Keys.comfort]

@@ -8,7 +8,7 @@ extension EchoCancellerUnit {
         name: "aec",
         summary: "cancel the loudspeaker's echo (speexdsp echo canceller + preprocessor)",
         details: helpDetails,
-        parameters: [Keys.ref, Keys.refChannel, Keys.speakers, Keys.delay, Keys.maxDelay, Keys.tail, Keys.frame, Keys.preprocess, Keys.preprocessor,
+        parameters: [Keys.ref, Keys.refChannel, Keys.speakers, Keys.delay, Keys.maxDelay, Keys.tail, Keys.frame, Keys.preprocess,
                      Keys.suppress, Keys.suppressActive, Keys.residual, Keys.nonlinear, Keys.comfort, Keys.bands, Keys.denoise, Keys.agc, Keys.vad, Keys.dereverb, Keys.drift, Keys.plot, Keys.live],
         primary: Keys.ref.name,
         example: "arecord -t raw -f S16_LE -r 16000 -c 1 | aupipe --live --in-format s16le:16000:1 aec ref=played.wav delay=auto -t wav > clean.wav",
