@@ -2,12 +2,16 @@ import AUPipeFormats
 import AUPipeGraph
 
 /// `aec`'s post-filter, after the linear canceller: the nonlinear canceller
-/// (`NonlinearEchoCanceller`, `nonlinear=1`), speex's preprocessor (`preprocess=1`: residual
-/// echo, noise, level, voice activity) attached to the echo state in use, and the residual
-/// echo suppressor (`ResidualEchoSuppressor`, `residual=1`), then the comfort noise
-/// (`ComfortNoise`, `comfort=on`) for what they took of the background. The residual echo
-/// suppressor, the comfort noise and the attachment to the echo state need one microphone
-/// channel; several get the preprocessor alone, one per channel. Everything is allocated in `init`.
+/// (`NonlinearEchoCanceller`, `nonlinear=1`), speex's preprocessor (residual echo, noise, level,
+/// voice activity) attached to the echo state in use, and the residual echo suppressor
+/// (`ResidualEchoSuppressor`, `residual=1`), then the comfort noise (`ComfortNoise`,
+/// `comfort=on`) for what they took of the background. With `preprocess=1` (the default), one
+/// microphone, `residual=1` and no `agc=`, `vad=` or `dereverb=`, speex's preprocessor does
+/// not run: its residual echo and noise suppression are done in the suppressor's STFT
+/// (`SuppressorPreprocess`), one frame of latency instead of two; `preprocess=speex` runs it
+/// always. The residual echo suppressor, the comfort noise and the attachment to the echo state
+/// need one microphone channel; several get the preprocessor alone, one per channel.
+/// Everything is allocated in `init`.
 package final class EchoPostFilter {
     private let preprocessors: [Preprocessor]
     package let residual: ResidualEchoSuppressor?

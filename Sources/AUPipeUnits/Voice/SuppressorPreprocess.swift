@@ -59,10 +59,9 @@ package final class SuppressorPreprocess {
     package var gain: UnsafePointer<Float> { UnsafePointer(noise.gain) }
 
     /// One frame: (`re`, `im`), the `size`-point transform of C + j·Ŷ (the suppressor's); (`cRe`,
-    /// `cIm`), C's spectrum; `c` and `y`, this frame's N samples of C and Ŷ (full scale 1);
-    /// `residual`, the suppressor's predicted residual per bin.
+    /// `cIm`), C's spectrum; `c` and `y`, this frame's N samples of C and Ŷ (full scale 1).
     package func update(re: UnsafePointer<Float>, im: UnsafePointer<Float>, size: Int, cRe: UnsafePointer<Float>, cIm: UnsafePointer<Float>,
-                        c: UnsafePointer<Float>, y: UnsafePointer<Float>, frameFrames n: Int, residual: UnsafePointer<Float>) {
+                        c: UnsafePointer<Float>, y: UnsafePointer<Float>, frameFrames n: Int) {
         for k in 0..<bins {
             // Ŷ split from the transform of C + j·Ŷ (as `aupipe_res_statistics`).
             let j = (size - k) & (size - 1)
