@@ -25,8 +25,9 @@ extension EchoCancellerUnit {
         and the output holds 16\-bit values, whatever the stream's encoding.
         The output has exactly the input's frame count: a part\-filled last frame is
         padded with silence, processed and trimmed.
-        The preprocessor's own delay of one frame, and the residual echo
-        suppressor's, are removed, so nothing is shifted
+        The residual echo suppressor's delay of one frame (and, with
+        .BR preprocess=speex ,
+        the preprocessor's) is removed, so nothing is shifted
         in time; in a live pipe the output comes a frame at a time (see
         .BR "LENGTH AND TIMING" ).
         The output does not depend on
