@@ -86,9 +86,12 @@ package final class EchoPostFilter {
     /// (`EchoPathChange.preprocessorEcho`); `doubleTalk` and `pathChanged` as
     /// `ResidualEchoSuppressor.run`; `farEnd`: whether the reference played in this frame (for
     /// the comfort noise); `reference` and `delay`: the far end before the delay line and the
-    /// bulk delay (nil: not yet found), for the residual echo suppressor's far-end echo model.
+    /// bulk delay (nil: not yet found), for the residual echo suppressor's far-end echo model;
+    /// `echoOutput`: `echo`'s output of this frame when it is not the state in use (a replaced
+    /// state trailing a take-over), for the suppressor's leak estimate as speex's preprocessor reads it.
     package func run(_ out: UnsafeMutablePointer<Int16>, rec: UnsafePointer<Int16>, play: UnsafePointer<Int16>, echo: EchoState,
-             doubleTalk: Bool, pathChanged: Bool, farEnd: Bool = false, reference: UnsafePointer<Float>? = nil, delay: Int? = nil) {
+             doubleTalk: Bool, pathChanged: Bool, farEnd: Bool = false, reference: UnsafePointer<Float>? = nil, delay: Int? = nil,
+             echoOutput: UnsafePointer<Int16>? = nil) {
         guard !preprocessors.isEmpty || suppressorPreprocesses else { return }
         if mics == 1 {
             // The nonlinear canceller's output comes after the linear filter's, and the
@@ -99,7 +102,8 @@ package final class EchoPostFilter {
             residual?.capture(mic: rec, cancelled: out)
             comfort?.capture(cancelled: out)
             if let p, p.run(out) { voiceFrames += 1 }
-            residual?.run(out, doubleTalk: doubleTalk, pathChanged: pathChanged, reference: reference, speakers: speakers, delay: delay)
+            residual?.run(out, doubleTalk: doubleTalk, pathChanged: pathChanged, reference: reference, speakers: speakers, delay: delay,
+                          echoOutput: echoOutput)
             comfort?.run(out, farEnd: farEnd)
         } else {
             for c in 0..<mics {

@@ -252,9 +252,9 @@ package final class ResidualEchoSuppressor {
     /// in place, one frame late (the overlap-add). `doubleTalk`: `aec`'s detector.
     /// With the far end's echo model: `reference`, the frame's far end before the delay line
     /// (`speakers` interleaved channels, full scale 1), and `delay`, the bulk delay in use
-    /// (samples; nil while `delay=auto` has not found it).
+    /// (samples; nil while `delay=auto` has not found it). `echoOutput`: `SuppressorPreprocess.update`'s.
     package func run(_ frame: UnsafeMutablePointer<Int16>, doubleTalk: Bool, pathChanged: Bool = false,
-                     reference: UnsafePointer<Float>? = nil, speakers: Int = 1, delay: Int? = nil) {
+                     reference: UnsafePointer<Float>? = nil, speakers: Int = 1, delay: Int? = nil, echoOutput: UnsafePointer<Int16>? = nil) {
         if let farEnd, let reference { farEnd.analyse(reference: reference, speakers: speakers, delay: delay) }
         let n = frameFrames, size = fftSize
         if inside != nil { (yPrev, yNow, yIn) = (yNow, yIn, yPrev); (cPrev, cNow, cIn) = (cNow, cIn, cPrev) } // `frame` is C
@@ -382,7 +382,7 @@ package final class ResidualEchoSuppressor {
         aupipe_res_gains(bins, w1, w2, w3In, p, s, bIn, eFast, noise, rawGain, Self.nearCoherence, Self.nearOverResidual, beta, activeGain, floor,
                          Self.gainSmoothing, gain)
         // Synthesis: G·E (C in bins of near end), the inverse transform, the window, overlap-add.
-        inside?.update(re: re, im: im, size: size, cRe: eRe, cIm: eIm, c: cNow, y: yNow, frameFrames: n)
+        inside?.update(re: re, im: im, size: size, cRe: eRe, cIm: eIm, c: cNow, y: yNow, frameFrames: n, echoOutput: echoOutput)
         for k in 0..<bins { let g = gain[k] * (inside?.gain[k] ?? 1); re[k] = g * eRe[k]; im[k] = g * eIm[k] }
         if let nearEnd, nearEndFrame { for k in 0..<bins where nearEnd.present[k] > 0 { re[k] = nearEnd.cRe[k]; im[k] = nearEnd.cIm[k] } }
         realFFT.inverse(re: re, im: im, into: re2)

@@ -18,6 +18,10 @@ package final class SuppressorPreprocess {
     private let fft: RealFFT
     private let work, workRe, workIm: UnsafeMutablePointer<Float>
     private let size: Int
+    /// The sqrt-Hann window of the suppressor's STFT, and the previous frame's Ŷ of the state read.
+    private let window, yBefore: UnsafeMutablePointer<Float>
+    /// C and Ŷ of the state the leak is read from, when it is not the one in use (`update`'s `echoOutput`).
+    private let cOther, yOther: UnsafeMutablePointer<Float>
     /// mdf.c's pre-emphasis: its leak regression runs on signals filtered by 1 − 0.9·z⁻¹.
     package static let preemphasis: Float = 0.9
     private let bins: Int
@@ -36,6 +40,8 @@ package final class SuppressorPreprocess {
         }
         cPower = buffer(bins); yPower = buffer(bins); cFrame = buffer(bins); yFrame = buffer(bins); emphasis = buffer(bins)
         work = buffer(fftSize); workRe = buffer(bins); workIm = buffer(bins)
+        window = buffer(2 * frameFrames); yBefore = buffer(frameFrames); cOther = buffer(frameFrames); yOther = buffer(frameFrames)
+        SqrtHannWindow.fill(window, length: 2 * frameFrames)
         size = fftSize
         fft = RealFFT(size: fftSize)
         // |1 − 0.9·e^(−jω)|² per bin.
@@ -45,7 +51,7 @@ package final class SuppressorPreprocess {
         }
     }
 
-    deinit { for b in [cPower, yPower, cFrame, yFrame, emphasis, work, workRe, workIm] { b.deallocate() } }
+    deinit { for b in [cPower, yPower, cFrame, yFrame, emphasis, work, workRe, workIm, window, yBefore, cOther, yOther] { b.deallocate() } }
 
     /// |FFT(x)|² of `n` samples zero-padded to the transform, times the pre-emphasis, into `into`.
     private func framePower(_ x: UnsafePointer<Float>, count n: Int, into: UnsafeMutablePointer<Float>) {
@@ -60,8 +66,13 @@ package final class SuppressorPreprocess {
 
     /// One frame: (`re`, `im`), the `size`-point transform of C + j·Ŷ (the suppressor's); (`cRe`,
     /// `cIm`), C's spectrum; `c` and `y`, this frame's N samples of C and Ŷ (full scale 1).
+    /// `echoOutput`: the output of the echo state speex's preprocessor would read, when that is
+    /// not the one in use (N 16-bit samples; a replaced state trailing a take-over,
+    /// `EchoPathChange.preprocessorEcho`): the leak and the residual are then that state's, its
+    /// Ŷ = D − its output, as speex's preprocessor reads them (a fresh filter's are not yet a
+    /// good estimate; the replaced one's still follow the far end).
     package func update(re: UnsafePointer<Float>, im: UnsafePointer<Float>, size: Int, cRe: UnsafePointer<Float>, cIm: UnsafePointer<Float>,
-                        c: UnsafePointer<Float>, y: UnsafePointer<Float>, frameFrames n: Int) {
+                        c: UnsafePointer<Float>, y: UnsafePointer<Float>, frameFrames n: Int, echoOutput: UnsafePointer<Int16>? = nil) {
         for k in 0..<bins {
             // Ŷ split from the transform of C + j·Ŷ (as `aupipe_res_statistics`).
             let j = (size - k) & (size - 1)
@@ -69,6 +80,20 @@ package final class SuppressorPreprocess {
             yPower[k] = yr * yr + yi * yi
             cPower[k] = cRe[k] * cRe[k] + cIm[k] * cIm[k]
         }
+        var c = c, y = y
+        if let echoOutput {
+            for i in 0..<n {
+                cOther[i] = Float(echoOutput[i]) / 32768
+                yOther[i] = c[i] + y[i] - cOther[i]
+            }
+            (c, y) = (UnsafePointer(cOther), UnsafePointer(yOther))
+            // Ŷ's power over the suppressor's window (the previous frame's and this one).
+            for i in 0..<n { work[i] = window[i] * yBefore[i]; work[n + i] = window[n + i] * y[i] }
+            for i in (2 * n)..<size { work[i] = 0 }
+            fft.forward(work, re: workRe, im: workIm)
+            for k in 0..<bins { yPower[k] = workRe[k] * workRe[k] + workIm[k] * workIm[k] }
+        }
+        yBefore.update(from: y, count: n)
         var cEnergy: Float = 0, yEnergy: Float = 0
         for i in 0..<n { cEnergy += c[i] * c[i]; yEnergy += y[i] * y[i] }
         framePower(c, count: n, into: cFrame)
