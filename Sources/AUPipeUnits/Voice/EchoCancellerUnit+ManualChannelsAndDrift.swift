@@ -307,8 +307,10 @@ extension EchoCancellerUnit {
         12\(en26) and leads on rooms, long delays and drift; it is behind AEC3 in the
         first seconds of a call and after a path change, with a saturating
         loudspeaker, in babble from other rooms, in CPU and in latency: in a live pipe
-        the defaults hold the output back by 40\(en50 ms (the 20 ms frame, and a frame
-        more each for speex's preprocessor and the residual echo suppressor), AEC3 by
-        its 10 ms frame.
+        the defaults hold the output back by 24\(en34 ms (the 20 ms frame, and a frame
+        more for the residual echo suppressor, which does speex's preprocessor's work
+        too; 42\(en50 ms with
+        .BR preprocess=speex ),
+        AEC3 by its 10 ms frame.
         """#
 }

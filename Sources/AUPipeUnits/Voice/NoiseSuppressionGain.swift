@@ -11,8 +11,9 @@ import Glibc
 /// - the noise N per bin: minimum statistics decide where speech may be (a smoothed power S
 ///   more than 2.5 times its minimum over 15–300 frames); elsewhere, or where the power falls
 ///   under N, N follows the power at a rate of max(0.03, 1/frames). Unlike speex's, N does not
-///   follow the residual echo: a bin whose echo (the leak residual and the suppressor's own
-///   predicted residual) is over `echoShareForNoise` of S keeps its N (it may still fall);
+///   follow the residual echo: a bin whose echo (the leak residual E) is over `echoShareForNoise`
+///   of S keeps its N (it may still fall). (Held by the suppressor's own predicted residual as
+///   well, N stayed 3 dB under pink noise's: that residual over-predicts C);
 /// - the a posteriori SNR γ = |C|²/(N + E + 1) − 1 (E the residual echo; 1 speex's least
 ///   noise, `unit` here), the decision-directed a priori SNR ξ = g·max(0, γ) + (1 − g)·|Ĉ|²/(N + E)
 ///   with g = 0.1 + 0.89·(|Ĉ|²/(|Ĉ|² + N + E))² and |Ĉ|² the previous frame's estimate of the clean
