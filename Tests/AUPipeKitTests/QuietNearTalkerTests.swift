@@ -118,14 +118,15 @@ import Testing
     /// suppressor's near end per bin (`NearEndPresence`) keeps −3.3 dB of it at 16 kHz and −3.5
     /// at 48 kHz, where the suppressor without it kept −4.3 and −5.4; the ERLE as it was (42.6,
     /// 43.2 dB). The bounds lie halfway. With speex's preprocessor's work inside the suppressor
-    /// (`preprocess=1`, the default since): near end −3.6 / −3.8 dB, ERLE 41.1 / 40.5 dB
-    /// (42.6 / 42.4 with `preprocess=speex`); the ERLE bounds are those less 0.5 dB.
+    /// (`preprocess=1`, the default since, at 16 kHz): near end −3.6 dB, ERLE 41.1 dB (42.6 with
+    /// `preprocess=speex`), within the bound. (At 48 kHz it gave 40.5 dB; there speex's
+    /// preprocessor still runs.)
     @Test(arguments: [16000, 48000])
     func aTalker20dBUnderTheEchoKeepsTheBinsItDominates(rate: Int) throws {
         let m = try measure(Scene(rate: rate, nearDBFS: -34))
         print("aec quiet near talker (\(rate) Hz, 20 dB under the echo): near end \(m.nearGain) dB, ERLE \(m.erle) dB")
         #expect(m.nearGain >= (rate == 16000 ? -3.8 : -4.4), "the near end in double talk: \(m.nearGain) dB")
-        #expect(m.erle >= (rate == 16000 ? 40.6 : 40.0), "ERLE with the far end alone: \(m.erle) dB")
+        #expect(m.erle >= (rate == 16000 ? 40.6 : 41.2), "ERLE with the far end alone: \(m.erle) dB")
     }
 
     /// `NearEndPresence` on made-up spectra (64 points, 33 bins): Ŷ 1 in every bin, C 0.1 (a

@@ -5,8 +5,8 @@ import AUPipeGraph
 /// (`NonlinearEchoCanceller`, `nonlinear=1`), speex's preprocessor (residual echo, noise, level,
 /// voice activity) attached to the echo state in use, and the residual echo suppressor
 /// (`ResidualEchoSuppressor`, `residual=1`), then the comfort noise (`ComfortNoise`,
-/// `comfort=on`) for what they took of the background. With `preprocess=1` (the default), one
-/// microphone, `residual=1` and no `agc=`, `vad=` or `dereverb=`, speex's preprocessor does
+/// `comfort=on`) for what they took of the background. With `preprocess=1` (the default), up to
+/// 16 kHz, one microphone, `residual=1` and no `agc=`, `vad=` or `dereverb=`, speex's preprocessor does
 /// not run: its residual echo and noise suppression are done in the suppressor's STFT
 /// (`SuppressorPreprocess`), one frame of latency instead of two; `preprocess=speex` runs it
 /// always. The residual echo suppressor, the comfort noise and the attachment to the echo state
