@@ -96,12 +96,11 @@ package final class EchoPostFilter {
         if mics == 1 {
             // The nonlinear canceller's output comes after the linear filter's, and the
             // preprocessor gets that.
-            let p = preprocessors.first
-            if let p, let attached = p.echo, attached !== echo { p.attach(echo: echo) }
+            if !preprocessors.isEmpty, let attached = preprocessors[0].echo, attached !== echo { preprocessors[0].attach(echo: echo) }
             nonlinear?.run(cancelled: out, reference: play, speakers: speakers, doubleTalk: doubleTalk, nearHeard: residual?.nearHeardRecently ?? false)
             residual?.capture(mic: rec, cancelled: out)
             comfort?.capture(cancelled: out)
-            if let p, p.run(out) { voiceFrames += 1 }
+            if !preprocessors.isEmpty, preprocessors[0].run(out) { voiceFrames += 1 }
             residual?.run(out, doubleTalk: doubleTalk, pathChanged: pathChanged, reference: reference, speakers: speakers, delay: delay,
                           echoOutput: echoOutput)
             comfort?.run(out, farEnd: farEnd)
