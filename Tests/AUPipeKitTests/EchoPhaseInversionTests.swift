@@ -70,9 +70,12 @@ extension EchoSceneTests {
     /// scene (RT60 0.4 s, 80 ms). Reached: 33.4 dB (36.2 by phase inversion alone; the linear
     /// stage 15.6 dB exactly, 18.4 by phase inversion), asserted less 1.4 dB: without the residual
     /// echo suppressor's allowance for the background's incoherence (`backgroundMargin`) it was 31.7.
+    /// With speex's preprocessor's work inside the suppressor (`preprocess=1`, the default since)
+    /// 31.3 dB (34.1 by phase inversion alone), asserted less 0.8 dB: its noise estimate no longer
+    /// rises with the residual echo, which speex's suppressed as noise.
     @Test func babbleAt15dBSNRWithTheDefaults() throws {
         let m = try phaseInversion(RoomScene(rt60: 0.4, delayMS: 80, noise: .babble(snrDB: 15)))
-        #expect(m.corrected >= 32, "reached 33.4 dB (the issue's target: 30): \(m)")
+        #expect(m.corrected >= 30.5, "reached 31.3 dB (the issue's target: 30): \(m)")
         #expect(m.linearSplit > m.linearExact, "phase inversion misses the misadjustment the babble drives into the filter: \(m)")
     }
 

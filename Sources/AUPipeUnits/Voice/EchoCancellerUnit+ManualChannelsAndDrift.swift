@@ -25,8 +25,9 @@ extension EchoCancellerUnit {
         and the output holds 16\-bit values, whatever the stream's encoding.
         The output has exactly the input's frame count: a part\-filled last frame is
         padded with silence, processed and trimmed.
-        The preprocessor's own delay of one frame, and the residual echo
-        suppressor's, are removed, so nothing is shifted
+        The residual echo suppressor's delay of one frame (and, with
+        .BR preprocess=speex ,
+        the preprocessor's) is removed, so nothing is shifted
         in time; in a live pipe the output comes a frame at a time (see
         .BR "LENGTH AND TIMING" ).
         The output does not depend on
@@ -306,8 +307,10 @@ extension EchoCancellerUnit {
         12\(en26) and leads on rooms, long delays and drift; it is behind AEC3 in the
         first seconds of a call and after a path change, with a saturating
         loudspeaker, in babble from other rooms, in CPU and in latency: in a live pipe
-        the defaults hold the output back by 40\(en50 ms (the 20 ms frame, and a frame
-        more each for speex's preprocessor and the residual echo suppressor), AEC3 by
-        its 10 ms frame.
+        the defaults hold the output back by 24\(en34 ms (the 20 ms frame, and a frame
+        more for the residual echo suppressor, which does speex's preprocessor's work
+        too; 42\(en50 ms with
+        .BR preprocess=speex ),
+        AEC3 by its 10 ms frame.
         """#
 }

@@ -220,6 +220,11 @@ extension EchoCancellerUnit {
         took 0.75 to 1 dB off the near end's SI\-SDR in double talk (against 0.2 to
         0.3 dB here).
         With
+        .B preprocess=1
+        (the default) the preprocessor's own suppression is a second gain in this
+        transform, from the canceller's leak and a noise estimate that does not rise
+        with the residual echo; the two gains multiply, and the output is one frame late.
+        With
         .B nonlinear=1
         (the default) a second, short canceller (100 ms, speexdsp) comes first, on
         the linear canceller's output.

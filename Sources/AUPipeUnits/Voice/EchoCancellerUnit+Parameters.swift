@@ -26,7 +26,11 @@ extension EchoCancellerUnit {
         /// 10 ms in every kind of scene, at 10 ms more latency.
         public static let frame = Parameter("frame", .duration(VoiceParameters.frameRange, bareUnit: .milliseconds), default: .milliseconds(20),
                                             help: "speexdsp frame length")
-        public static let preprocess = Parameter("preprocess", .boolean, default: true, help: "run speex's preprocessor (residual echo, noise, AGC)")
+        /// speex's preprocessor's work (`EchoCancellerUnit.PreprocessMode`): 1 (default) does its
+        /// residual echo and noise suppression inside the residual echo suppressor where it can
+        /// (one frame less latency), `speex` runs speex's own, 0 none.
+        public static let preprocess = Parameter("preprocess", .preprocessMode, default: .on,
+                                                 help: "residual echo, noise, AGC: 1 (in the suppressor where it can), speex, 0")
         /// Residual echo suppression in dB while only the far end talks, −100...0: −80 (and −30
         /// while both talk) helps the worst case (the saturating loudspeaker) at the same near-end
         /// level in double talk.

@@ -99,7 +99,8 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
         let pathChange = try EchoPathChange(layout: layout)
         let linear = try LinearEchoCanceller(layout: layout, automatic: fixedDelay == nil, historyFrames: pathChange.shadow.historyFrames)
         let postFilter = try EchoPostFilter(layout: layout, settings: configuration.preprocess, residual: configuration.residual,
-                                            nonlinear: configuration.nonlinear, comfort: configuration.comfort, echo: linear.state)
+                                            nonlinear: configuration.nonlinear, comfort: configuration.comfort,
+                                            inside: configuration.preprocessInside(rate: streamLayout.rate), echo: linear.state)
         (self.pathChange, self.linear, self.postFilter) = (pathChange, linear, postFilter)
         bandSplit = split.map {
             let mics = configuration.referenceChannel.map { n in (0..<layout.inChannels).filter { $0 != n } } ?? Array(0..<layout.mics)
@@ -205,9 +206,11 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
         // The filter's own output, before the post-filter: convergence is the filter's doing
         // (the meter, the double-talk detector).
         let filtered = ERLEMeter.energy(out16, count: frameFrames * mics)
-        postFilter.run(out16, rec: rec16, play: play16, echo: pathChange.preprocessorEcho(inUse: linear.state),
+        let echoRead = pathChange.preprocessorEcho(inUse: linear.state)
+        postFilter.run(out16, rec: rec16, play: play16, echo: echoRead,
                        doubleTalk: pathChange.nearTalk.active, pathChanged: pathChange.justChanged(now: now), farEnd: refLevel > ERLEMeter.activeThreshold,
-                       reference: refFloat, delay: alignment.automatic && alignment.delayFoundAt == nil ? nil : alignment.delayFrames)
+                       reference: refFloat, delay: alignment.automatic && alignment.delayFoundAt == nil ? nil : alignment.delayFrames,
+                       echoOutput: echoRead === linear.state ? nil : UnsafePointer(pathChange.shadow.output))
         meter.add(mic: rec16, out: out16, filtered: filtered, ref: play16, n: frameFrames * mics, refCount: frameFrames * speakers, frames: frameFrames)
         let micEnergy = ERLEMeter.energy(rec16, count: frameFrames * mics), n = Double(frameFrames * mics)
         let talking = pathChange.add(mic: micEnergy / n, filtered: filtered / n, reference: refLevel)

@@ -2,12 +2,16 @@ import AUPipeFormats
 import AUPipeGraph
 
 /// `aec`'s post-filter, after the linear canceller: the nonlinear canceller
-/// (`NonlinearEchoCanceller`, `nonlinear=1`), speex's preprocessor (`preprocess=1`: residual
-/// echo, noise, level, voice activity) attached to the echo state in use, and the residual
-/// echo suppressor (`ResidualEchoSuppressor`, `residual=1`), then the comfort noise
-/// (`ComfortNoise`, `comfort=on`) for what they took of the background. The residual echo
-/// suppressor, the comfort noise and the attachment to the echo state need one microphone
-/// channel; several get the preprocessor alone, one per channel. Everything is allocated in `init`.
+/// (`NonlinearEchoCanceller`, `nonlinear=1`), speex's preprocessor (residual echo, noise, level,
+/// voice activity) attached to the echo state in use, and the residual echo suppressor
+/// (`ResidualEchoSuppressor`, `residual=1`), then the comfort noise (`ComfortNoise`,
+/// `comfort=on`) for what they took of the background. With `preprocess=1` (the default), up to
+/// 16 kHz, one microphone, `residual=1` and no `agc=`, `vad=` or `dereverb=`, speex's preprocessor does
+/// not run: its residual echo and noise suppression are done in the suppressor's STFT
+/// (`SuppressorPreprocess`), one frame of latency instead of two; `preprocess=speex` runs it
+/// always. The residual echo suppressor, the comfort noise and the attachment to the echo state
+/// need one microphone channel; several get the preprocessor alone, one per channel.
+/// Everything is allocated in `init`.
 package final class EchoPostFilter {
     private let preprocessors: [Preprocessor]
     package let residual: ResidualEchoSuppressor?
@@ -22,13 +26,18 @@ package final class EchoPostFilter {
     /// For `layout`'s stream: the preprocessor with `settings` (nil: none), attached to `echo`
     /// with one microphone; with `residual` (and one microphone) the residual echo suppressor,
     /// with `nonlinear` its nonlinear canceller; with `comfort` (and one microphone) the comfort noise.
+    /// `inside`: with one microphone, the residual echo suppressor and a preprocessor that only
+    /// suppresses residual echo and noise (`settings.suppressesOnly`), its work is done in the
+    /// suppressor's STFT (`SuppressorPreprocess`) and speex's preprocessor does not run.
     package init(layout: EchoLayout, settings: PreprocessSettings?, residual residualOn: Bool, nonlinear nonlinearOn: Bool, comfort comfortOn: Bool = false,
-                 echo: EchoState) throws {
+                 inside insideAsked: Bool = false, echo: EchoState) throws {
         frameFrames = layout.frameFrames
         mics = layout.mics
         speakers = layout.speakers
         let rate = layout.rate, mics = layout.mics, frameFrames = layout.frameFrames
-        if let settings {
+        let inside = insideAsked && residualOn && mics == 1 && (settings?.suppressesOnly ?? false)
+        suppressorPreprocesses = inside
+        if let settings, !inside {
             // Residual echo suppression needs the echo state, which speex attaches to a mono microphone.
             preprocessors = try (0..<mics).map { _ in
                 try Preprocessor(frameFrames: frameFrames, sampleRate: rate, settings: settings, echo: mics == 1 ? echo : nil)
@@ -38,7 +47,8 @@ package final class EchoPostFilter {
         }
         if residualOn, mics == 1, let settings {
             residual = ResidualEchoSuppressor(frameFrames: frameFrames, rate: rate, suppressDB: settings.echoSuppress, activeDB: settings.echoSuppressActive,
-                                              maxDelayFrames: layout.maxDelayFrames, keepsNearEnd: settings.agcLevel == nil)
+                                              maxDelayFrames: layout.maxDelayFrames, keepsNearEnd: settings.agcLevel == nil,
+                                              preprocess: inside ? settings : nil)
             nonlinear = nonlinearOn ? try NonlinearEchoCanceller(frameFrames: frameFrames, rate: rate) : nil
         } else {
             residual = nil
@@ -47,7 +57,7 @@ package final class EchoPostFilter {
         if comfortOn, mics == 1, let settings {
             // The far end's silence before the output is background again: the echo's tail, and
             // the frames the output comes late.
-            let late = 1 + (residual == nil ? 0 : 1)
+            let late = (preprocessors.isEmpty ? 0 : 1) + (residual == nil ? 0 : 1)
             comfort = ComfortNoise(frameFrames: frameFrames, rate: rate, hangoverFrames: (layout.tailFrames + frameFrames - 1) / frameFrames + late,
                                    denoiseDB: settings.denoise ?? 0, lateFrames: late)
         } else {
@@ -58,11 +68,17 @@ package final class EchoPostFilter {
 
     deinit { channel16.deallocate() }
 
-    /// Whether speex's preprocessor reads the echo state (one microphone, `preprocess=1`).
-    package var readsEcho: Bool { mics == 1 && !preprocessors.isEmpty }
+    /// Whether the post-filter follows the echo state through a take-over (one microphone,
+    /// `preprocess=1`): speex's preprocessor reads it, and the residual echo suppressor's
+    /// path-change handling needs the replaced state to run on beside the new one either way.
+    package var readsEcho: Bool { mics == 1 && (!preprocessors.isEmpty || suppressorPreprocesses) }
+    /// Whether speex's preprocessor's residual echo and noise suppression run inside the residual
+    /// echo suppressor (`SuppressorPreprocess`) instead of speex's preprocessor.
+    package let suppressorPreprocesses: Bool
 
     /// The frames the output comes late, for the frame blocker to remove: speex's preprocessor
-    /// gives each frame out one frame later, the residual echo suppressor one more.
+    /// gives each frame out one frame later, the residual echo suppressor one more (one in all
+    /// when the suppressor does the preprocessor's work).
     package var latencyFrames: Int { (preprocessors.isEmpty ? 0 : frameFrames) + (residual == nil ? 0 : frameFrames) }
 
     /// One frame in place: `out`, the linear canceller's output (`frameFrames × mics`), `rec`
@@ -70,20 +86,23 @@ package final class EchoPostFilter {
     /// (`EchoPathChange.preprocessorEcho`); `doubleTalk` and `pathChanged` as
     /// `ResidualEchoSuppressor.run`; `farEnd`: whether the reference played in this frame (for
     /// the comfort noise); `reference` and `delay`: the far end before the delay line and the
-    /// bulk delay (nil: not yet found), for the residual echo suppressor's far-end echo model.
+    /// bulk delay (nil: not yet found), for the residual echo suppressor's far-end echo model;
+    /// `echoOutput`: `echo`'s output of this frame when it is not the state in use (a replaced
+    /// state trailing a take-over), for the suppressor's leak estimate as speex's preprocessor reads it.
     package func run(_ out: UnsafeMutablePointer<Int16>, rec: UnsafePointer<Int16>, play: UnsafePointer<Int16>, echo: EchoState,
-             doubleTalk: Bool, pathChanged: Bool, farEnd: Bool = false, reference: UnsafePointer<Float>? = nil, delay: Int? = nil) {
-        guard !preprocessors.isEmpty else { return }
+             doubleTalk: Bool, pathChanged: Bool, farEnd: Bool = false, reference: UnsafePointer<Float>? = nil, delay: Int? = nil,
+             echoOutput: UnsafePointer<Int16>? = nil) {
+        guard !preprocessors.isEmpty || suppressorPreprocesses else { return }
         if mics == 1 {
             // The nonlinear canceller's output comes after the linear filter's, and the
             // preprocessor gets that.
-            let p = preprocessors[0]
-            if let attached = p.echo, attached !== echo { p.attach(echo: echo) }
+            if !preprocessors.isEmpty, let attached = preprocessors[0].echo, attached !== echo { preprocessors[0].attach(echo: echo) }
             nonlinear?.run(cancelled: out, reference: play, speakers: speakers, doubleTalk: doubleTalk, nearHeard: residual?.nearHeardRecently ?? false)
             residual?.capture(mic: rec, cancelled: out)
             comfort?.capture(cancelled: out)
-            if p.run(out) { voiceFrames += 1 }
-            residual?.run(out, doubleTalk: doubleTalk, pathChanged: pathChanged, reference: reference, speakers: speakers, delay: delay)
+            if !preprocessors.isEmpty, preprocessors[0].run(out) { voiceFrames += 1 }
+            residual?.run(out, doubleTalk: doubleTalk, pathChanged: pathChanged, reference: reference, speakers: speakers, delay: delay,
+                          echoOutput: echoOutput)
             comfort?.run(out, farEnd: farEnd)
         } else {
             for c in 0..<mics {

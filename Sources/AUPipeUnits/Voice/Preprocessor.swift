@@ -19,6 +19,10 @@ public struct PreprocessSettings: Equatable, Sendable {
 
     /// True when the preprocessor has anything to do without an echo canceller.
     package var isActive: Bool { denoise != nil || agcLevel != nil || vad || dereverb }
+    /// True when, beside an echo canceller, the preprocessor only suppresses residual echo and
+    /// noise (no AGC, VAD or dereverberation): what the residual echo suppressor can do in its
+    /// own STFT (`SuppressorPreprocess`).
+    package var suppressesOnly: Bool { agcLevel == nil && !vad && !dereverb }
 }
 
 /// One channel's speex preprocessor state, with `settings` applied; 16-bit frames, in place.

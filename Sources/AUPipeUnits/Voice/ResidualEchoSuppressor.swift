@@ -14,8 +14,9 @@ import Glibc
 /// sqrt-Hann windows at a hop of N (zero-padded to a power of two), and adds one frame of
 /// latency (which `aec` removes from the output's timing). Per bin:
 /// - the signals: C, the canceller's output before speex's preprocessor; Ŷ = D − C, the
-///   linear filter's echo estimate; D, the microphone; E, the preprocessor's output, which is
-///   what the gain applies to (C, Ŷ and D are held one frame to line up with it).
+///   linear filter's echo estimate; D, the microphone; E, what the gain applies to: speex's
+///   preprocessor's output (C, Ŷ and D held one frame to line up with it), or, with its work
+///   done here (`SuppressorPreprocess`, `preprocess=1`), C itself, G then times its gain.
 /// - the echo model, on C (whose residual follows Ŷ steadily; the preprocessor's output
 ///   does not, its own suppression switching from frame to frame): the residual echo power
 ///   R = w₁·P + w₂·S + w₃·B, with P = |Ŷ|² held with a decay of `tailSeconds` (the tail),
@@ -49,9 +50,8 @@ import Glibc
 ///   echo alone; Ŷ alone is not yet a good estimate there.
 /// - the near end per bin (`NearEndPresence`): a frame with enough bins whose D is well above Ŷ
 ///   and the background, and whose C the model does not explain, is not echo alone; those bins pass C.
-/// After the preprocessor rather than before it: applied before it, the gain cancels more but
-/// takes more of the near end in double talk than is allowed (`EchoSceneTests`; the figures
-/// are in bench/README.md).
+/// After speex's preprocessor, not before it: before, it cancels more but takes more of the near
+/// end in double talk than is allowed (`EchoSceneTests`; figures in bench/README.md).
 /// Everything is allocated in `init`; `capture` and `run` allocate nothing.
 package final class ResidualEchoSuppressor {
     /// Samples per frame (N), the FFT size (a power of two ≥ 2N) and its bins (size/2 + 1).
@@ -171,21 +171,21 @@ package final class ResidualEchoSuppressor {
     /// per bin before this frame's step.
     private let nearEnd: NearEndPresence?
     private let residual: UnsafeMutablePointer<Float>
+    /// speex's preprocessor's work in this STFT (nil: its own runs before the suppressor).
+    package let inside: SuppressorPreprocess?
     /// Frames run, those that adapted the model, and those whose gain took the far end for alone.
     package private(set) var framesRun = 0, framesAdapted = 0, framesEchoAlone = 0
     /// The model's weights summed over the bins (w₁, w₂, w₃): how much residual it predicts.
-    package var weightSums: (Float, Float, Float) {
-        var a: Float = 0, b: Float = 0, c: Float = 0
-        for k in 0..<bins { a += w1[k]; b += w2[k]; c += w3[k] }
-        return (a, b, c)
-    }
+    package var weightSums: (Float, Float, Float) { (sum(w1), sum(w2), sum(w3)) }
+    private func sum(_ w: UnsafeMutablePointer<Float>) -> Float { UnsafeBufferPointer(start: w, count: bins).reduce(0, +) }
 
     /// For frames of `frameFrames` at `rate` Hz; `suppressDB` and `activeDB` (negative) are
     /// `suppress=` and `suppress-active=`; with `maxDelayFrames` (`max-delay=`, samples) the far
     /// end's echo model (`FarEndEchoModel`), which `run` then needs the reference for;
     /// `keepsNearEnd`: bins of near end pass C (`NearEndPresence`; not with the preprocessor's agc,
-    /// whose output's level C does not have).
-    package init(frameFrames: Int, rate: Int, suppressDB: Double, activeDB: Double, maxDelayFrames: Int? = nil, keepsNearEnd: Bool = true) {
+    /// whose output's level C does not have); `preprocess`: its settings when its work is done here.
+    package init(frameFrames: Int, rate: Int, suppressDB: Double, activeDB: Double, maxDelayFrames: Int? = nil, keepsNearEnd: Bool = true,
+                 preprocess: PreprocessSettings? = nil) {
         micNotch = SpeexDCNotch(rate: rate)
         self.frameFrames = frameFrames
         var size = 1
@@ -227,6 +227,7 @@ package final class ResidualEchoSuppressor {
         residual = buffer(k)
         buffers = made
         nearEnd = keepsNearEnd ? NearEndPresence(size: size, rate: rate, frameSeconds: seconds) : nil
+        inside = preprocess.map { SuppressorPreprocess(bins: k, fftSize: size, frameFrames: frameFrames, rate: rate, settings: $0) }
         farEnd = maxDelayFrames.map { FarEndEchoModel(frameFrames: frameFrames, fftSize: size, rate: rate, maxDelayFrames: $0) }
         // Until it has adapted: a residual `initialWeight` of the echo estimate.
         w1.update(repeating: Self.initialWeight, count: k)
@@ -237,8 +238,8 @@ package final class ResidualEchoSuppressor {
 
     deinit { for b in buffers { b.deallocate() } }
 
-    /// Before the preprocessor: the microphone and the canceller's output of this frame
-    /// (N 16-bit samples each; the output after the nonlinear canceller, when it runs).
+    /// The microphone and the canceller's output of this frame, before speex's preprocessor (N
+    /// 16-bit samples each; the output after the nonlinear canceller, when it runs).
     package func capture(mic: UnsafePointer<Int16>, cancelled: UnsafePointer<Int16>) {
         for i in 0..<frameFrames {
             let d = micNotch(Float(mic[i]) / 32768), c = Float(cancelled[i]) / 32768
@@ -247,15 +248,16 @@ package final class ResidualEchoSuppressor {
         }
     }
 
-    /// After the preprocessor: suppresses the residual echo of its output `frame` (N 16-bit
-    /// samples), in place, one frame late (the overlap-add). `doubleTalk`: `aec`'s detector.
+    /// Suppresses the residual echo of `frame` (N 16-bit samples: speex's preprocessor's output, or C),
+    /// in place, one frame late (the overlap-add). `doubleTalk`: `aec`'s detector.
     /// With the far end's echo model: `reference`, the frame's far end before the delay line
     /// (`speakers` interleaved channels, full scale 1), and `delay`, the bulk delay in use
-    /// (samples; nil while `delay=auto` has not found it).
+    /// (samples; nil while `delay=auto` has not found it). `echoOutput`: `SuppressorPreprocess.update`'s.
     package func run(_ frame: UnsafeMutablePointer<Int16>, doubleTalk: Bool, pathChanged: Bool = false,
-                     reference: UnsafePointer<Float>? = nil, speakers: Int = 1, delay: Int? = nil) {
+                     reference: UnsafePointer<Float>? = nil, speakers: Int = 1, delay: Int? = nil, echoOutput: UnsafePointer<Int16>? = nil) {
         if let farEnd, let reference { farEnd.analyse(reference: reference, speakers: speakers, delay: delay) }
         let n = frameFrames, size = fftSize
+        if inside != nil { (yPrev, yNow, yIn) = (yNow, yIn, yPrev); (cPrev, cNow, cIn) = (cNow, cIn, cPrev) } // `frame` is C
         // Analysis: the canceller's output C and Ŷ in one complex transform, E in another (D is
         // their sum, Ŷ + C).
         for i in 0..<n {
@@ -269,8 +271,7 @@ package final class ResidualEchoSuppressor {
         fft.forward(real: re, imag: im)
         realFFT.forward(re2, re: eRe, im: eIm)
         // Ŷ and C move on a frame (the oldest buffers take the next capture).
-        (yPrev, yNow, yIn) = (yNow, yIn, yPrev)
-        (cPrev, cNow, cIn) = (cNow, cIn, cPrev)
+        if inside == nil { (yPrev, yNow, yIn) = (yNow, yIn, yPrev); (cPrev, cNow, cIn) = (cNow, cIn, cPrev) }
 
         let a = Self.statsSmoothing, g = Self.gainPowerSmoothing
         // Per bin (`aupipe_res_statistics`, C: eight bins at a time, the same bits as one by one):
@@ -381,7 +382,8 @@ package final class ResidualEchoSuppressor {
         aupipe_res_gains(bins, w1, w2, w3In, p, s, bIn, eFast, noise, rawGain, Self.nearCoherence, Self.nearOverResidual, beta, activeGain, floor,
                          Self.gainSmoothing, gain)
         // Synthesis: G·E (C in bins of near end), the inverse transform, the window, overlap-add.
-        for k in 0..<bins { re[k] = gain[k] * eRe[k]; im[k] = gain[k] * eIm[k] }
+        inside?.update(re: re, im: im, size: size, cRe: eRe, cIm: eIm, c: cNow, y: yNow, frameFrames: n, echoOutput: echoOutput)
+        for k in 0..<bins { let g = gain[k] * (inside?.gain[k] ?? 1); re[k] = g * eRe[k]; im[k] = g * eIm[k] }
         if let nearEnd, nearEndFrame { for k in 0..<bins where nearEnd.present[k] > 0 { re[k] = nearEnd.cRe[k]; im[k] = nearEnd.cIm[k] } }
         realFFT.inverse(re: re, im: im, into: re2)
         for i in 0..<n {
