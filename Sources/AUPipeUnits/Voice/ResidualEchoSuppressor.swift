@@ -165,9 +165,10 @@ package final class ResidualEchoSuppressor {
     /// with its predicted residual added, for the gains while it is.
     package let farEnd: FarEndEchoModel?
     private let w3Plus: UnsafeMutablePointer<Float>
-    /// The near end per bin (nil: `keepsNearEnd` false), and the model's predicted residual R
-    /// per bin before this frame's step.
+    /// The near end per bin (nil: `keepsNearEnd` false), an echo-path change until the new filter's Ŷ
+    /// is coherent again, and the model's predicted residual R per bin before this frame's step.
     private let nearEnd: NearEndPresence?
+    package let transition: PathChangeTransition
     private let residual: UnsafeMutablePointer<Float>
     /// Frames run, those that adapted the model, and those whose gain took the far end for alone.
     package private(set) var framesRun = 0, framesAdapted = 0, framesEchoAlone = 0
@@ -219,10 +220,9 @@ package final class ResidualEchoSuppressor {
         w1 = buffer(k); w2 = buffer(k); w3 = buffer(k)
         keptW1 = buffer(k); keptW2 = buffer(k); keptW3 = buffer(k)
         noise = buffer(k); minNow = buffer(k); minBefore = buffer(k); gain = buffer(k); rawGain = buffer(k)
-        sums = buffer(5)
-        w3Plus = buffer(k)
-        residual = buffer(k)
-        buffers = made
+        sums = buffer(5); w3Plus = buffer(k)
+        residual = buffer(k); buffers = made
+        transition = PathChangeTransition(bins: k, frameSeconds: seconds)
         nearEnd = keepsNearEnd ? NearEndPresence(size: size, rate: rate, frameSeconds: seconds) : nil
         farEnd = maxDelayFrames.map { FarEndEchoModel(frameFrames: frameFrames, fftSize: size, rate: rate, maxDelayFrames: $0) }
         // Until it has adapted: a residual `initialWeight` of the echo estimate.
@@ -249,7 +249,7 @@ package final class ResidualEchoSuppressor {
     /// With the far end's echo model: `reference`, the frame's far end before the delay line
     /// (`speakers` interleaved channels, full scale 1), and `delay`, the bulk delay in use
     /// (samples; nil while `delay=auto` has not found it).
-    package func run(_ frame: UnsafeMutablePointer<Int16>, doubleTalk: Bool, pathChanged: Bool = false,
+    package func run(_ frame: UnsafeMutablePointer<Int16>, doubleTalk: Bool, pathChanged reported: Bool = false,
                      reference: UnsafePointer<Float>? = nil, speakers: Int = 1, delay: Int? = nil) {
         if let farEnd, let reference { farEnd.analyse(reference: reference, speakers: speakers, delay: delay) }
         let n = frameFrames, size = fftSize
@@ -278,7 +278,7 @@ package final class ResidualEchoSuppressor {
         // Then their sums over the bins.
         aupipe_res_statistics(re, im, size, bins, a, g, tailDecay, Self.minimumBias, see, syy, sdd, sdyRe, sdyIm, eFast, p, rawGain,
                               minNow, minBefore, noise, sums)
-        let pSum = sums[0], cohWeighted = sums[1], yWeight = sums[2], dWeight = sums[3], noiseSum = sums[4]
+        let pSum = sums[0], cohWeighted = sums[1], yWeight = sums[2], dWeight = sums[3]; var noiseSum = sums[4]
         let b = pSum / Float(bins)
         noiseCount += 1
         if noiseCount >= noiseWindow {
@@ -298,12 +298,16 @@ package final class ResidualEchoSuppressor {
         // Echo alone: no double talk, D coherent with Ŷ and at most `micOverEcho` above it (the
         // near end adds power the filter does not predict); the model adapts when Ŷ is also
         // well above C's noise.
-        // Just after a confirmed echo-path change (`pathChanged`) the coherence tests are set
-        // aside (a new filter's estimate is not yet coherent with the microphone, but it is all
-        // echo; the level test stays: a near end that starts then is louder than the estimate)
-        // and the model learns the transitional residual; the weights it had before are
-        // put back when that ends, so that the transition's larger leakage does not deepen the
-        // suppression of later double talk.
+        // Just after a confirmed echo-path change (`pathChanged`: until the new filter's Ŷ is coherent with D
+        // again, `PathChangeTransition`; then C's noise floor held) the coherence tests are set aside (a new
+        // filter's estimate is not yet coherent with the microphone, but it is all echo; the level test
+        // stays: a near end that starts then is louder than the estimate) and the model learns the
+        // transitional residual; the weights it had before are put back when that ends, so that the
+        // transition's larger leakage does not deepen the suppression of later double talk.
+        let loud = dWeight > Self.micOverEcho * yWeight
+        let pathChanged = transition.update(pathChanged: reported, doubleTalk: doubleTalk, farHeard: !doubleTalk && !loud && pSum > Self.farOverNoise * noiseSum,
+                                            coherent: 1 - cohWeighted / max(yWeight, 1e-20) <= max(1 - Self.echoCoherence, Self.backgroundMargin * backgroundIncoherence), noise: noise)
+        if pathChanged, !reported { noiseSum = transition.hold(noise) }
         if pathChanged != inPathChange {
             inPathChange = pathChanged
             if pathChanged {
@@ -312,11 +316,18 @@ package final class ResidualEchoSuppressor {
                 w1.update(from: keptW1, count: bins); w2.update(from: keptW2, count: bins); w3.update(from: keptW3, count: bins)
             }
         }
-        let loud = dWeight > Self.micOverEcho * yWeight
-        // The far end heard well above the noise, the near end not detected by level or by
-        // `aec`'s double-talk detector.
+        var predicted: Float = 0, heard: Float = 0
+        for k in 0..<bins {
+            residual[k] = w1[k] * p[k] + w2[k] * s[k] + w3[k] * b
+            predicted += residual[k]
+            heard += eFast[k]
+        }
+        // The far end heard well above the noise, the near end not detected by level or by `aec`'s double-talk
+        // detector. After the change `aec` reports, a frame is the change's only while the model explains C.
         let farHeard = !doubleTalk && !loud && pSum > Self.farOverNoise * noiseSum
-        let echoOnly = farHeard && (pathChanged || cohWeighted >= Self.echoCoherence * yWeight)
+        let changeFrame = pathChanged && (reported || heard <= Self.explainedMargin * (predicted + noiseSum))
+        if reported, loud, heard > Self.explainedMargin * (predicted + noiseSum) { transition.heardNearEnd() }
+        let echoOnly = farHeard && (changeFrame || cohWeighted >= Self.echoCoherence * yWeight)
         // For the gain, the coherence test allows for the background's incoherence (its running
         // median over such frames outside a path change).
         let incoherence = 1 - cohWeighted / max(yWeight, 1e-20)
@@ -331,12 +342,6 @@ package final class ResidualEchoSuppressor {
         // model's residual is a large share of the echo estimate (`explainedShare`) and, with
         // the noise floor, accounts for C's power (within `explainedMargin`), the frame is echo
         // alone whatever its coherence. A near talker adds power the model does not predict.
-        var predicted: Float = 0, heard: Float = 0
-        for k in 0..<bins {
-            residual[k] = w1[k] * p[k] + w2[k] * s[k] + w3[k] * b
-            predicted += residual[k]
-            heard += eFast[k]
-        }
         let nearEndFrame = nearEnd?.update(re: re, im: im, sdd: sdd, see: see, noise: noise, eFast: eFast, residual: residual, smoothing: g,
                                            echoOnly: echoOnly, pathChanged: pathChanged,
                                            linear: predicted < NearEndPresence.linearShare * pSum) ?? false
@@ -355,7 +360,7 @@ package final class ResidualEchoSuppressor {
         }
         let farEndExplains = farEndSum > Self.farOverNoise * noiseSum && !doubleTalk && coherentEnough
             && heard <= Self.explainedMargin * (farEndSum + noiseSum)
-        let nearActive = (doubleTalk || loud || nearEndFrame || (!pathChanged && !(incoherence <= allowed) && !explained)) && !farEndExplains
+        let nearActive = (doubleTalk || loud || nearEndFrame || (!changeFrame && !(incoherence <= allowed) && !explained)) && !farEndExplains
         if !nearActive { framesEchoAlone += 1 }
         sb = a * sb + (1 - a) * b
         // The regressors smoothed, and in frames of echo alone one NLMS step per bin where D is
