@@ -74,63 +74,6 @@ package final class ResidualEchoSuppressor {
     /// Bins each side of S's spread.
     private let spreadBins: Int
 
-    /// Over-subtraction in frames where only the far end talks, and in frames where the near end
-    /// may be present (`betaNear`; bins where it is present get at most 1).
-    package static let beta: Float = 8
-    /// Smoothing (per frame) of the spectra for coherence and adaptation, and of |E|² for the gain.
-    package static let statsSmoothing: Float = 0.85, gainPowerSmoothing: Float = 0.4
-    /// The Ŷ-weighted coherence between D and Ŷ above which a frame counts as echo only,
-    /// and the per-bin coherence below which the near end may be present.
-    package static let echoCoherence: Float = 0.93, nearCoherence: Float = 0.5
-    /// NLMS step, and the largest weight.
-    package static let step: Float = 0.1, maxWeight: Float = 8
-    /// The spread of S, and the tail's decay time constant.
-    package static let spreadHz = 500.0, tailSeconds = 0.15
-    /// Over-subtraction in frames where the near end may be present: gentle, so that a near
-    /// talker is not ducked with the residual.
-    package static let betaNear: Float = 0.3
-    /// How far (power ratio) the microphone may be above Ŷ (smoothed) in a frame of echo only.
-    package static let micOverEcho: Float = 2
-    /// The gain's smoothing over time (per frame).
-    package static let gainSmoothing: Float = 0.3
-    /// The background's incoherence: a frame counts as echo alone for the gain while its
-    /// incoherence is at most `backgroundMargin` times the running median (and at most
-    /// `mostIncoherence`: a coherence of 0.88); the median moves by `backgroundRate` per second
-    /// (a near talker the double-talk detector misses moves it by 0.0125 a second). In babble
-    /// the microphone is less coherent with the echo in most frames of echo alone, while a near
-    /// talker at the echo's level starts well above that median; the cap trades babble's ERLE
-    /// against a quiet near talker's level (figures in bench/README.md, "Figures behind aec's
-    /// constants").
-    package static let backgroundMargin: Float = 2, mostIncoherence: Float = 0.12, backgroundRate: Float = 0.0125
-    /// A frame whose predicted residual is at least `explainedShare` of the echo estimate's
-    /// power (−10 dB: a linear filter that explains the echo to 10 dB or less, as with a
-    /// saturating loudspeaker; in a linear room it explains 20–60 dB) and, with the noise
-    /// floor, at least 1/`explainedMargin` of C's power (3 dB) counts as echo alone for the
-    /// gain however incoherent (not for the model's adaptation, which would then learn from its
-    /// own verdict). On bench/aec's small loudspeaker (`sat-speaker-*`): 17.5–18.9 to
-    /// 19.5–20.6 dB of echo-only ERLE, the near end and the other scenes as they were
-    /// (figures in bench/README.md, "Figures behind aec's constants").
-    package static let explainedShare: Float = 0.1, explainedMargin: Float = 2
-    /// ... and only once no near end has been detected for this long (s): within a double
-    /// talk's pauses and just after it, a near talker the detector misses for a frame must not
-    /// be taken for residual (without it the near end lost up to 0.1 dB and AECMOS's double-talk
-    /// "other" rating up to 0.1 in 11 of bench/aec's scenes; 0.5 s still lost some).
-    package static let explainedHoldSeconds = 1.0
-    /// The noise floor's window (s), and what its minimum is multiplied by: the least smoothed
-    /// power over 2 s, itself, keeps more of the echo out than twice the least over 1 s, at the
-    /// same near end.
-    package static let noiseSeconds = 2.0, minimumBias: Float = 1
-    /// The far end counts as heard when the echo estimate's power is this many times the noise
-    /// floor's (10 dB): below that, the frame's coherence is the noise's, not the echo's.
-    package static let farOverNoise: Float = 10
-    /// A bin's error power this many times its predicted residual (6 dB), where the near end
-    /// may be present by coherence, is taken as the near end's: its gain goes no lower than
-    /// `activeGain` and its over-subtraction no higher than 1.
-    package static let nearOverResidual: Float = 4
-    /// The first weight of Ŷ's power, until the model has adapted: a residual 20 dB under the
-    /// echo estimate.
-    package static let initialWeight: Float = 0.01
-
     private let window: UnsafeMutablePointer<Float>
     /// Time signals (N each): this frame's Ŷ, D and C as captured before the preprocessor, the
     /// frames they line up with now and the frames before those, E's previous frame, and the
@@ -167,9 +110,10 @@ package final class ResidualEchoSuppressor {
     /// with its predicted residual added, for the gains while it is.
     package let farEnd: FarEndEchoModel?
     private let w3Plus: UnsafeMutablePointer<Float>
-    /// The near end per bin (nil: `keepsNearEnd` false), and the model's predicted residual R
-    /// per bin before this frame's step.
+    /// The near end per bin (nil: `keepsNearEnd` false), an echo-path change until the new filter's Ŷ
+    /// is coherent again, and the model's predicted residual R per bin before this frame's step.
     private let nearEnd: NearEndPresence?
+    package let transition: PathChangeTransition
     private let residual: UnsafeMutablePointer<Float>
     /// speex's preprocessor's work in this STFT (nil: its own runs before the suppressor).
     package let inside: SuppressorPreprocess?
@@ -222,10 +166,9 @@ package final class ResidualEchoSuppressor {
         w1 = buffer(k); w2 = buffer(k); w3 = buffer(k)
         keptW1 = buffer(k); keptW2 = buffer(k); keptW3 = buffer(k)
         noise = buffer(k); minNow = buffer(k); minBefore = buffer(k); gain = buffer(k); rawGain = buffer(k)
-        sums = buffer(5)
-        w3Plus = buffer(k)
-        residual = buffer(k)
-        buffers = made
+        sums = buffer(5); w3Plus = buffer(k)
+        residual = buffer(k); buffers = made
+        transition = PathChangeTransition(bins: k, frameSeconds: seconds)
         nearEnd = keepsNearEnd ? NearEndPresence(size: size, rate: rate, frameSeconds: seconds) : nil
         inside = preprocess.map { SuppressorPreprocess(bins: k, fftSize: size, frameFrames: frameFrames, rate: rate, settings: $0) }
         farEnd = maxDelayFrames.map { FarEndEchoModel(frameFrames: frameFrames, fftSize: size, rate: rate, maxDelayFrames: $0) }
@@ -253,7 +196,7 @@ package final class ResidualEchoSuppressor {
     /// With the far end's echo model: `reference`, the frame's far end before the delay line
     /// (`speakers` interleaved channels, full scale 1), and `delay`, the bulk delay in use
     /// (samples; nil while `delay=auto` has not found it). `echoOutput`: `SuppressorPreprocess.update`'s.
-    package func run(_ frame: UnsafeMutablePointer<Int16>, doubleTalk: Bool, pathChanged: Bool = false,
+    package func run(_ frame: UnsafeMutablePointer<Int16>, doubleTalk: Bool, pathChanged reported: Bool = false,
                      reference: UnsafePointer<Float>? = nil, speakers: Int = 1, delay: Int? = nil, echoOutput: UnsafePointer<Int16>? = nil) {
         if let farEnd, let reference { farEnd.analyse(reference: reference, speakers: speakers, delay: delay) }
         let n = frameFrames, size = fftSize
@@ -282,7 +225,7 @@ package final class ResidualEchoSuppressor {
         // Then their sums over the bins.
         aupipe_res_statistics(re, im, size, bins, a, g, tailDecay, Self.minimumBias, see, syy, sdd, sdyRe, sdyIm, eFast, p, rawGain,
                               minNow, minBefore, noise, sums)
-        let pSum = sums[0], cohWeighted = sums[1], yWeight = sums[2], dWeight = sums[3], noiseSum = sums[4]
+        let pSum = sums[0], cohWeighted = sums[1], yWeight = sums[2], dWeight = sums[3]; var noiseSum = sums[4]
         let b = pSum / Float(bins)
         noiseCount += 1
         if noiseCount >= noiseWindow {
@@ -302,12 +245,16 @@ package final class ResidualEchoSuppressor {
         // Echo alone: no double talk, D coherent with Ŷ and at most `micOverEcho` above it (the
         // near end adds power the filter does not predict); the model adapts when Ŷ is also
         // well above C's noise.
-        // Just after a confirmed echo-path change (`pathChanged`) the coherence tests are set
-        // aside (a new filter's estimate is not yet coherent with the microphone, but it is all
-        // echo; the level test stays: a near end that starts then is louder than the estimate)
-        // and the model learns the transitional residual; the weights it had before are
-        // put back when that ends, so that the transition's larger leakage does not deepen the
-        // suppression of later double talk.
+        // Just after a confirmed echo-path change (`pathChanged`: until the new filter's Ŷ is coherent with D
+        // again, `PathChangeTransition`; then C's noise floor held) the coherence tests are set aside (a new
+        // filter's estimate is not yet coherent with the microphone, but it is all echo; the level test
+        // stays: a near end that starts then is louder than the estimate) and the model learns the
+        // transitional residual; the weights it had before are put back when that ends, so that the
+        // transition's larger leakage does not deepen the suppression of later double talk.
+        let loud = dWeight > Self.micOverEcho * yWeight
+        let pathChanged = transition.update(pathChanged: reported, doubleTalk: doubleTalk, farHeard: !doubleTalk && !loud && pSum > Self.farOverNoise * noiseSum,
+                                            coherent: 1 - cohWeighted / max(yWeight, 1e-20) <= max(1 - Self.echoCoherence, Self.backgroundMargin * backgroundIncoherence), noise: noise)
+        if pathChanged, !reported { noiseSum = transition.hold(noise) }
         if pathChanged != inPathChange {
             inPathChange = pathChanged
             if pathChanged {
@@ -316,11 +263,18 @@ package final class ResidualEchoSuppressor {
                 w1.update(from: keptW1, count: bins); w2.update(from: keptW2, count: bins); w3.update(from: keptW3, count: bins)
             }
         }
-        let loud = dWeight > Self.micOverEcho * yWeight
-        // The far end heard well above the noise, the near end not detected by level or by
-        // `aec`'s double-talk detector.
+        var predicted: Float = 0, heard: Float = 0
+        for k in 0..<bins {
+            residual[k] = w1[k] * p[k] + w2[k] * s[k] + w3[k] * b
+            predicted += residual[k]
+            heard += eFast[k]
+        }
+        // The far end heard well above the noise, the near end not detected by level or by `aec`'s double-talk
+        // detector. After the change `aec` reports, a frame is the change's only while the model explains C.
         let farHeard = !doubleTalk && !loud && pSum > Self.farOverNoise * noiseSum
-        let echoOnly = farHeard && (pathChanged || cohWeighted >= Self.echoCoherence * yWeight)
+        let changeFrame = pathChanged && (reported || heard <= Self.explainedMargin * (predicted + noiseSum))
+        if reported, loud, heard > Self.explainedMargin * (predicted + noiseSum) { transition.heardNearEnd() }
+        let echoOnly = farHeard && (changeFrame || cohWeighted >= Self.echoCoherence * yWeight)
         // For the gain, the coherence test allows for the background's incoherence (its running
         // median over such frames outside a path change).
         let incoherence = 1 - cohWeighted / max(yWeight, 1e-20)
@@ -335,12 +289,6 @@ package final class ResidualEchoSuppressor {
         // model's residual is a large share of the echo estimate (`explainedShare`) and, with
         // the noise floor, accounts for C's power (within `explainedMargin`), the frame is echo
         // alone whatever its coherence. A near talker adds power the model does not predict.
-        var predicted: Float = 0, heard: Float = 0
-        for k in 0..<bins {
-            residual[k] = w1[k] * p[k] + w2[k] * s[k] + w3[k] * b
-            predicted += residual[k]
-            heard += eFast[k]
-        }
         let nearEndFrame = nearEnd?.update(re: re, im: im, sdd: sdd, see: see, noise: noise, eFast: eFast, residual: residual, smoothing: g,
                                            echoOnly: echoOnly, pathChanged: pathChanged,
                                            linear: predicted < NearEndPresence.linearShare * pSum) ?? false
@@ -359,7 +307,7 @@ package final class ResidualEchoSuppressor {
         }
         let farEndExplains = farEndSum > Self.farOverNoise * noiseSum && !doubleTalk && coherentEnough
             && heard <= Self.explainedMargin * (farEndSum + noiseSum)
-        let nearActive = (doubleTalk || loud || nearEndFrame || (!pathChanged && !(incoherence <= allowed) && !explained)) && !farEndExplains
+        let nearActive = (doubleTalk || loud || nearEndFrame || (!changeFrame && !(incoherence <= allowed) && !explained)) && !farEndExplains
         if !nearActive { framesEchoAlone += 1 }
         sb = a * sb + (1 - a) * b
         // The regressors smoothed, and in frames of echo alone one NLMS step per bin where D is
