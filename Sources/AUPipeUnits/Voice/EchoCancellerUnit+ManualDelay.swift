@@ -168,7 +168,9 @@ extension EchoCancellerUnit {
         microphone channel only).
         It predicts, per frequency bin of a short\-time Fourier transform (windows of
         two frames at a hop of one), the power of the echo the linear filter left
-        from the filter's own echo estimate: that estimate's power, the same held over
+        from the filter's own echo estimate (the microphone through speex's own DC notch
+        less the canceller's output: what the notch takes, under about 50 Hz, is not
+        echo): that estimate's power, the same held over
         a decaying tail (the room beyond
         .BR tail= ),
         spread over \(+-500 Hz, and spread over the whole band (a saturating
