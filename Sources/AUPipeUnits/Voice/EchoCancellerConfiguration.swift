@@ -35,9 +35,9 @@ package struct EchoCancellerConfiguration {
 
     /// Whether the preprocessor's work is done inside the residual echo suppressor on a stream
     /// of `rate` Hz: with `preprocess=1`, up to `bandSplitRate` (16 kHz). At 48 kHz (split or
-    /// not) it took 0.5–1.5 dB more of the near end in double talk than speex's preprocessor
-    /// (bench/aec's 48 kHz `pathchange` −1.47 → −2.43 dB, `babble15` −2.71 → −3.66), which the
-    /// 16 kHz scenes do not show; there speex's preprocessor runs, as before.
+    /// not) it took more of the near end in double talk than speex's preprocessor, which the
+    /// 16 kHz scenes do not show (bench/README.md, "speex's preprocessor inside the residual echo
+    /// suppressor"); there speex's preprocessor runs, as before.
     package func preprocessInside(rate: Int) -> Bool { preprocessInside && rate <= Self.bandSplitRate }
 
     /// The fixed delay, or nil for `delay=auto`.

@@ -223,9 +223,15 @@ extension EchoCancellerUnit {
         0.3 dB here).
         With
         .B preprocess=1
-        (the default) the preprocessor's own suppression is a second gain in this
-        transform, from the canceller's leak and a noise estimate that does not rise
-        with the residual echo; the two gains multiply, and the output is one frame late.
+        (the default), up to 16 kHz, with one microphone and without
+        .BR agc= ,
+        .B vad=
+        or
+        .BR dereverb= ,
+        the preprocessor's own suppression is a second gain in this transform, from
+        the canceller's leak and a noise estimate that does not rise with the residual
+        echo, and speex's preprocessor does not run; the two gains multiply, and the
+        output is one frame late (two frames otherwise).
         With
         .B nonlinear=1
         (the default) a second, short canceller (100 ms, speexdsp) comes first, on

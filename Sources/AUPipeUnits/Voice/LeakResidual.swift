@@ -9,7 +9,7 @@ import AUPipeGraph
 /// estimate is inside the echo state, so the same regression runs here on the suppressor's
 /// spectra (C the canceller's output, Ŷ its echo estimate), as mdf.c does on its own:
 /// - per bin, the variations of |C|² and |Ŷ|² from their means (smoothed by `specAverage`, N/rate),
-///   summed over the bins: Pey = Σ(|C|² − Ē)(|Ŷ|² − Ȳ) / √ΣPyy, Pyy = √Σ(|Ŷ|² − Ȳ)²;
+///   summed over the bins: Pey = Σ(|C|² − Ē)(|Ŷ|² − Ȳ) / Pyy, Pyy = √Σ(|Ŷ|² − Ȳ)²;
 /// - both averaged over frames at a rate α = min(β₀·Syy, βmax·See) / See (β₀ = 2N/rate,
 ///   βmax = N/(2·rate); See, Syy the frame's energies of C and Ŷ): fast while the echo is
 ///   strong against the output, slow while the near end or noise dominates;

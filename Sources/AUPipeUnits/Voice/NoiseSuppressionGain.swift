@@ -13,7 +13,7 @@ import Glibc
 ///   under N, N follows the power at a rate of max(0.03, 1/frames). Unlike speex's, N does not
 ///   follow the residual echo: a bin whose echo (the leak residual E) is over `echoShareForNoise`
 ///   of S keeps its N (it may still fall). (Held by the suppressor's own predicted residual as
-///   well, N stayed 3 dB under pink noise's: that residual over-predicts C);
+///   well, N stayed under the noise: that residual over-predicts C);
 /// - the a posteriori SNR γ = |C|²/(N + E + 1) − 1 (E the residual echo; 1 speex's least
 ///   noise, `unit` here), the decision-directed a priori SNR ξ = g·max(0, γ) + (1 − g)·|Ĉ|²/(N + E)
 ///   with g = 0.1 + 0.89·(|Ĉ|²/(|Ĉ|² + N + E))² and |Ĉ|² the previous frame's estimate of the clean
@@ -46,8 +46,6 @@ package final class NoiseSuppressionGain {
     private let unit: Float
     /// `denoise=`'s floor (power factor) and the residual echo's floors alone and in double talk (dB).
     private let noiseFloor: Float, echoSuppress: Double, echoSuppressActive: Double
-    /// The speech probability of the latest frame (0.1...1).
-    package private(set) var speechProbability: Float = 0.1
 
     /// A bin keeps its noise estimate (it may fall, not rise) while its echo is more than this
     /// share of its smoothed power (−6 dB): after an echo-path change speex's estimate rose with
@@ -129,7 +127,6 @@ package final class NoiseSuppressionGain {
             zFrame += bZeta[b]
         }
         let pFrame = 0.1 + 0.899 * Self.qcurve(zFrame / Float(bands.count))
-        speechProbability = pFrame
         let echoDB = (1 - Double(pFrame)) * echoSuppress + Double(pFrame) * echoSuppressActive
         let echoFloor = Float(pow(10, echoDB / 10))
         // Per band: the floor, the hypergeometric gain and the speech presence.

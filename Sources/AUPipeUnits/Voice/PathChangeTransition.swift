@@ -6,13 +6,13 @@ import Glibc
 /// filter's echo estimate Ŷ is coherent with the microphone again — not only the
 /// `EchoPathChange.pathChangeSeconds` after the take-over that `aec` reports.
 ///
-/// Why: in a reverberant room the filter that took over learns the new path's tail for seconds
-/// (bench/aec's `pathchange-rt10-d120`, RT60 1 s: the linear stage cancels 0–10 dB for 4 s
-/// after its change). Once the reported change is over, D is incoherent with that filter's Ŷ
-/// (incoherence 0.1–0.45 where 0.07 is allowed), so the suppressor took every frame for a near
-/// end's (gentle β, −30 dB floor) and added nothing; and its noise floor, the least of C's
-/// smoothed power over 2–4 s, followed the residual echo up (0.007 → 1.7 summed over bins), so
-/// that the gain never went below what kept that "noise".
+/// Why: in a reverberant room the filter that took over learns the new path's tail for seconds,
+/// cancelling little meanwhile. Once the reported change is over, D is incoherent with that
+/// filter's Ŷ, well past what the coherence test allows, so the suppressor took every frame for a
+/// near end's (gentle β, −30 dB floor) and added nothing; and its noise floor, the least of C's
+/// smoothed power over 2–4 s, followed the residual echo up, so that the gain never went below
+/// what kept that "noise" (figures in bench/README.md, "Where the first seconds lose, and the
+/// change after a take-over").
 ///
 /// So, per frame, the change as the suppressor sees it (`update`'s result) lasts from the rising
 /// edge of `aec`'s `pathChanged` until, after that has ended, the frames of far end whose D is

@@ -50,8 +50,9 @@ import Glibc
 ///   echo alone; Ŷ alone is not yet a good estimate there.
 /// - the near end per bin (`NearEndPresence`): a frame with enough bins whose D is well above Ŷ
 ///   and the background, and whose C the model does not explain, is not echo alone; those bins pass C.
-/// After speex's preprocessor, not before it: before, it cancels more but takes more of the near
-/// end in double talk than is allowed (`EchoSceneTests`; figures in bench/README.md).
+/// Where speex's preprocessor still runs (`preprocess=speex`, from 24 kHz, `agc=`, `vad=`,
+/// `dereverb=`), after it, not before it: before, it cancels more but takes more of the near end
+/// in double talk than is allowed (`EchoSceneTests`; figures in bench/README.md).
 /// Everything is allocated in `init`; `capture` and `run` allocate nothing.
 package final class ResidualEchoSuppressor {
     /// Samples per frame (N), the FFT size (a power of two ≥ 2N) and its bins (size/2 + 1).
