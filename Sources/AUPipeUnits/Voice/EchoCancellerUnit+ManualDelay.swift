@@ -200,8 +200,8 @@ extension EchoCancellerUnit {
         of echo alone: a bin whose microphone stands 6 dB over the echo estimate and
         the background, and whose output the model does not explain, is the near
         end's, and a frame with enough such bins passes them as the canceller gave
-        them. A near talker 10 dB under the echo keeps \-1.4 to \-2.5 dB on the
-        quietnear scenes (at 2a2121e): not yet within 2 dB in every scene.
+        them. A near talker 10 dB under the echo keeps \-1.3 to \-2.0 dB on the
+        quietnear scenes (at 6d15916).
         For the call's first echo, from the moment the delay is found until the first
         filter has converged (it cancels 20 dB, or the suppressor has had 0.5 s of
         echo alone by the filter's estimate, or 4 s of far end have passed), the
