@@ -33,13 +33,6 @@ package struct EchoCancellerConfiguration {
     /// `plot=`'s file, checked.
     package let plotFile: PlotFile?
 
-    /// Whether the preprocessor's work is done inside the residual echo suppressor on a stream
-    /// of `rate` Hz: with `preprocess=1`, up to `bandSplitRate` (16 kHz). At 48 kHz (split or
-    /// not) it took more of the near end in double talk than speex's preprocessor, which the
-    /// 16 kHz scenes do not show (bench/README.md, "speex's preprocessor inside the residual echo
-    /// suppressor"); there speex's preprocessor runs, as before.
-    package func preprocessInside(rate: Int) -> Bool { preprocessInside && rate <= Self.bandSplitRate }
-
     /// The fixed delay, or nil for `delay=auto`.
     package var fixedDelay: StreamDuration? { delay.fixedValue }
 

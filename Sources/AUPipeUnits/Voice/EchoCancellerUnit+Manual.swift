@@ -8,8 +8,8 @@ extension EchoCancellerUnit {
     package static let helpDetails = """
         The stream is the microphone; ref= names the far end (a file, FIFO or <(command), mixed to
         mono, or N channels with speakers=N), or ref-channel=N an input channel. delay=auto finds the
-        bulk delay, drift=auto a clock difference; speex's preprocessor, a residual and nonlinear echo
-        suppressor and comfort noise follow the linear filter; from 24 kHz all of it runs on a low
+        bulk delay, drift=auto a clock difference; a nonlinear canceller, a residual echo suppressor
+        (speex's preprocessor's work) and comfort noise follow; from 24 kHz all of it runs on a low
         band near 16 kHz (bands=). --stats: ERLE, delay, drift, double talk, worst frame's CPU time.
         """
 }

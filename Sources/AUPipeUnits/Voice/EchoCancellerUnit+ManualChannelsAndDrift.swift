@@ -307,10 +307,9 @@ extension EchoCancellerUnit {
         12\(en26) and leads on rooms, long delays and drift; it is behind AEC3 in the
         first seconds of a call and after a path change, with a saturating
         loudspeaker, in babble from other rooms, in CPU and in latency: in a live pipe
-        the defaults hold the output back by 24\(en34 ms at 16 kHz (the 20 ms frame,
-        and a frame more for the residual echo suppressor, which does speex's
-        preprocessor's work too; 42\(en50 ms where speex's preprocessor runs: at 48 kHz,
-        with
+        the defaults hold the output back by 24\(en34 ms (the 20 ms frame, and a frame
+        more for the residual echo suppressor, which does speex's preprocessor's work
+        too; 42\(en50 ms where speex's preprocessor runs: with
         .BR preprocess=speex ,
         .BR agc= ,
         .B vad=

@@ -223,7 +223,7 @@ extension EchoCancellerUnit {
         0.3 dB here).
         With
         .B preprocess=1
-        (the default), up to 16 kHz, with one microphone and without
+        (the default), with one microphone and without
         .BR agc= ,
         .B vad=
         or

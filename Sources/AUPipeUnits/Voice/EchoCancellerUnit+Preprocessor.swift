@@ -5,7 +5,7 @@ import AUPipeGraph
 extension EchoCancellerUnit {
     /// `preprocess=`'s values.
     public enum PreprocessMode: String, Equatable, Sendable {
-        /// `1` (`on`): up to 16 kHz, with one microphone, `residual=1` and no `agc=`, `vad=` or `dereverb=`, the
+        /// `1` (`on`): with one microphone, `residual=1` and no `agc=`, `vad=` or `dereverb=`, the
         /// preprocessor's residual echo and noise suppression run inside the residual echo
         /// suppressor's STFT (`SuppressorPreprocess`): one overlap-add, one frame of latency;
         /// otherwise speex's preprocessor runs, as with `speex`.

@@ -100,7 +100,7 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
         let linear = try LinearEchoCanceller(layout: layout, automatic: fixedDelay == nil, historyFrames: pathChange.shadow.historyFrames)
         let postFilter = try EchoPostFilter(layout: layout, settings: configuration.preprocess, residual: configuration.residual,
                                             nonlinear: configuration.nonlinear, comfort: configuration.comfort,
-                                            inside: configuration.preprocessInside(rate: streamLayout.rate), echo: linear.state)
+                                            inside: configuration.preprocessInside, echo: linear.state)
         (self.pathChange, self.linear, self.postFilter) = (pathChange, linear, postFilter)
         bandSplit = split.map {
             let mics = configuration.referenceChannel.map { n in (0..<layout.inChannels).filter { $0 != n } } ?? Array(0..<layout.mics)
