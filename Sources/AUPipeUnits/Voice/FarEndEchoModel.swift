@@ -79,7 +79,8 @@ package final class FarEndEchoModel {
     /// Per bin: Q over every lag and over the delay's two, held; Q in use smoothed; H; L; F; scratch.
     private let qAll, qKnown, sq, coupling, leakage, predicted, most, floor: UnsafeMutablePointer<Float>
     private let floorRise: Float, warmFrames: Int
-    private var buffers: [UnsafeMutablePointer<Float>] = []
+    /// Every buffer below, freed with the object.
+    private let buffers: FloatBuffers
     /// Whether the delay was known at the previous frame.
     private var knewDelay = false
     /// L over all bins: C's power over D's in frames of echo alone by Ŷ (1 until there are any).
@@ -110,13 +111,9 @@ package final class FarEndEchoModel {
         warmFrames = Int((Self.warmSeconds / seconds).rounded(.up))
         trustedFrames = Int((Self.trustedSeconds / seconds).rounded())
         mostFrames = Int((Self.mostSeconds / seconds).rounded())
-        var made: [UnsafeMutablePointer<Float>] = []
-        func buffer(_ n: Int, _ value: Float = 0) -> UnsafeMutablePointer<Float> {
-            let b = UnsafeMutablePointer<Float>.allocate(capacity: n)
-            b.initialize(repeating: value, count: n)
-            made.append(b)
-            return b
-        }
+        let buffers = FloatBuffers()
+        self.buffers = buffers
+        func buffer(_ n: Int, _ value: Float = 0) -> UnsafeMutablePointer<Float> { buffers.make(n, value) }
         let n = frameFrames, k = fftSize / 2 + 1
         window = buffer(2 * n)
         SqrtHannWindow.fill(window, length: 2 * n)
@@ -126,10 +123,8 @@ package final class FarEndEchoModel {
         qAll = buffer(k); qKnown = buffer(k); sq = buffer(k)
         coupling = buffer(k, Self.initialCoupling); leakage = buffer(k, 1)
         predicted = buffer(k); most = buffer(k); floor = buffer(k, .greatestFiniteMagnitude)
-        buffers = made
     }
 
-    deinit { for b in buffers { b.deallocate() } }
 
     /// The frame's far end (`speakers` interleaved channels, full scale 1, before the delay
     /// line), then Q for the window the suppressor analyses this frame (the two frames before

@@ -39,7 +39,8 @@ package final class NoiseSuppressionGain {
     private let smoothed, minimum, minimumNext, cleanBefore, prior, post, floorAt, presenceAt, bandGainAt: UnsafeMutablePointer<Float>
     /// Per band: power, noise, echo, previous clean power, SNRs, smoothed prior, floor, gain, presence.
     private let bPower, bNoise, bEcho, bClean, bPrior, bPost, bZeta, bFloor, bGain, bPresence: UnsafeMutablePointer<Float>
-    private var buffers: [UnsafeMutablePointer<Float>] = []
+    /// Every buffer below, freed with the object.
+    private let buffers: FloatBuffers
     private var frames = 0, minimumCount = 0
     /// speex's 1 (its least noise, added to every noise total) in the suppressor's units: a
     /// power of one 16-bit step through speex's 2N-point transform scaled by 1/2N.
@@ -63,13 +64,9 @@ package final class NoiseSuppressionGain {
     package init(bins: Int, fftSize: Int, frameFrames: Int, rate: Int, denoiseDB: Double, suppressDB: Double, activeDB: Double) {
         self.bins = bins
         bands = BarkBands(bins: bins, fftSize: fftSize, rate: rate)
-        var made: [UnsafeMutablePointer<Float>] = []
-        func buffer(_ n: Int, _ value: Float = 0) -> UnsafeMutablePointer<Float> {
-            let b = UnsafeMutablePointer<Float>.allocate(capacity: n)
-            b.initialize(repeating: value, count: n)
-            made.append(b)
-            return b
-        }
+        let buffers = FloatBuffers()
+        self.buffers = buffers
+        func buffer(_ n: Int, _ value: Float = 0) -> UnsafeMutablePointer<Float> { buffers.make(n, value) }
         let step = Float(2 * frameFrames) / 32768
         unit = step * step
         let m = bands.count
@@ -78,13 +75,11 @@ package final class NoiseSuppressionGain {
         bandGainAt = buffer(bins)
         bPower = buffer(m); bNoise = buffer(m); bEcho = buffer(m); bClean = buffer(m); bPrior = buffer(m); bPost = buffer(m)
         bZeta = buffer(m); bFloor = buffer(m); bGain = buffer(m); bPresence = buffer(m)
-        buffers = made
         noiseFloor = Float(pow(10, min(0, denoiseDB) / 10))
         echoSuppress = suppressDB
         echoSuppressActive = activeDB
     }
 
-    deinit { for b in buffers { b.deallocate() } }
 
     /// One frame: `power`, |C|² per bin (raw, this frame's window); `echo`, the residual echo
     /// per bin (`LeakResidual.power`). Fills `gain`.

@@ -25,6 +25,8 @@ package final class SuppressorPreprocess {
     /// mdf.c's pre-emphasis: its leak regression runs on signals filtered by 1 − 0.9·z⁻¹.
     package static let preemphasis: Float = 0.9
     private let bins: Int
+    /// Every buffer above, freed with the object.
+    private let buffers: FloatBuffers
 
     /// For the suppressor's `bins` of an `fftSize`-point transform of frames of `frameFrames`
     /// at `rate` Hz, with the preprocessor's `settings` (`denoise=`, `suppress=`, `suppress-active=`).
@@ -33,11 +35,9 @@ package final class SuppressorPreprocess {
         leak = LeakResidual(bins: bins, frameFrames: frameFrames, rate: rate)
         noise = NoiseSuppressionGain(bins: bins, fftSize: fftSize, frameFrames: frameFrames, rate: rate, denoiseDB: settings.denoise ?? 0,
                                      suppressDB: settings.echoSuppress, activeDB: settings.echoSuppressActive)
-        func buffer(_ n: Int) -> UnsafeMutablePointer<Float> {
-            let b = UnsafeMutablePointer<Float>.allocate(capacity: n)
-            b.initialize(repeating: 0, count: n)
-            return b
-        }
+        let buffers = FloatBuffers()
+        self.buffers = buffers
+        func buffer(_ n: Int) -> UnsafeMutablePointer<Float> { buffers.make(n) }
         cPower = buffer(bins); yPower = buffer(bins); cFrame = buffer(bins); yFrame = buffer(bins); emphasis = buffer(bins)
         work = buffer(fftSize); workRe = buffer(bins); workIm = buffer(bins)
         window = buffer(2 * frameFrames); yBefore = buffer(frameFrames); cOther = buffer(frameFrames); yOther = buffer(frameFrames)
@@ -50,8 +50,6 @@ package final class SuppressorPreprocess {
             emphasis[k] = Float(1 + a * a - 2 * a * cos(w))
         }
     }
-
-    deinit { for b in [cPower, yPower, cFrame, yFrame, emphasis, work, workRe, workIm, window, yBefore, cOther, yOther] { b.deallocate() } }
 
     /// |FFT(x)|² of `n` samples zero-padded to the transform, times the pre-emphasis, into `into`.
     private func framePower(_ x: UnsafePointer<Float>, count n: Int, into: UnsafeMutablePointer<Float>) {
