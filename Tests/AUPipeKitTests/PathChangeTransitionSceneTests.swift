@@ -24,16 +24,7 @@ import Testing
     static let afterChangeDB = 23.5
 
     /// Runs `aec ref=far.wav ARGS` over `scene`: the output and the `--stats` note.
-    func cancel(_ scene: RoomScene, _ args: [String] = []) throws -> (out: [Int16], note: String?) {
-        let format = StreamFormat(encoding: .s16le, sampleRate: RoomScene.rate, channels: 1)
-        let ref = dir.appendingPathComponent("far.wav")
-        try Data(TestSignals.wav(EchoSceneTests.floats(scene.far), format)).write(to: ref)
-        let r = try TestSignals.run([["aec", "ref=\(ref.path)"] + args], TestSignals.wav(EchoSceneTests.floats(scene.mic), format)) { $0.stats = .text }
-        let bytes = TestSignals.audio(r.bytes, r.report)
-        let out = (0..<bytes.count / 2).map { Int16(bitPattern: UInt16(bytes[2 * $0]) | UInt16(bytes[2 * $0 + 1]) << 8) }
-        #expect(out.count == scene.mic.count)
-        return (out, r.report.stages.first?.note)
-    }
+    func cancel(_ scene: RoomScene, _ args: [String] = []) throws -> (out: [Int16], note: String?) { try scene.cancelled(args, in: dir) }
 
     /// The path changing at 4.3 s in a room of RT60 1 s (the near end from 7.6 s; a shadow takes
     /// over 0.7–1.1 s after the change, and `aec` reports the change for a second from then): the
