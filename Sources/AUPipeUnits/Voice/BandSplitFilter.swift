@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import AUPipeGraph
+import CAUPipeSupport
 
 /// The low-pass of `aec`'s band split (`EchoBandSplit`): a linear-phase FIR at the stream's
 /// rate, used twice, to decimate by `factor` (`BandDecimator`) and to interpolate back
@@ -51,7 +52,8 @@ package struct BandSplitFilter {
 /// `BandSplitFilter`'s decimation of `channels` interleaved channels: `factor·n` stream frames
 /// in give `n` low-band frames out, output m being the filtered value at input frame m·factor.
 /// Keeps the inputs of the last `taps − 1` frames, which are also the input delayed by the
-/// round trip (`delayed`). Allocates only in `init`.
+/// round trip (`delayed`). Each channel's outputs are `aupipe_fir_decimate`'s (eight at a time,
+/// each summed in order of the taps: the same bits as one at a time). Allocates only in `init`.
 package final class BandDecimator {
     package let filter: BandSplitFilter
     package let channels: Int
@@ -61,6 +63,8 @@ package final class BandDecimator {
     private let line: UnsafeMutablePointer<Float>
     private let coefficients: UnsafeMutablePointer<Float>
     private let stride: Int
+    /// One channel's outputs (for more than one channel) and the kernel's scratch.
+    private let channelOut, scratch: UnsafeMutablePointer<Float>
 
     package init(filter: BandSplitFilter, channels: Int, maxFrames: Int) {
         self.filter = filter
@@ -71,29 +75,32 @@ package final class BandDecimator {
         line.initialize(repeating: 0, count: stride * channels)
         coefficients = .allocate(capacity: filter.taps.count)
         coefficients.initialize(from: filter.taps, count: filter.taps.count)
+        let outputs = maxFrames / filter.factor + 1
+        channelOut = .allocate(capacity: outputs)
+        scratch = .allocate(capacity: filter.factor * (outputs + filter.taps.count / filter.factor + 3))
     }
 
     deinit {
         line.deallocate()
         coefficients.deallocate()
+        channelOut.deallocate()
+        scratch.deallocate()
     }
 
     /// Decimates `frames` (a multiple of `factor`, ≤ `maxFrames`) interleaved frames of `input`
     /// into `frames / factor` interleaved frames of `output`. Until the next call, `delayed(c)`
     /// is channel c's input of this call delayed by `roundTripDelay` frames.
     package func run(_ input: UnsafePointer<Float>, frames: Int, into output: UnsafeMutablePointer<Float>) {
-        let keep = filter.taps.count - 1, n = filter.factor, count = filter.taps.count
+        let keep = filter.taps.count - 1, n = filter.factor, count = filter.taps.count, outputs = frames / n
         for c in 0..<channels {
             let l = line + c * stride
             l.update(from: l + lastFrames, count: keep)
             for f in 0..<frames { l[keep + f] = input[f * channels + c] }
-            for m in 0..<frames / n {
-                // The taps are symmetric: the window reversed is the window.
-                let w = l + m * n
-                var s: Float = 0
-                for k in 0..<count { s += coefficients[k] * w[k] }
-                output[m * channels + c] = s
-            }
+            // Output m from the window l[m·n ..< m·n + taps] (the taps are symmetric: the window
+            // reversed is the window).
+            let y = channels == 1 ? output : channelOut
+            aupipe_fir_decimate(coefficients, count, l, n, y, outputs, scratch)
+            if channels > 1 { for m in 0..<outputs { output[m * channels + c] = channelOut[m] } }
         }
         lastFrames = frames
     }
@@ -107,7 +114,8 @@ package final class BandDecimator {
 
 /// `BandSplitFilter`'s interpolation of `channels` interleaved channels: `n` low-band frames in
 /// give `factor·n` stream frames out (zeros between the samples, filtered, times `factor`).
-/// Allocates only in `init`.
+/// Each phase's outputs are `aupipe_fir_decimate`'s at stride 1 (eight at a time, each summed in
+/// order of its taps: the same bits as one at a time). Allocates only in `init`.
 package final class BandInterpolator {
     package let filter: BandSplitFilter
     package let channels: Int
@@ -119,6 +127,8 @@ package final class BandInterpolator {
     private let line: UnsafeMutablePointer<Float>
     private let stride: Int
     private var lastFrames = 0
+    /// One phase's outputs and the kernel's scratch.
+    private let phaseOut, scratch: UnsafeMutablePointer<Float>
 
     /// For calls of at most `maxFrames` low-band frames.
     package init(filter: BandSplitFilter, channels: Int, maxFrames: Int) {
@@ -136,11 +146,15 @@ package final class BandInterpolator {
         stride = phaseTaps - 1 + maxFrames
         line = .allocate(capacity: stride * channels)
         line.initialize(repeating: 0, count: stride * channels)
+        phaseOut = .allocate(capacity: maxFrames)
+        scratch = .allocate(capacity: maxFrames + phaseTaps + 3)
     }
 
     deinit {
         phases.deallocate()
         line.deallocate()
+        phaseOut.deallocate()
+        scratch.deallocate()
     }
 
     /// Interpolates `frames` interleaved low-band frames of `input` into `frames·factor`
@@ -151,14 +165,10 @@ package final class BandInterpolator {
             let l = line + c * stride
             l.update(from: l + lastFrames, count: keep)
             for f in 0..<frames { l[keep + f] = input[f * channels + c] }
-            for q in 0..<frames {
-                let w = l + q
-                for p in 0..<n {
-                    let k = phases + p * taps
-                    var s: Float = 0
-                    for i in 0..<taps { s += k[i] * w[i] }
-                    output[(q * n + p) * channels + c] = s
-                }
+            // Phase p of low-band frame q from the window l[q ..< q + taps].
+            for p in 0..<n {
+                aupipe_fir_decimate(phases + p * taps, taps, l, 1, phaseOut, frames, scratch)
+                for q in 0..<frames { output[(q * n + p) * channels + c] = phaseOut[q] }
             }
         }
         lastFrames = frames
