@@ -91,7 +91,8 @@ package final class ComfortNoise {
     package static let defaultSeed: UInt64 = 0xC0_3F0_27
 
     private let window, previous, rawPrevious, carry, work, re, im, power, smoothed, background, target: UnsafeMutablePointer<Float>
-    private var buffers: [UnsafeMutablePointer<Float>] = []
+    /// All of its float buffers, freed with the object.
+    private let buffers: FloatBuffers
     private var sinceFarEnd: Int
     /// Frames of background learnt, frames run, frames that got noise.
     package private(set) var backgroundFrames = 0, framesRun = 0, framesFilled = 0
@@ -129,13 +130,9 @@ package final class ComfortNoise {
         perSample = 1 / (Float(size) * Float(frameFrames))
         raw = MinimumStatistics(bins: size / 2 + 1, frameSeconds: seconds)
         self.lateFrames = max(0, lateFrames)
-        var made: [UnsafeMutablePointer<Float>] = []
-        func buffer(_ n: Int) -> UnsafeMutablePointer<Float> {
-            let b = UnsafeMutablePointer<Float>.allocate(capacity: n)
-            b.initialize(repeating: 0, count: n)
-            made.append(b)
-            return b
-        }
+        let buffers = FloatBuffers()
+        self.buffers = buffers
+        func buffer(_ n: Int) -> UnsafeMutablePointer<Float> { buffers.make(n) }
         let n = frameFrames
         window = buffer(2 * n)
         SqrtHannWindow.fill(window, length: 2 * n)
@@ -144,10 +141,7 @@ package final class ComfortNoise {
         background = buffer(bins); target = buffer(bins)
         rawPowers = buffer(bins * (self.lateFrames + 1))
         added = buffer(n)
-        buffers = made
     }
-
-    deinit { for b in buffers { b.deallocate() } }
 
     /// The linear canceller's output for this frame (N 16-bit samples), before the post-filter:
     /// the raw background's minimum statistics.
