@@ -17,7 +17,7 @@ package final class EchoBandSplit {
     /// Channels in (microphones, and the far end with `ref-channel=`), and which of them are
     /// microphones (the output's channels, in order).
     package let channels: Int, micChannels: [Int]
-    /// The canceller's latency, in low-band frames (a multiple of `frameFrames / factor`).
+    /// The canceller's latency, in low-band frames (samples).
     package let coreLatency: Int
     /// The input's low band, one DSP frame (`frameFrames / factor` × `channels`, interleaved),
     /// written by `analyse`.
@@ -33,8 +33,9 @@ package final class EchoBandSplit {
     /// One frame at the stream's rate: the low band interpolated (all channels, then microphones).
     private let wide: UnsafeMutablePointer<Float>
     /// The microphones' upper bands, a ring of `ringFrames` DSP frames (interleaved), holding
-    /// them back by `coreLatency`.
-    private let upper: UnsafeMutablePointer<Float>
+    /// them back by `coreLatency` × `factor` stream frames; the frame read from it (the delay
+    /// need not be whole DSP frames).
+    private let upper, upperOut: UnsafeMutablePointer<Float>
     private let ringFrames: Int
     private var ringNext = 0
 
@@ -44,7 +45,7 @@ package final class EchoBandSplit {
     /// and frames of `frameSeconds`; `comfort`: fill what the upper band's gain takes of its
     /// background with noise.
     package init(factor: Int, frameFrames: Int, channels: Int, micChannels: [Int], speakers: Int, coreLatency: Int, frameSeconds: Double, comfort: Bool) {
-        precondition(frameFrames % factor == 0 && coreLatency % (frameFrames / factor) == 0)
+        precondition(frameFrames % factor == 0)
         self.factor = factor
         self.frameFrames = frameFrames
         self.channels = channels
@@ -61,17 +62,21 @@ package final class EchoBandSplit {
         lowOut.initialize(repeating: 0, count: lowFrames * mics)
         wide = .allocate(capacity: frameFrames * channels)
         wide.initialize(repeating: 0, count: frameFrames * channels)
-        ringFrames = coreLatency / lowFrames + 1
+        ringFrames = (coreLatency + lowFrames - 1) / lowFrames + 1
         upper = .allocate(capacity: ringFrames * frameFrames * mics)
         upper.initialize(repeating: 0, count: ringFrames * frameFrames * mics)
-        gain = UpperBandGain(filter: filter, lowFrames: lowFrames, mics: mics, latencyFrames: coreLatency / lowFrames, comfort: comfort, frameSeconds: frameSeconds)
+        upperOut = .allocate(capacity: frameFrames * mics)
+        upperOut.initialize(repeating: 0, count: frameFrames * mics)
+        // The microphone's top band of the frame the output mostly comes from.
+        gain = UpperBandGain(filter: filter, lowFrames: lowFrames, mics: mics, latencyFrames: (2 * coreLatency + lowFrames) / (2 * lowFrames), comfort: comfort,
+                             frameSeconds: frameSeconds)
         referenceDecimator = speakers > 0 ? BandDecimator(filter: filter, channels: speakers, maxFrames: frameFrames) : nil
         referenceWide = .allocate(capacity: frameFrames * max(1, speakers))
         referenceWide.initialize(repeating: 0, count: frameFrames * max(1, speakers))
     }
 
     deinit {
-        for p in [low, lowOut, wide, upper, referenceWide] { p.deallocate() }
+        for p in [low, lowOut, wide, upper, upperOut, referenceWide] { p.deallocate() }
     }
 
     /// The far end's decimation (`ref=`), and one DSP frame of it at the stream's rate.
@@ -115,10 +120,13 @@ package final class EchoBandSplit {
     /// canceller kept).
     package func synthesise(into output: UnsafeMutablePointer<Float>) {
         let mics = micChannels.count
+        // The samples `coreLatency` × `factor` before the frame analysed last began (which is at `ringNext`).
+        let total = ringFrames * frameFrames, from = (ringNext * frameFrames - coreLatency * factor + total) % total
+        let first = min(frameFrames, total - from)
+        upperOut.update(from: upper + from * mics, count: first * mics)
+        if first < frameFrames { (upperOut + first * mics).update(from: upper, count: (frameFrames - first) * mics) }
         ringNext = (ringNext + 1) % ringFrames
-        // The oldest frame in the ring: the one `coreLatency` earlier than the frame analysed last.
-        let u = upper + ringNext * frameFrames * mics
         synthesisInterpolator.run(lowOut, frames: frameFrames / factor, into: output)
-        gain.apply(upper: u, frames: frameFrames, lowOut: lowOut, adding: output)
+        gain.apply(upper: upperOut, frames: frameFrames, lowOut: lowOut, adding: output)
     }
 }
