@@ -36,6 +36,10 @@ package final class EchoBandSplit {
     /// them back by `coreLatency` × `factor` stream frames; the frame read from it (the delay
     /// need not be whole DSP frames).
     private let upper, upperOut: UnsafeMutablePointer<Float>
+    /// The canceller's latency beyond whole frames (low-band samples), and the input's low band
+    /// held back by it for the upper band's gain (that many samples, then this frame's).
+    private let heldFrames: Int
+    private let lowHeld: UnsafeMutablePointer<Float>
     private let ringFrames: Int
     private var ringNext = 0
 
@@ -67,16 +71,19 @@ package final class EchoBandSplit {
         upper.initialize(repeating: 0, count: ringFrames * frameFrames * mics)
         upperOut = .allocate(capacity: frameFrames * mics)
         upperOut.initialize(repeating: 0, count: frameFrames * mics)
-        // The microphone's top band of the frame the output mostly comes from.
-        gain = UpperBandGain(filter: filter, lowFrames: lowFrames, mics: mics, latencyFrames: (2 * coreLatency + lowFrames) / (2 * lowFrames), comfort: comfort,
-                             frameSeconds: frameSeconds)
+        // The gain compares the output's top band with the microphone's of the same samples: whole
+        // frames back through its ring, the rest through `lowHeld`.
+        gain = UpperBandGain(filter: filter, lowFrames: lowFrames, mics: mics, latencyFrames: coreLatency / lowFrames, comfort: comfort, frameSeconds: frameSeconds)
+        heldFrames = coreLatency % lowFrames
+        lowHeld = .allocate(capacity: (lowFrames + heldFrames) * channels)
+        lowHeld.initialize(repeating: 0, count: (lowFrames + heldFrames) * channels)
         referenceDecimator = speakers > 0 ? BandDecimator(filter: filter, channels: speakers, maxFrames: frameFrames) : nil
         referenceWide = .allocate(capacity: frameFrames * max(1, speakers))
         referenceWide.initialize(repeating: 0, count: frameFrames * max(1, speakers))
     }
 
     deinit {
-        for p in [low, lowOut, wide, upper, upperOut, referenceWide] { p.deallocate() }
+        for p in [low, lowOut, wide, upper, upperOut, lowHeld, referenceWide] { p.deallocate() }
     }
 
     /// The far end's decimation (`ref=`), and one DSP frame of it at the stream's rate.
@@ -111,7 +118,15 @@ package final class EchoBandSplit {
             let c = micChannels[m], delayed = decimator.delayed(c)
             for f in 0..<frameFrames { u[f * mics + m] = delayed[f] - wide[f * channels + c] }
         }
-        gain.addMicrophone(low, channels: channels, micChannels: micChannels)
+        if heldFrames == 0 {
+            gain.addMicrophone(low, channels: channels, micChannels: micChannels)
+        } else {
+            // The held samples, then this frame's; the gain reads the first `lowFrames`, the last `heldFrames` stay.
+            let lowFrames = frameFrames / factor, held = heldFrames * channels
+            (lowHeld + held).update(from: low, count: lowFrames * channels)
+            gain.addMicrophone(lowHeld, channels: channels, micChannels: micChannels)
+            lowHeld.update(from: lowHeld + lowFrames * channels, count: held)
+        }
     }
 
     /// One DSP frame of output into `output` (`frameFrames` × microphones, interleaved): the
