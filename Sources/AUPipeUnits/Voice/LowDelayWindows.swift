@@ -47,7 +47,8 @@ package final class LowDelayWindows {
         let long = Int((longFrameSeconds * Double(rate)).rounded())
         guard frameFrames < long else { return LowDelayWindows(standard: frameFrames) }
         let overlap = min(frameFrames, max(1, Int((overlapSeconds * Double(rate)).rounded())))
-        return LowDelayWindows(length: max(2 * long, frameFrames + overlap + 1), hop: frameFrames, overlap: overlap)
+        let length = Int((longSeconds * Double(rate)).rounded())
+        return LowDelayWindows(length: max(length, frameFrames + overlap + 1), hop: frameFrames, overlap: overlap)
     }
 
     /// The standard windows: 2N-sample sqrt-Hann (`SqrtHannWindow`) for both, M = N.
