@@ -17,7 +17,7 @@ package final class EchoBandSplit {
     /// Channels in (microphones, and the far end with `ref-channel=`), and which of them are
     /// microphones (the output's channels, in order).
     package let channels: Int, micChannels: [Int]
-    /// The canceller's latency, in low-band frames (a multiple of `frameFrames / factor`).
+    /// The canceller's latency, in low-band frames (samples).
     package let coreLatency: Int
     /// The input's low band, one DSP frame (`frameFrames / factor` × `channels`, interleaved),
     /// written by `analyse`.
@@ -33,8 +33,13 @@ package final class EchoBandSplit {
     /// One frame at the stream's rate: the low band interpolated (all channels, then microphones).
     private let wide: UnsafeMutablePointer<Float>
     /// The microphones' upper bands, a ring of `ringFrames` DSP frames (interleaved), holding
-    /// them back by `coreLatency`.
-    private let upper: UnsafeMutablePointer<Float>
+    /// them back by `coreLatency` × `factor` stream frames; the frame read from it (the delay
+    /// need not be whole DSP frames).
+    private let upper, upperOut: UnsafeMutablePointer<Float>
+    /// The canceller's latency beyond whole frames (low-band samples), and the input's low band
+    /// held back by it for the upper band's gain (that many samples, then this frame's).
+    private let heldFrames: Int
+    private let lowHeld: UnsafeMutablePointer<Float>
     private let ringFrames: Int
     private var ringNext = 0
 
@@ -44,7 +49,7 @@ package final class EchoBandSplit {
     /// and frames of `frameSeconds`; `comfort`: fill what the upper band's gain takes of its
     /// background with noise.
     package init(factor: Int, frameFrames: Int, channels: Int, micChannels: [Int], speakers: Int, coreLatency: Int, frameSeconds: Double, comfort: Bool) {
-        precondition(frameFrames % factor == 0 && coreLatency % (frameFrames / factor) == 0)
+        precondition(frameFrames % factor == 0)
         self.factor = factor
         self.frameFrames = frameFrames
         self.channels = channels
@@ -61,17 +66,24 @@ package final class EchoBandSplit {
         lowOut.initialize(repeating: 0, count: lowFrames * mics)
         wide = .allocate(capacity: frameFrames * channels)
         wide.initialize(repeating: 0, count: frameFrames * channels)
-        ringFrames = coreLatency / lowFrames + 1
+        ringFrames = (coreLatency + lowFrames - 1) / lowFrames + 1
         upper = .allocate(capacity: ringFrames * frameFrames * mics)
         upper.initialize(repeating: 0, count: ringFrames * frameFrames * mics)
+        upperOut = .allocate(capacity: frameFrames * mics)
+        upperOut.initialize(repeating: 0, count: frameFrames * mics)
+        // The gain compares the output's top band with the microphone's of the same samples: whole
+        // frames back through its ring, the rest through `lowHeld`.
         gain = UpperBandGain(filter: filter, lowFrames: lowFrames, mics: mics, latencyFrames: coreLatency / lowFrames, comfort: comfort, frameSeconds: frameSeconds)
+        heldFrames = coreLatency % lowFrames
+        lowHeld = .allocate(capacity: (lowFrames + heldFrames) * channels)
+        lowHeld.initialize(repeating: 0, count: (lowFrames + heldFrames) * channels)
         referenceDecimator = speakers > 0 ? BandDecimator(filter: filter, channels: speakers, maxFrames: frameFrames) : nil
         referenceWide = .allocate(capacity: frameFrames * max(1, speakers))
         referenceWide.initialize(repeating: 0, count: frameFrames * max(1, speakers))
     }
 
     deinit {
-        for p in [low, lowOut, wide, upper, referenceWide] { p.deallocate() }
+        for p in [low, lowOut, wide, upper, upperOut, lowHeld, referenceWide] { p.deallocate() }
     }
 
     /// The far end's decimation (`ref=`), and one DSP frame of it at the stream's rate.
@@ -106,7 +118,15 @@ package final class EchoBandSplit {
             let c = micChannels[m], delayed = decimator.delayed(c)
             for f in 0..<frameFrames { u[f * mics + m] = delayed[f] - wide[f * channels + c] }
         }
-        gain.addMicrophone(low, channels: channels, micChannels: micChannels)
+        if heldFrames == 0 {
+            gain.addMicrophone(low, channels: channels, micChannels: micChannels)
+        } else {
+            // The held samples, then this frame's; the gain reads the first `lowFrames`, the last `heldFrames` stay.
+            let lowFrames = frameFrames / factor, held = heldFrames * channels
+            (lowHeld + held).update(from: low, count: lowFrames * channels)
+            gain.addMicrophone(lowHeld, channels: channels, micChannels: micChannels)
+            lowHeld.update(from: lowHeld + lowFrames * channels, count: held)
+        }
     }
 
     /// One DSP frame of output into `output` (`frameFrames` × microphones, interleaved): the
@@ -115,10 +135,13 @@ package final class EchoBandSplit {
     /// canceller kept).
     package func synthesise(into output: UnsafeMutablePointer<Float>) {
         let mics = micChannels.count
+        // The samples `coreLatency` × `factor` before the frame analysed last began (which is at `ringNext`).
+        let total = ringFrames * frameFrames, from = (ringNext * frameFrames - coreLatency * factor + total) % total
+        let first = min(frameFrames, total - from)
+        upperOut.update(from: upper + from * mics, count: first * mics)
+        if first < frameFrames { (upperOut + first * mics).update(from: upper, count: (frameFrames - first) * mics) }
         ringNext = (ringNext + 1) % ringFrames
-        // The oldest frame in the ring: the one `coreLatency` earlier than the frame analysed last.
-        let u = upper + ringNext * frameFrames * mics
         synthesisInterpolator.run(lowOut, frames: frameFrames / factor, into: output)
-        gain.apply(upper: u, frames: frameFrames, lowOut: lowOut, adding: output)
+        gain.apply(upper: upperOut, frames: frameFrames, lowOut: lowOut, adding: output)
     }
 }

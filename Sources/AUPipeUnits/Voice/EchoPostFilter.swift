@@ -56,8 +56,8 @@ package final class EchoPostFilter {
         }
         if comfortOn, mics == 1, let settings {
             // The far end's silence before the output is background again: the echo's tail, and
-            // the frames the output comes late.
-            let late = (preprocessors.isEmpty ? 0 : 1) + (residual == nil ? 0 : 1)
+            // the frames the output comes late (the suppressor's low-delay windows: none, to the nearest frame).
+            let late = (preprocessors.isEmpty ? 0 : 1) + ((residual?.latencySamples ?? 0) * 2 >= frameFrames ? 1 : 0)
             comfort = ComfortNoise(frameFrames: frameFrames, rate: rate, hangoverFrames: (layout.tailFrames + frameFrames - 1) / frameFrames + late,
                                    denoiseDB: settings.denoise ?? 0, lateFrames: late)
         } else {
@@ -78,8 +78,9 @@ package final class EchoPostFilter {
 
     /// The frames the output comes late, for the frame blocker to remove: speex's preprocessor
     /// gives each frame out one frame later, the residual echo suppressor one more (one in all
-    /// when the suppressor does the preprocessor's work).
-    package var latencyFrames: Int { (preprocessors.isEmpty ? 0 : frameFrames) + (residual == nil ? 0 : frameFrames) }
+    /// when the suppressor does the preprocessor's work; with its low-delay windows, for frames
+    /// under 20 ms, only their overlap: `ResidualEchoSuppressor.latencySamples`).
+    package var latencyFrames: Int { (preprocessors.isEmpty ? 0 : frameFrames) + (residual?.latencySamples ?? 0) }
 
     /// One frame in place: `out`, the linear canceller's output (`frameFrames × mics`), `rec`
     /// its microphone input, `play` its reference. `echo`: the state the preprocessor is to read

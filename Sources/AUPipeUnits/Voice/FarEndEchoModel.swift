@@ -68,9 +68,11 @@ package final class FarEndEchoModel {
     package let frameFrames: Int, fftSize: Int, bins: Int, lags: Int
     private let fft: RealFFT
     private let holdDecay: Float, couplingRate: Float, leakageRate: Float
-    private let window: UnsafeMutablePointer<Float>
-    /// The far end's frames (mono, full scale 1): this one, and the two the window covers.
-    private var xIn, xNow, xPrev: UnsafeMutablePointer<Float>
+    /// The suppressor's analysis window (`LowDelayWindows`, L samples).
+    private let window: UnsafePointer<Float>
+    private let windowFrames: Int
+    /// The far end (mono, full scale 1): this frame's N samples, and the L the window covers.
+    private let xIn, xHist: UnsafeMutablePointer<Float>
     /// FFT work (fftSize), the spectrum (bins each).
     private let work, re, im: UnsafeMutablePointer<Float>
     /// |X|² of the last `lags` windows (lags × bins; `head` is the newest).
@@ -81,6 +83,8 @@ package final class FarEndEchoModel {
     private let floorRise: Float, warmFrames: Int
     /// Every buffer below, freed with the object.
     private let buffers: FloatBuffers
+    /// Keeps the window alive.
+    private let windows: LowDelayWindows
     /// Whether the delay was known at the previous frame.
     private var knewDelay = false
     /// L over all bins: C's power over D's in frames of echo alone by Ŷ (1 until there are any).
@@ -95,9 +99,12 @@ package final class FarEndEchoModel {
     /// The predicted residual of the last frame (F, per bin; valid while `update` returned > 0).
     package var residual: UnsafePointer<Float> { UnsafePointer(predicted) }
 
-    /// For the suppressor's frames of `frameFrames` at `rate` Hz, FFT `fftSize`; `maxDelayFrames`
-    /// (`max-delay=`, samples) bounds the lags searched before the delay is known.
-    package init(frameFrames: Int, fftSize: Int, rate: Int, maxDelayFrames: Int) {
+    /// For the suppressor's frames of `frameFrames` at `rate` Hz, FFT `fftSize`, analysis window
+    /// `windows`' (its `analysis`; nil: 2N-sample sqrt-Hann); `maxDelayFrames` (`max-delay=`,
+    /// samples) bounds the lags searched before the delay is known.
+    package init(frameFrames: Int, fftSize: Int, rate: Int, maxDelayFrames: Int, windows: LowDelayWindows? = nil) {
+        let windows = windows ?? LowDelayWindows(standard: frameFrames)
+        self.windows = windows
         self.frameFrames = frameFrames
         self.fftSize = fftSize
         bins = fftSize / 2 + 1
@@ -115,9 +122,9 @@ package final class FarEndEchoModel {
         self.buffers = buffers
         func buffer(_ n: Int, _ value: Float = 0) -> UnsafeMutablePointer<Float> { buffers.make(n, value) }
         let n = frameFrames, k = fftSize / 2 + 1
-        window = buffer(2 * n)
-        SqrtHannWindow.fill(window, length: 2 * n)
-        xIn = buffer(n); xNow = buffer(n); xPrev = buffer(n)
+        window = UnsafePointer(windows.analysis)
+        windowFrames = windows.length
+        xIn = buffer(n); xHist = buffer(windows.length)
         work = buffer(fftSize); re = buffer(k); im = buffer(k)
         ring = buffer(lags * k)
         qAll = buffer(k); qKnown = buffer(k); sq = buffer(k)
@@ -138,10 +145,12 @@ package final class FarEndEchoModel {
             for c in 0..<speakers { x += reference[i * speakers + c] }
             xIn[i] = x / Float(speakers)
         }
-        for i in 0..<n { work[i] = window[i] * xPrev[i]; work[n + i] = window[n + i] * xNow[i] }
-        for i in (2 * n)..<fftSize { work[i] = 0 }
+        let l = windowFrames
+        for i in 0..<l { work[i] = window[i] * xHist[i] }
+        for i in l..<fftSize { work[i] = 0 }
         fft.forward(work, re: re, im: im)
-        (xPrev, xNow, xIn) = (xNow, xIn, xPrev)
+        for i in 0..<(l - n) { xHist[i] = xHist[i + n] }
+        for i in 0..<n { xHist[l - n + i] = xIn[i] }
         head = (head + 1) % lags
         let newest = ring + head * bins
         for k in 0..<bins { newest[k] = re[k] * re[k] + im[k] * im[k] }

@@ -60,14 +60,14 @@ package final class NoiseSuppressionGain {
 
     /// For the suppressor's `bins` of an `fftSize`-point transform of frames of `frameFrames` at
     /// `rate` Hz; `denoiseDB` (0 for none), `suppressDB`, `activeDB`: `denoise=`, `suppress=`,
-    /// `suppress-active=` (dB, negative).
-    package init(bins: Int, fftSize: Int, frameFrames: Int, rate: Int, denoiseDB: Double, suppressDB: Double, activeDB: Double) {
+    /// `suppress-active=` (dB, negative); `windowFrames`: the suppressor's analysis window (nil: 2N).
+    package init(bins: Int, fftSize: Int, frameFrames: Int, rate: Int, denoiseDB: Double, suppressDB: Double, activeDB: Double, windowFrames: Int? = nil) {
         self.bins = bins
         bands = BarkBands(bins: bins, fftSize: fftSize, rate: rate)
         let buffers = FloatBuffers()
         self.buffers = buffers
         func buffer(_ n: Int, _ value: Float = 0) -> UnsafeMutablePointer<Float> { buffers.make(n, value) }
-        let step = Float(2 * frameFrames) / 32768
+        let step = Float(windowFrames ?? 2 * frameFrames) / 32768
         unit = step * step
         let m = bands.count
         gain = buffer(bins, 1); noise = buffer(bins, unit); smoothed = buffer(bins); minimum = buffer(bins); minimumNext = buffer(bins)

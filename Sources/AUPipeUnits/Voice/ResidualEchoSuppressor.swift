@@ -10,9 +10,11 @@ import Glibc
 /// saturating loudspeaker's harmonics and intermodulation) — taken out per frequency bin
 /// without ducking the near talker.
 ///
-/// It runs on one microphone, in the aec's frames of N samples, on an STFT of 2N-sample
-/// sqrt-Hann windows at a hop of N (zero-padded to a power of two), and adds one frame of
-/// latency (which `aec` removes from the output's timing). Per bin:
+/// It runs on one microphone, in the aec's frames of N samples, on an STFT at a hop of N
+/// (zero-padded to a power of two): 2N-sample sqrt-Hann windows, one frame of latency, for
+/// frames of 20 ms or more; for shorter frames the low-delay windows (`LowDelayWindows`: the
+/// gain on a 40 ms analysis window, a short synthesis window, 2.5 ms of latency). `aec` removes
+/// the latency (`latencySamples`) from the output's timing. Per bin:
 /// - the signals: C, the canceller's output before speex's preprocessor; Ŷ = D − C, the
 ///   linear filter's echo estimate; D, the microphone; E, what the gain applies to: speex's
 ///   preprocessor's output (C, Ŷ and D held one frame to line up with it), or, with its work
@@ -55,7 +57,7 @@ import Glibc
 /// in double talk than is allowed (`EchoSceneTests`; figures in bench/README.md).
 /// Everything is allocated in `init`; `capture` and `run` allocate nothing.
 package final class ResidualEchoSuppressor {
-    /// Samples per frame (N), the FFT size (a power of two ≥ 2N) and its bins (size/2 + 1).
+    /// Samples per frame (N), the FFT size (a power of two ≥ the analysis window) and its bins (size/2 + 1).
     package let frameFrames: Int
     package let fftSize: Int
     package let bins: Int
@@ -75,12 +77,16 @@ package final class ResidualEchoSuppressor {
     /// Bins each side of S's spread.
     private let spreadBins: Int
 
-    private let window: UnsafeMutablePointer<Float>
-    /// Time signals (N each): this frame's Ŷ, D and C as captured before the preprocessor, the
-    /// frames they line up with now and the frames before those, E's previous frame, and the
-    /// overlap-add carry.
-    private var yIn, cIn, yNow, cNow, yPrev, cPrev: UnsafeMutablePointer<Float>
-    private let ePrev, carry: UnsafeMutablePointer<Float>
+    /// The analysis and synthesis windows and the overlap-add (`LowDelayWindows`), and the
+    /// analysis window's length (L: 2N, or longer for short frames).
+    package let windows: LowDelayWindows
+    private let windowFrames: Int
+    /// Time signals: this frame's Ŷ and C as captured before the preprocessor (N each); the last
+    /// L samples of Ŷ, C and E that the analysis window covers (the frames E lines up with); the
+    /// synthesis's output (N).
+    private let yIn, cIn, yHist, cHist, eHist, synthesised: UnsafeMutablePointer<Float>
+    /// The samples the output comes late: a frame with the standard windows, M with the low-delay ones.
+    package var latencySamples: Int { windows.overlap }
     /// FFT work (fftSize each).
     private let re, im, re2: UnsafeMutablePointer<Float>
     /// Per bin: E's spectrum (for synthesis); C's, Ŷ's and D's smoothed spectra and cross
@@ -133,8 +139,10 @@ package final class ResidualEchoSuppressor {
                  preprocess: PreprocessSettings? = nil) {
         micNotch = SpeexDCNotch(rate: rate)
         self.frameFrames = frameFrames
+        windows = LowDelayWindows.suppressor(frameFrames: frameFrames, rate: rate)
+        windowFrames = windows.length
         var size = 1
-        while size < 2 * frameFrames { size <<= 1 }
+        while size < windowFrames { size <<= 1 }
         fftSize = size
         bins = size / 2 + 1
         fft = FFT(size: size)
@@ -156,10 +164,8 @@ package final class ResidualEchoSuppressor {
             return b
         }
         let n = frameFrames, k = size / 2 + 1
-        window = buffer(2 * n)
-        SqrtHannWindow.fill(window, length: 2 * n)
-        yIn = buffer(n); cIn = buffer(n); yNow = buffer(n); cNow = buffer(n)
-        yPrev = buffer(n); cPrev = buffer(n); ePrev = buffer(n); carry = buffer(n)
+        yIn = buffer(n); cIn = buffer(n); synthesised = buffer(n)
+        yHist = buffer(windowFrames); cHist = buffer(windowFrames); eHist = buffer(windowFrames)
         re = buffer(size); im = buffer(size); re2 = buffer(size)
         eRe = buffer(k); eIm = buffer(k)
         see = buffer(k); syy = buffer(k); sdd = buffer(k); sdyRe = buffer(k); sdyIm = buffer(k); eFast = buffer(k)
@@ -171,8 +177,9 @@ package final class ResidualEchoSuppressor {
         residual = buffer(k); buffers = made
         transition = PathChangeTransition(bins: k, frameSeconds: seconds)
         nearEnd = keepsNearEnd ? NearEndPresence(size: size, rate: rate, frameSeconds: seconds) : nil
-        inside = preprocess.map { SuppressorPreprocess(bins: k, fftSize: size, frameFrames: frameFrames, rate: rate, settings: $0) }
-        farEnd = maxDelayFrames.map { FarEndEchoModel(frameFrames: frameFrames, fftSize: size, rate: rate, maxDelayFrames: $0) }
+        let windows = windows
+        inside = preprocess.map { SuppressorPreprocess(bins: k, fftSize: size, frameFrames: frameFrames, rate: rate, settings: $0, windows: windows) }
+        farEnd = maxDelayFrames.map { FarEndEchoModel(frameFrames: frameFrames, fftSize: size, rate: rate, maxDelayFrames: $0, windows: windows) }
         // Until it has adapted: a residual `initialWeight` of the echo estimate.
         w1.update(repeating: Self.initialWeight, count: k)
         minNow.update(repeating: .greatestFiniteMagnitude, count: k)
@@ -200,22 +207,22 @@ package final class ResidualEchoSuppressor {
     package func run(_ frame: UnsafeMutablePointer<Int16>, doubleTalk: Bool, pathChanged reported: Bool = false,
                      reference: UnsafePointer<Float>? = nil, speakers: Int = 1, delay: Int? = nil, echoOutput: UnsafePointer<Int16>? = nil) {
         if let farEnd, let reference { farEnd.analyse(reference: reference, speakers: speakers, delay: delay) }
-        let n = frameFrames, size = fftSize
-        if inside != nil { (yPrev, yNow, yIn) = (yNow, yIn, yPrev); (cPrev, cNow, cIn) = (cNow, cIn, cPrev) } // `frame` is C
+        let n = frameFrames, size = fftSize, l = windowFrames, window = windows.analysis
+        if inside != nil { slide(cHist, cIn); slide(yHist, yIn) } // `frame` is C
+        for i in 0..<(l - n) { eHist[i] = eHist[i + n] }
+        for i in 0..<n { eHist[l - n + i] = Float(frame[i]) / 32768 }
         // Analysis: the canceller's output C and Ŷ in one complex transform, E in another (D is
         // their sum, Ŷ + C).
-        for i in 0..<n {
-            let e = Float(frame[i]) / 32768
-            re[i] = window[i] * cPrev[i]; re[n + i] = window[n + i] * cNow[i]
-            im[i] = window[i] * yPrev[i]; im[n + i] = window[n + i] * yNow[i]
-            re2[i] = window[i] * ePrev[i]; re2[n + i] = window[n + i] * e
-            ePrev[i] = e
+        for i in 0..<l {
+            re[i] = window[i] * cHist[i]
+            im[i] = window[i] * yHist[i]
+            re2[i] = window[i] * eHist[i]
         }
-        for i in (2 * n)..<size { re[i] = 0; im[i] = 0; re2[i] = 0 }
+        for i in l..<size { re[i] = 0; im[i] = 0; re2[i] = 0 }
         fft.forward(real: re, imag: im)
         realFFT.forward(re2, re: eRe, im: eIm)
-        // Ŷ and C move on a frame (the oldest buffers take the next capture).
-        if inside == nil { (yPrev, yNow, yIn) = (yNow, yIn, yPrev); (cPrev, cNow, cIn) = (cNow, cIn, cPrev) }
+        // Ŷ and C move on a frame (behind the preprocessor's output by one).
+        if inside == nil { slide(cHist, cIn); slide(yHist, yIn) }
 
         let a = Self.statsSmoothing, g = Self.gainPowerSmoothing
         // Per bin (`aupipe_res_statistics`, C: eight bins at a time, the same bits as one by one):
@@ -331,16 +338,20 @@ package final class ResidualEchoSuppressor {
         aupipe_res_gains(bins, w1, w2, w3In, p, s, bIn, eFast, noise, rawGain, Self.nearCoherence, Self.nearOverResidual, beta, activeGain, floor,
                          Self.gainSmoothing, gain)
         // Synthesis: G·E (C in bins of near end), the inverse transform, the window, overlap-add.
-        inside?.update(re: re, im: im, size: size, cRe: eRe, cIm: eIm, c: cNow, y: yNow, frameFrames: n, echoOutput: echoOutput)
+        inside?.update(re: re, im: im, size: size, cRe: eRe, cIm: eIm, c: cHist + (l - n), y: yHist + (l - n), frameFrames: n, echoOutput: echoOutput)
         for k in 0..<bins { let g = gain[k] * (inside?.gain[k] ?? 1); re[k] = g * eRe[k]; im[k] = g * eIm[k] }
         if let nearEnd, nearEndFrame { for k in 0..<bins where nearEnd.present[k] > 0 { re[k] = nearEnd.cRe[k]; im[k] = nearEnd.cIm[k] } }
         realFFT.inverse(re: re, im: im, into: re2)
-        for i in 0..<n {
-            let x = carry[i] + window[i] * re2[i]
-            carry[i] = window[n + i] * re2[n + i]
-            frame[i] = SampleCodec.s16(x, clipped: &clipped)
-        }
+        windows.synthesise(re2, into: synthesised)
+        for i in 0..<n { frame[i] = SampleCodec.s16(synthesised[i], clipped: &clipped) }
         framesRun += 1
+    }
+
+    /// Moves `history` (the analysis window's L samples) on by a frame, `frame`'s N samples last.
+    private func slide(_ history: UnsafeMutablePointer<Float>, _ frame: UnsafePointer<Float>) {
+        let n = frameFrames, l = windowFrames
+        for i in 0..<(l - n) { history[i] = history[i + n] }
+        for i in 0..<n { history[l - n + i] = frame[i] }
     }
 
     /// Output samples clipped to 16 bits (an overlap-add of gains ≤ 1 stays within full scale

@@ -18,8 +18,10 @@ package final class SuppressorPreprocess {
     private let fft: RealFFT
     private let work, workRe, workIm: UnsafeMutablePointer<Float>
     private let size: Int
-    /// The sqrt-Hann window of the suppressor's STFT, and the previous frame's Ŷ of the state read.
-    private let window, yBefore: UnsafeMutablePointer<Float>
+    /// The suppressor's analysis window (`LowDelayWindows`, L samples), and the L − N samples of
+    /// Ŷ of the state read before this frame's.
+    private let windows: LowDelayWindows
+    private let yBefore: UnsafeMutablePointer<Float>
     /// C and Ŷ of the state the leak is read from, when it is not the one in use (`update`'s `echoOutput`).
     private let cOther, yOther: UnsafeMutablePointer<Float>
     /// mdf.c's pre-emphasis: its leak regression runs on signals filtered by 1 − 0.9·z⁻¹.
@@ -29,19 +31,21 @@ package final class SuppressorPreprocess {
     private let buffers: FloatBuffers
 
     /// For the suppressor's `bins` of an `fftSize`-point transform of frames of `frameFrames`
-    /// at `rate` Hz, with the preprocessor's `settings` (`denoise=`, `suppress=`, `suppress-active=`).
-    package init(bins: Int, fftSize: Int, frameFrames: Int, rate: Int, settings: PreprocessSettings) {
+    /// at `rate` Hz, with the preprocessor's `settings` (`denoise=`, `suppress=`, `suppress-active=`),
+    /// and the suppressor's `windows` (nil: 2N-sample sqrt-Hann).
+    package init(bins: Int, fftSize: Int, frameFrames: Int, rate: Int, settings: PreprocessSettings, windows: LowDelayWindows? = nil) {
+        let windows = windows ?? LowDelayWindows(standard: frameFrames)
+        self.windows = windows
         self.bins = bins
         leak = LeakResidual(bins: bins, frameFrames: frameFrames, rate: rate)
         noise = NoiseSuppressionGain(bins: bins, fftSize: fftSize, frameFrames: frameFrames, rate: rate, denoiseDB: settings.denoise ?? 0,
-                                     suppressDB: settings.echoSuppress, activeDB: settings.echoSuppressActive)
+                                     suppressDB: settings.echoSuppress, activeDB: settings.echoSuppressActive, windowFrames: windows.length)
         let buffers = FloatBuffers()
         self.buffers = buffers
         func buffer(_ n: Int) -> UnsafeMutablePointer<Float> { buffers.make(n) }
         cPower = buffer(bins); yPower = buffer(bins); cFrame = buffer(bins); yFrame = buffer(bins); emphasis = buffer(bins)
         work = buffer(fftSize); workRe = buffer(bins); workIm = buffer(bins)
-        window = buffer(2 * frameFrames); yBefore = buffer(frameFrames); cOther = buffer(frameFrames); yOther = buffer(frameFrames)
-        SqrtHannWindow.fill(window, length: 2 * frameFrames)
+        yBefore = buffer(windows.length - frameFrames); cOther = buffer(frameFrames); yOther = buffer(frameFrames)
         size = fftSize
         fft = RealFFT(size: fftSize)
         // |1 − 0.9·e^(−jω)|² per bin.
@@ -85,13 +89,17 @@ package final class SuppressorPreprocess {
                 yOther[i] = c[i] + y[i] - cOther[i]
             }
             (c, y) = (UnsafePointer(cOther), UnsafePointer(yOther))
-            // Ŷ's power over the suppressor's window (the previous frame's and this one).
-            for i in 0..<n { work[i] = window[i] * yBefore[i]; work[n + i] = window[n + i] * y[i] }
-            for i in (2 * n)..<size { work[i] = 0 }
+            // Ŷ's power over the suppressor's window (the frames before and this one).
+            let window = windows.analysis, before = windows.length - n
+            for i in 0..<before { work[i] = window[i] * yBefore[i] }
+            for i in 0..<n { work[before + i] = window[before + i] * y[i] }
+            for i in windows.length..<size { work[i] = 0 }
             fft.forward(work, re: workRe, im: workIm)
             for k in 0..<bins { yPower[k] = workRe[k] * workRe[k] + workIm[k] * workIm[k] }
         }
-        yBefore.update(from: y, count: n)
+        let before = windows.length - n
+        for i in 0..<(before - n) { yBefore[i] = yBefore[i + n] }
+        for i in 0..<n { yBefore[before - n + i] = y[i] }
         var cEnergy: Float = 0, yEnergy: Float = 0
         for i in 0..<n { cEnergy += c[i] * c[i]; yEnergy += y[i] * y[i] }
         framePower(c, count: n, into: cFrame)
