@@ -1,0 +1,103 @@
+import AUPipeGraph
+
+/// The residual echo suppressor's release after a near talker stops: in a frame the suppressor
+/// still takes for a near end's (its double-talk detector holds 0.2 s and falls slowly, its
+/// coherence test reads spectra smoothed over about 130 ms), the bins whose canceller output C
+/// the residual model explains in this very frame get the echo-alone gain.
+///
+/// Why: in the pauses between a near talker's words inside double talk, and for a few frames
+/// after the last one, the linear stage cancels as elsewhere but the suppressor stays in near-end
+/// mode (gentle β, `suppress-active=` floor, a gain smoothed over frames that still hold the
+/// word): on bench/aec's rooms 20–60 % of a scene's residual echo sat in the 60 ms after a near
+/// word, 25–30 dB under the echo where the frames away from the near end reach 45–55 (figures in
+/// bench/README.md, "The double talk's exit").
+///
+/// Per frame in near-end mode (outside an echo-path change), on this frame's unsmoothed spectra
+/// (C and Ŷ split from the suppressor's transform, D = C + Ŷ; R the predicted residual, N the
+/// noise floor, per bin):
+/// - the near end is heard now in a bin when |D|² > `NearEndPresence.micOverEcho`·(|Ŷ|² +
+///   `NearEndPresence.backgroundOverFloor`·N) and |C|² > `NearEndPresence.overResidual`·(R + N)
+///   (`NearEndPresence`'s test without its smoothing); such bins are never released, and a frame
+///   where they hold more than `heardShare` of C's power is not released at all;
+/// - the frame is released when Σ|C|² ≤ `frameMargin`·Σ(R + N): the model explains the frame;
+/// - and only once this stretch of near-end mode has had a frame with Σ|C|² ≥ `clearTalker`·Σ(R +
+///   N), a talker the model cannot be mistaken for: a quiet near talker (10–16 dB under the echo)
+///   sits close to R in most of their frames, where "explained" cannot tell their speech from
+///   their pauses (tried without: bench/aec's quiet talkers lost up to 0.13 dB).
+/// In a released frame every bin not heard now gets at most the echo-alone gain computed from this
+/// frame's |C|²: max(1 − β·R/|C|², √(bed/|C|²), `suppress=`'s floor), where the noise bed is the
+/// least of N and the background of the preprocessor's noise estimate when it runs inside the
+/// suppressor (N follows the residual echo up while the far end talks on; that estimate does not).
+/// Everything is allocated in `init`; `apply` allocates nothing.
+package final class NearEndRelease {
+    /// A released frame's C within this many times its predicted residual and noise (3 dB, over
+    /// all bins): on bench/aec's rooms 90–96 % of the residual-only frames' echo is within it, and
+    /// 0.2–0.4 % of the near end's power (figures in bench/README.md).
+    package static let frameMargin: Float = 2
+    /// A stretch of near-end mode is released only after a frame this far above its predicted
+    /// residual and noise (20 dB): a near talker at the echo's level reads 20–30 dB, a quiet one
+    /// (10–16 dB under the echo) seldom does (10 dB: the quiet talkers lost 0.02–0.07 dB).
+    package static let clearTalker: Float = 100
+    /// A frame whose bins with the near end heard now hold more than this share of C's power is
+    /// not released (`NearEndPresence.frameShare`'s half: a word's onset shows in a few bins first).
+    package static let heardShare: Float = 0.1
+
+    package let bins: Int
+    private let size: Int
+    private let buffers = FloatBuffers()
+    /// Per bin: this frame's |C|², and whether the near end is heard in it now (1) or not (0).
+    private let cPower, heard: UnsafeMutablePointer<Float>
+    /// Whether this stretch of near-end mode has had a clear talker.
+    private var clear = false
+    /// Frames released, and bins released over them (tests, `--stats`).
+    package private(set) var framesReleased = 0, binsReleased = 0
+
+    /// For the suppressor's transform of `size` points (`size`/2 + 1 bins).
+    package init(size: Int) {
+        self.size = size
+        bins = size / 2 + 1
+        cPower = buffers.make(bins); heard = buffers.make(bins)
+    }
+
+    /// A frame outside near-end mode (or in an echo-path change): the stretch ends.
+    package func notNear() { clear = false }
+
+    /// One frame in near-end mode, after the suppressor's gains. `re`, `im`: its transform of
+    /// C + j·Ŷ (`size` points); `residual`, `noise`: R and N per bin; `gain`: the suppressor's
+    /// gains (lowered in released bins); `present`: `NearEndPresence.present` when its bins pass C
+    /// this frame (cleared in released bins); `beta`, `floor`: the echo-alone over-subtraction and
+    /// least gain; `background`: a noise estimate that does not follow the residual echo, if any.
+    package func apply(re: UnsafePointer<Float>, im: UnsafePointer<Float>, residual: UnsafePointer<Float>, noise: UnsafePointer<Float>,
+                       gain: UnsafeMutablePointer<Float>, present: UnsafeMutablePointer<Float>?, beta: Float, floor: Float,
+                       background: UnsafePointer<Float>?) {
+        var cSum: Float = 0, modelSum: Float = 0, heardSum: Float = 0
+        for k in 0..<bins {
+            // C and Ŷ split from the transform of C + j·Ŷ (as `aupipe_res_statistics`), D = C + Ŷ.
+            let j = (size - k) & (size - 1)
+            let cr = (re[k] + re[j]) / 2, ci = (im[k] - im[j]) / 2
+            let yr = (im[k] + im[j]) / 2, yi = (re[j] - re[k]) / 2
+            let c2 = cr * cr + ci * ci, y2 = yr * yr + yi * yi
+            let d2 = (cr + yr) * (cr + yr) + (ci + yi) * (ci + yi)
+            cPower[k] = c2
+            let on = d2 > NearEndPresence.micOverEcho * (y2 + NearEndPresence.backgroundOverFloor * noise[k])
+                && c2 > NearEndPresence.overResidual * (residual[k] + noise[k])
+            heard[k] = on ? 1 : 0
+            if on { heardSum += c2 }
+            cSum += c2
+            modelSum += residual[k] + noise[k]
+        }
+        if cSum >= Self.clearTalker * modelSum { clear = true }
+        guard clear, cSum <= Self.frameMargin * modelSum, heardSum <= Self.heardShare * cSum else { return }
+        var released = 0
+        for k in 0..<bins where heard[k] == 0 {
+            let c = max(cPower[k], 1e-20)
+            let bed = min(noise[k], background?[k] ?? noise[k])
+            let g = max(max(1 - beta * residual[k] / c, min(1, (bed / c).squareRoot())), floor)
+            if g < gain[k] { gain[k] = g }
+            present?[k] = 0
+            released += 1
+        }
+        framesReleased += 1
+        binsReleased += released
+    }
+}
