@@ -12,7 +12,10 @@ import AUPipeGraph
 /// word, 25–30 dB under the echo where the frames away from the near end reach 45–55 (figures in
 /// bench/README.md, "The double talk's exit").
 ///
-/// Per frame in near-end mode (outside an echo-path change), on this frame's unsmoothed spectra
+/// Per frame in near-end mode, outside an echo-path change and once the model has adapted on
+/// `NearEndPresence.settledSeconds` of echo alone since the call's start or the last change (a
+/// model carried over a change predicts the old path's residual: tried without, AECMOS's
+/// double-talk ratings after bench/aec's `pathchange` fell 0.2–0.3), on this frame's unsmoothed spectra
 /// (C and Ŷ split from the suppressor's transform, D = C + Ŷ; R the predicted residual, N the
 /// noise floor, per bin):
 /// - the near end is heard now in a bin when |D|² > `NearEndPresence.micOverEcho`·(|Ŷ|² +
@@ -52,24 +55,32 @@ package final class NearEndRelease {
     /// Frames released, and bins released over them (tests, `--stats`).
     package private(set) var framesReleased = 0, binsReleased = 0
 
-    /// For the suppressor's transform of `size` points (`size`/2 + 1 bins).
-    package init(size: Int) {
+    /// Frames of echo alone (the suppressor's model adapting) since the call's start or the last
+    /// echo-path change, and the frames `NearEndPresence.settledSeconds` make: R is trusted after.
+    private var adaptedSinceChange = 0
+    private let settledFrames: Int
+
+    /// For the suppressor's transform of `size` points (`size`/2 + 1 bins), in frames of `frameSeconds`.
+    package init(size: Int, frameSeconds: Double) {
         self.size = size
+        settledFrames = max(1, Int((NearEndPresence.settledSeconds / frameSeconds).rounded()))
         bins = size / 2 + 1
         cPower = buffers.make(bins); heard = buffers.make(bins)
     }
 
-    /// A frame outside near-end mode (or in an echo-path change): the stretch ends.
-    package func notNear() { clear = false }
-
-    /// One frame in near-end mode, after the suppressor's gains. `re`, `im`: its transform of
-    /// C + j·Ŷ (`size` points); `residual`, `noise`: R and N per bin; `gain`: the suppressor's
-    /// gains (lowered in released bins); `present`: `NearEndPresence.present` when its bins pass C
-    /// this frame (cleared in released bins); `beta`, `floor`: the echo-alone over-subtraction and
-    /// least gain; `background`: a noise estimate that does not follow the residual echo, if any.
-    package func apply(re: UnsafePointer<Float>, im: UnsafePointer<Float>, residual: UnsafePointer<Float>, noise: UnsafePointer<Float>,
-                       gain: UnsafeMutablePointer<Float>, present: UnsafeMutablePointer<Float>?, beta: Float, floor: Float,
-                       background: UnsafePointer<Float>?) {
+    /// One frame, after the suppressor's gains. `nearActive`: the frame is in near-end mode;
+    /// `pathChanged`: an echo-path change is under way; `echoOnly`: the suppressor's model adapts on
+    /// this frame. `re`, `im`: the suppressor's transform of C + j·Ŷ (`size` points); `residual`,
+    /// `noise`: R and N per bin; `gain`: the suppressor's gains (lowered in released bins);
+    /// `present`: `NearEndPresence.present` when its bins pass C this frame (cleared in released
+    /// bins); `beta`, `floor`: the echo-alone over-subtraction and least gain; `background`: a
+    /// noise estimate that does not follow the residual echo, if any.
+    package func update(nearActive: Bool, pathChanged: Bool, echoOnly: Bool, re: UnsafePointer<Float>, im: UnsafePointer<Float>,
+                        residual: UnsafePointer<Float>, noise: UnsafePointer<Float>, gain: UnsafeMutablePointer<Float>,
+                        present: UnsafeMutablePointer<Float>?, beta: Float, floor: Float, background: UnsafePointer<Float>?) {
+        let settled = adaptedSinceChange >= settledFrames
+        adaptedSinceChange = pathChanged ? 0 : adaptedSinceChange + (echoOnly ? 1 : 0)
+        guard nearActive, !pathChanged, settled else { clear = false; return }
         var cSum: Float = 0, modelSum: Float = 0, heardSum: Float = 0
         for k in 0..<bins {
             // C and Ŷ split from the transform of C + j·Ŷ (as `aupipe_res_statistics`), D = C + Ŷ.

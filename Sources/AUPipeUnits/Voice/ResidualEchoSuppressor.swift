@@ -172,7 +172,7 @@ package final class ResidualEchoSuppressor {
         sums = buffer(5); w3Plus = buffer(k)
         residual = buffer(k); buffers = made
         transition = PathChangeTransition(bins: k, frameSeconds: seconds)
-        release = NearEndRelease(size: size)
+        release = NearEndRelease(size: size, frameSeconds: seconds)
         nearEnd = keepsNearEnd ? NearEndPresence(size: size, rate: rate, frameSeconds: seconds) : nil
         inside = preprocess.map { SuppressorPreprocess(bins: k, fftSize: size, frameFrames: frameFrames, rate: rate, settings: $0) }
         farEnd = maxDelayFrames.map { FarEndEchoModel(frameFrames: frameFrames, fftSize: size, rate: rate, maxDelayFrames: $0) }
@@ -334,12 +334,9 @@ package final class ResidualEchoSuppressor {
         aupipe_res_gains(bins, w1, w2, w3In, p, s, bIn, eFast, noise, rawGain, Self.nearCoherence, Self.nearOverResidual, beta, activeGain, floor,
                          Self.gainSmoothing, gain)
         // After a near word: bins this frame's C the model explains get the echo-alone gain (`NearEndRelease`).
-        if nearActive, !pathChanged {
-            release.apply(re: re, im: im, residual: residual, noise: noise, gain: gain, present: nearEndFrame ? nearEnd?.present : nil,
-                          beta: Self.beta, floor: minGain, background: inside.map { UnsafePointer($0.noise.noise) })
-        } else {
-            release.notNear()
-        }
+        release.update(nearActive: nearActive, pathChanged: pathChanged, echoOnly: echoOnly, re: re, im: im, residual: residual, noise: noise,
+                       gain: gain, present: nearEndFrame ? nearEnd?.present : nil, beta: Self.beta, floor: minGain,
+                       background: inside.map { UnsafePointer($0.noise.noise) })
         // Synthesis: G·E (C in bins of near end), the inverse transform, the window, overlap-add.
         inside?.update(re: re, im: im, size: size, cRe: eRe, cIm: eIm, c: cNow, y: yNow, frameFrames: n, echoOutput: echoOutput)
         for k in 0..<bins { let g = gain[k] * (inside?.gain[k] ?? 1); re[k] = g * eRe[k]; im[k] = g * eIm[k] }
