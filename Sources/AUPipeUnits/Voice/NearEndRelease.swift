@@ -23,10 +23,11 @@ import AUPipeGraph
 ///   (`NearEndPresence`'s test without its smoothing); such bins are never released, and a frame
 ///   where they hold more than `heardShare` of C's power is not released at all;
 /// - the frame is released when Σ|C|² ≤ `frameMargin`·Σ(R + N): the model explains the frame;
-/// - and only once this stretch of near-end mode has had a frame with Σ|C|² ≥ `clearTalker`·Σ(R +
-///   N), a talker the model cannot be mistaken for: a quiet near talker (10–16 dB under the echo)
-///   sits close to R in most of their frames, where "explained" cannot tell their speech from
-///   their pauses (tried without: bench/aec's quiet talkers lost up to 0.13 dB).
+/// - and only in a run of such frames that begins within `afterClearSeconds` of a frame with
+///   Σ|C|² ≥ `clearTalker`·Σ(R + N), a talker the model cannot be mistaken for, stopping: a word's
+///   end. A quiet near talker (10–16 dB under the echo) sits close to R in most of their frames,
+///   where "explained" cannot tell their speech from their pauses (tried without: bench/aec's
+///   quiet talkers lost up to 0.13 dB); a recorded voice has quiet stretches of its own.
 /// In a released frame every bin not heard now gets at most the echo-alone gain computed from this
 /// frame's |C|²: max(1 − β·R/|C|², √(bed/|C|²), `suppress=`'s floor), where the noise bed is the
 /// least of N and the background of the preprocessor's noise estimate when it runs inside the
@@ -41,6 +42,13 @@ package final class NearEndRelease {
     /// residual and noise (20 dB): a near talker at the echo's level reads 20–30 dB, a quiet one
     /// (10–16 dB under the echo) seldom does (10 dB: the quiet talkers lost 0.02–0.07 dB).
     package static let clearTalker: Float = 100
+    /// ... and only in a run of such frames that starts within this long (s) of such a frame: the
+    /// 40 ms after a word. A run that starts later, in a pause or in the talker's own quiet
+    /// stretches, stays in near-end mode: released too (the run started at any time after a clear
+    /// frame of the stretch), bench/aec's rooms gained 1–3 dB more, but on the recorded voice
+    /// (`16000r`) AECMOS's double-talk "other" rating fell 0.2–0.45 in 7 of 11 scenes, the near
+    /// end's level unchanged (figures in bench/README.md, "The double talk's exit").
+    package static let afterClearSeconds = 0.04
     /// A frame whose bins with the near end heard now hold more than this share of C's power is
     /// not released (`NearEndPresence.frameShare`'s half: a word's onset shows in a few bins first).
     package static let heardShare: Float = 0.1
@@ -50,8 +58,10 @@ package final class NearEndRelease {
     private let buffers = FloatBuffers()
     /// Per bin: this frame's |C|², and whether the near end is heard in it now (1) or not (0).
     private let cPower, heard: UnsafeMutablePointer<Float>
-    /// Whether this stretch of near-end mode has had a clear talker.
-    private var clear = false
+    /// Frames since the last clear talker's frame in this stretch of near-end mode (at most
+    /// `afterClearFrames` + 1), and whether the frames since one have all been released.
+    private var sinceClear = 0, releasing = false
+    private let afterClearFrames: Int
     /// Frames released, and bins released over them (tests, `--stats`).
     package private(set) var framesReleased = 0, binsReleased = 0
 
@@ -64,6 +74,8 @@ package final class NearEndRelease {
     package init(size: Int, frameSeconds: Double) {
         self.size = size
         settledFrames = max(1, Int((NearEndPresence.settledSeconds / frameSeconds).rounded()))
+        afterClearFrames = max(1, Int((Self.afterClearSeconds / frameSeconds).rounded()))
+        sinceClear = afterClearFrames + 1
         bins = size / 2 + 1
         cPower = buffers.make(bins); heard = buffers.make(bins)
     }
@@ -80,7 +92,7 @@ package final class NearEndRelease {
                         present: UnsafeMutablePointer<Float>?, beta: Float, floor: Float, background: UnsafePointer<Float>?) {
         let settled = adaptedSinceChange >= settledFrames
         adaptedSinceChange = pathChanged ? 0 : adaptedSinceChange + (echoOnly ? 1 : 0)
-        guard nearActive, !pathChanged, settled else { clear = false; return }
+        guard nearActive, !pathChanged, settled else { sinceClear = afterClearFrames + 1; releasing = false; return }
         var cSum: Float = 0, modelSum: Float = 0, heardSum: Float = 0
         for k in 0..<bins {
             // C and Ŷ split from the transform of C + j·Ŷ (as `aupipe_res_statistics`), D = C + Ŷ.
@@ -97,8 +109,11 @@ package final class NearEndRelease {
             cSum += c2
             modelSum += residual[k] + noise[k]
         }
-        if cSum >= Self.clearTalker * modelSum { clear = true }
-        guard clear, cSum <= Self.frameMargin * modelSum, heardSum <= Self.heardShare * cSum else { return }
+        // A run of explained frames that starts within `afterClearSeconds` of a clear talker's frame.
+        sinceClear = cSum >= Self.clearTalker * modelSum ? 0 : min(sinceClear + 1, afterClearFrames + 1)
+        let explained = cSum <= Self.frameMargin * modelSum && heardSum <= Self.heardShare * cSum
+        releasing = explained && (releasing || sinceClear <= afterClearFrames)
+        guard releasing else { return }
         var released = 0
         for k in 0..<bins where heard[k] == 0 {
             let c = max(cPower[k], 1e-20)
