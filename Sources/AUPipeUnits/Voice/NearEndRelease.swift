@@ -8,8 +8,8 @@ import AUPipeGraph
 /// Why: in the pauses between a near talker's words inside double talk, and for a few frames
 /// after the last one, the linear stage cancels as elsewhere but the suppressor stays in near-end
 /// mode (gentle β, `suppress-active=` floor, a gain smoothed over frames that still hold the
-/// word): on bench/aec's rooms 20–60 % of a scene's residual echo sat in the 60 ms after a near
-/// word, 25–30 dB under the echo where the frames away from the near end reach 45–55 (figures in
+/// word): on bench/aec's rooms 10–63 % of a scene's residual echo sat in the 60 ms after a near
+/// word, 25–32 dB under the echo where the frames away from the near end reach 45–55 (figures in
 /// bench/README.md, "The double talk's exit").
 ///
 /// Per frame in near-end mode, outside an echo-path change and once the model has adapted on
@@ -32,15 +32,15 @@ import AUPipeGraph
 /// frame's |C|²: max(1 − β·R/|C|², √(bed/|C|²), `suppress=`'s floor), where the noise bed is the
 /// least of N and the background of the preprocessor's noise estimate when it runs inside the
 /// suppressor (N follows the residual echo up while the far end talks on; that estimate does not).
-/// Everything is allocated in `init`; `apply` allocates nothing.
+/// Everything is allocated in `init`; `update` allocates nothing.
 package final class NearEndRelease {
     /// A released frame's C within this many times its predicted residual and noise (3 dB, over
-    /// all bins): on bench/aec's rooms 90–96 % of the residual-only frames' echo is within it, and
-    /// 0.2–0.4 % of the near end's power (figures in bench/README.md).
+    /// all bins): on bench/aec's rooms, `dt`, `pink20` and `sat-d80` 88–95 % of the residual-only
+    /// frames' echo is within it, and 0.2–0.4 % of the near end's power (figures in bench/README.md).
     package static let frameMargin: Float = 2
     /// A stretch of near-end mode is released only after a frame this far above its predicted
     /// residual and noise (20 dB): a near talker at the echo's level reads 20–30 dB, a quiet one
-    /// (10–16 dB under the echo) seldom does (10 dB: the quiet talkers lost 0.02–0.07 dB).
+    /// (10–16 dB under the echo) seldom does (at 10 dB, released throughout the stretch, the quiet talkers lost 0.03–0.08 dB).
     package static let clearTalker: Float = 100
     /// ... and only in a run of such frames that starts within this long (s) of such a frame: the
     /// 40 ms after a word. A run that starts later, in a pause or in the talker's own quiet
@@ -62,7 +62,7 @@ package final class NearEndRelease {
     /// `afterClearFrames` + 1), and whether the frames since one have all been released.
     private var sinceClear = 0, releasing = false
     private let afterClearFrames: Int
-    /// Frames released, and bins released over them (tests, `--stats`).
+    /// Frames released, and bins released over them (for diagnosis).
     package private(set) var framesReleased = 0, binsReleased = 0
 
     /// Frames of echo alone (the suppressor's model adapting) since the call's start or the last
