@@ -124,6 +124,8 @@ package final class ResidualEchoSuppressor {
     private let residual: UnsafeMutablePointer<Float>
     /// speex's preprocessor's work in this STFT (nil: its own runs before the suppressor).
     package let inside: SuppressorPreprocess?
+    /// The release after a near talker stops (`NearEndRelease`).
+    package let release: NearEndRelease
     /// Frames run, those that adapted the model, and those whose gain took the far end for alone.
     package private(set) var framesRun = 0, framesAdapted = 0, framesEchoAlone = 0
     /// The model's weights summed over the bins (w₁, w₂, w₃): how much residual it predicts.
@@ -176,6 +178,7 @@ package final class ResidualEchoSuppressor {
         sums = buffer(5); w3Plus = buffer(k)
         residual = buffer(k); buffers = made
         transition = PathChangeTransition(bins: k, frameSeconds: seconds)
+        release = NearEndRelease(size: size, frameSeconds: seconds)
         nearEnd = keepsNearEnd ? NearEndPresence(size: size, rate: rate, frameSeconds: seconds) : nil
         let windows = windows
         inside = preprocess.map { SuppressorPreprocess(bins: k, fftSize: size, frameFrames: frameFrames, rate: rate, settings: $0, windows: windows) }
@@ -337,6 +340,10 @@ package final class ResidualEchoSuppressor {
         }
         aupipe_res_gains(bins, w1, w2, w3In, p, s, bIn, eFast, noise, rawGain, Self.nearCoherence, Self.nearOverResidual, beta, activeGain, floor,
                          Self.gainSmoothing, gain)
+        // After a near word: bins this frame's C the model explains get the echo-alone gain (`NearEndRelease`).
+        release.update(nearActive: nearActive, pathChanged: pathChanged, echoOnly: echoOnly, re: re, im: im, residual: residual, noise: noise,
+                       gain: gain, present: nearEndFrame ? nearEnd?.present : nil, beta: Self.beta, floor: minGain,
+                       background: inside.map { UnsafePointer($0.noise.noise) })
         // Synthesis: G·E (C in bins of near end), the inverse transform, the window, overlap-add.
         inside?.update(re: re, im: im, size: size, cRe: eRe, cIm: eIm, c: cHist + (l - n), y: yHist + (l - n), frameFrames: n, echoOutput: echoOutput)
         for k in 0..<bins { let g = gain[k] * (inside?.gain[k] ?? 1); re[k] = g * eRe[k]; im[k] = g * eIm[k] }
