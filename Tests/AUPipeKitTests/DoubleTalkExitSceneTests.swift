@@ -108,10 +108,13 @@ import Testing
         print("aec double talk's exit (16 kHz, near end at the echo's level): ERLE after each syllable \(m.exit) dB, far end alone \(m.farAlone) dB, near end \(m.nearGain) dB")
         #expect(m.exit >= Self.exitERLE, "ERLE in the 100 ms after each syllable: \(m.exit) dB")
         #expect(m.farAlone >= QuietNearTalkerTests.erle[16000]!, "ERLE with the far end alone: \(m.farAlone) dB")
-        #expect(m.nearGain >= -1.5, "the near end in double talk: \(m.nearGain) dB")
+        #expect(m.nearGain >= Self.nearGain, "the near end in double talk: \(m.nearGain) dB")
     }
 
     /// The exit's ERLE bound (dB), halfway: 33.1 dB with `NearEndRelease`, 29.7 without (the far
     /// end alone 50.0 dB and the near end −0.63 / −0.62 dB either way).
     static let exitERLE = 31.4
+    /// The near end's bound (dB): −0.63 with the release, −0.62 without; a release that took a
+    /// tenth of a dB more of the talker fails.
+    static let nearGain = -0.75
 }

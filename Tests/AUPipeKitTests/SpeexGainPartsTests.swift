@@ -52,7 +52,7 @@ import Testing
     @Test func hypergeometricGainIsContinuousAtItsTablesEnd() {
         let below = NoiseSuppressionGain.hypergeometricGain(9.999), above = NoiseSuppressionGain.hypergeometricGain(10.001)
         #expect(abs(below - above) < 2e-3, "\(below) vs \(above)")
-        #expect(NoiseSuppressionGain.hypergeometricGain(1000) < 1.001)
+        #expect(abs(NoiseSuppressionGain.hypergeometricGain(1000) - (1 + 0.1296 / 1000)) < 1e-6)
         // Rising SNR, falling correction: at x = 0.5 the table's second entry over √0.5.
         #expect(abs(NoiseSuppressionGain.hypergeometricGain(0.5) - Float(1.02017 / 0.5.squareRoot())) < 1e-3)
         #expect(NoiseSuppressionGain.qcurve(0) == 0 && abs(NoiseSuppressionGain.qcurve(0.15) - 0.5) < 1e-6)
@@ -136,9 +136,19 @@ import Testing
     @Test func leakIsTheOutputsShareOfTheEchoEstimateDoubledAsSpeexReadsIt() {
         let (correlated, y) = Self.leak(share: 0.05, other: 0, frames: 500)
         #expect(abs(correlated.leak - 0.1) < 0.01, "leak \(correlated.leak), C = 0.05·Ŷ")
-        // The residual per bin: leak × Ŷ's power × the Hann-over-sqrt-Hann gain (or the hold).
+        // The residual per bin: leak × Ŷ's power × the Hann-over-sqrt-Hann gain, or the previous
+        // frame's held: max(0.6·before, leak·0.75·|Ŷ|²), exactly.
+        let before = (0..<Self.bins).map { correlated.power[$0] }
+        let next = y.map { $0 * 0.5 }, c = next.map { $0 * 0.05 }
+        let yEnergy = next.reduce(0, +) / Float(Self.fftSize), cEnergy = c.reduce(0, +) / Float(Self.fftSize)
+        next.withUnsafeBufferPointer { yp in
+            c.withUnsafeBufferPointer { cp in
+                correlated.update(cFrame: cp.baseAddress!, yFrame: yp.baseAddress!, yPower: yp.baseAddress!, cEnergy: cEnergy, yEnergy: yEnergy)
+            }
+        }
         for k in [10, 100, 300] {
-            #expect(correlated.power[k] >= correlated.leak * LeakResidual.hannOverSqrtHann * y[k] * 0.999)
+            let expected = max(LeakResidual.holdDecay * before[k], correlated.leak * LeakResidual.hannOverSqrtHann * next[k])
+            #expect(abs(correlated.power[k] - expected) <= 1e-6 * expected, "bin \(k): \(correlated.power[k]), expected \(expected)")
         }
         let (unrelated, _) = Self.leak(share: 0, other: 0.05, frames: 500)
         #expect(unrelated.leak <= 2 * LeakResidual.leastLeak * 1.01 + 0.005, "leak \(unrelated.leak) with C unrelated to Ŷ")

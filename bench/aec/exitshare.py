@@ -45,11 +45,10 @@ def one(job):
         run(c, inv, os.path.join(tmp, "oi.wav"))
         y, yi = metrics.read_wav(os.path.join(tmp, "o.wav")), metrics.read_wav(os.path.join(tmp, "oi.wav"))
     finally:
-        pass
+        shutil.rmtree(tmp, ignore_errors=True)
     res = metrics.measure(facts, parts, y, yi)
     n = len(parts["mic"])
     s = metrics.aligned((metrics.fit(y, n) + metrics.fit(yi, n)) / 2, res["lag"])
-    shutil.rmtree(tmp, ignore_errors=True)
     t, E, ok = metrics.far_only(facts, parts, metrics.FRAME, facts["converge_from_s"], True)
     R = np.sum(metrics.framed(s, metrics.FRAME) ** 2, axis=1)[: len(E)]
     near_on = np.any(metrics.framed(parts["near"], metrics.FRAME) != 0, axis=1)[: len(E)]
@@ -82,7 +81,8 @@ def main():
         print(f"{r['name']:22} {f(r['erle'])} {r['near_gain'] if r['near_gain'] is None else round(r['near_gain'], 2):6}  "
               + "  ".join(f"{f(b['erle'])} {100 * (b['share'] or 0):4.0f}%{'':1}" for b in r["buckets"]))
     if os.environ.get("JSON"):
-        json.dump(res, open(os.environ["JSON"], "w"))
+        with open(os.environ["JSON"], "w") as fh:
+            json.dump(res, fh)
 
 
 if __name__ == "__main__":

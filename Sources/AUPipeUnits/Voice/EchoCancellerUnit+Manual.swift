@@ -197,7 +197,7 @@ extension EchoCancellerUnit {
         .B suppress\-active=
         as the echo's floors) is done as speex computes it inside the residual echo
         suppressor's own transform, so that the post\-filter holds the output back one
-        frame, not two; otherwise speex's preprocessor runs (at 48 kHz it took 0.5 to
+        frame, not two (2.5 ms with frames under 20 ms); otherwise speex's preprocessor runs (at 48 kHz it took 0.5 to
         1.5 dB more of the near end in double talk than speex's preprocessor, not yet
         understood).
         .B speex

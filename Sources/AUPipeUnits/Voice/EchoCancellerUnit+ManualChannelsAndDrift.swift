@@ -25,7 +25,8 @@ extension EchoCancellerUnit {
         and the output holds 16\-bit values, whatever the stream's encoding.
         The output has exactly the input's frame count: a part\-filled last frame is
         padded with silence, processed and trimmed.
-        The residual echo suppressor's delay of one frame (and, with
+        The residual echo suppressor's delay (a frame; 2.5 ms with frames under
+        20 ms) (and, with
         .BR preprocess=speex ,
         the preprocessor's) is removed, so nothing is shifted
         in time; in a live pipe the output comes a frame at a time (see

@@ -167,7 +167,8 @@ extension EchoCancellerUnit {
         (the default), a residual echo suppressor follows the preprocessor (one
         microphone channel only).
         It predicts, per frequency bin of a short\-time Fourier transform (windows of
-        two frames at a hop of one), the power of the echo the linear filter left
+        two frames at a hop of one; with frames under 20 ms a 40 ms analysis window
+        and a 2.5 ms synthesis overlap), the power of the echo the linear filter left
         from the filter's own echo estimate (the microphone through speex's own DC notch
         less the canceller's output: what the notch takes, under about 50 Hz, is not
         echo): that estimate's power, the same held over
@@ -186,6 +187,11 @@ extension EchoCancellerUnit {
         and in bins where the near end is present no more than the predicted echo):
         no broadband gain is ever applied, so the near talker is not ducked, the trade
         WebRTC's canceller makes and this one refuses.
+        Gentle mode outlasts a near talker's word by the detectors' release; when a
+        word has just ended (a frame 20 dB over the predicted echo and noise, then,
+        within 40 ms, frames that prediction explains) the bins where no near end is
+        heard get the far end's gain at once, for as long as the frames stay
+        explained.
         For the gain, a frame counts as the far end's alone while the microphone's
         incoherence with the echo estimate stays within twice its running median over
         such frames (and within that of a coherence of 0.88): in babble, speech that
@@ -206,7 +212,7 @@ extension EchoCancellerUnit {
         filter has converged (it cancels 20 dB, or the suppressor has had 0.5 s of
         echo alone by the filter's estimate, or 4 s of far end have passed), the
         suppressor also predicts the echo from the far end itself: its power over
-        the two frames around the delay, held with the tail's decay, times a coupling
+        the analysis window around the delay, held with the tail's decay, times a coupling
         per bin learnt from the microphone (lowered by anything, raised only within
         6 dB of the prediction, outside double talk and where the microphone is
         coherent with the echo estimate), in the frames that prediction explains.
@@ -231,7 +237,8 @@ extension EchoCancellerUnit {
         the preprocessor's own suppression is a second gain in this transform, from
         the canceller's leak and a noise estimate that does not rise with the residual
         echo, and speex's preprocessor does not run; the two gains multiply, and the
-        output is one frame late (two frames otherwise).
+        output is one frame late (2.5 ms with frames under 20 ms; a frame more
+        otherwise).
         With
         .B nonlinear=1
         (the default) a second, short canceller (100 ms, speexdsp) comes first, on

@@ -12,7 +12,7 @@ import Glibc
 /// Per bin k of the suppressor's STFT (the same window, hop and FFT size), per frame:
 /// - Q(k): the far end's power |X(k)|² (the reference before the delay line), the most over
 ///   the lags still possible — while the delay is unknown every lag up to `max-delay=`, once
-///   known the two frames around it — held with the tail's decay (`holdSeconds`);
+///   known the two analysis windows around it — held with the tail's decay (`holdSeconds`);
 /// - the coupling H(k) (the echo path's gain, power), learnt online from the microphone alone
 ///   (no Ŷ): towards (D's power − the noise floor) / Q (both smoothed as the suppressor's
 ///   spectra), where D is at least `micOverNoise` above its floor. Down at any time (a near
@@ -134,7 +134,7 @@ package final class FarEndEchoModel {
 
 
     /// The frame's far end (`speakers` interleaved channels, full scale 1, before the delay
-    /// line), then Q for the window the suppressor analyses this frame (the two frames before
+    /// line), then Q for the window the suppressor analyses this frame (the L samples before
     /// this one, as its C and Ŷ); `delay`: the bulk delay in use (samples), nil while unknown.
     package func analyse(reference: UnsafePointer<Float>, speakers: Int, delay: Int?) {
         // Out for good: nothing of it is read again (no CPU after the call's first seconds).
@@ -149,8 +149,7 @@ package final class FarEndEchoModel {
         for i in 0..<l { work[i] = window[i] * xHist[i] }
         for i in l..<fftSize { work[i] = 0 }
         fft.forward(work, re: re, im: im)
-        for i in 0..<(l - n) { xHist[i] = xHist[i + n] }
-        for i in 0..<n { xHist[l - n + i] = xIn[i] }
+        LowDelayWindows.slide(xHist, length: l, adding: xIn, count: n)
         head = (head + 1) % lags
         let newest = ring + head * bins
         for k in 0..<bins { newest[k] = re[k] * re[k] + im[k] * im[k] }

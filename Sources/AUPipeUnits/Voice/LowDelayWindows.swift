@@ -33,7 +33,7 @@ package final class LowDelayWindows {
     private let buffers = FloatBuffers()
 
     /// The analysis window's length for frames shorter than `longFrameSeconds` (s): a 20 ms
-    /// frame's 2N window, whose frequency resolution (25 Hz bins at 16 kHz) the suppressor was built on.
+    /// frame's 2N window, whose frequency resolution (a 40 ms window's, at any transform size) the suppressor was built on.
     package static let longSeconds = 0.04
     /// Frames this long or longer (s) keep the standard windows (and their bytes).
     package static let longFrameSeconds = 0.02
@@ -89,6 +89,18 @@ package final class LowDelayWindows {
             let a = Double(analysis[start + j])
             synthesis[j] = a > 0 ? Float(product / a) : 0
         }
+    }
+
+    /// Moves an analysis window's history on by a frame: `history` holds the last `length`
+    /// samples of a signal, `frame` its next `count`; afterwards `history` holds the last `length`
+    /// again (`frame`'s last samples only, when `count` ≥ `length`).
+    package static func slide(_ history: UnsafeMutablePointer<Float>, length: Int, adding frame: UnsafePointer<Float>, count: Int) {
+        guard length > count else {
+            history.update(from: frame + (count - length), count: length)
+            return
+        }
+        history.update(from: history + count, count: length - count)
+        (history + (length - count)).update(from: frame, count: count)
     }
 
     /// One frame's output: `y`, the inverse transform of the gained spectrum (its first L

@@ -1,3 +1,4 @@
+import AUPipeGraph
 /// The residual echo suppressor's per-bin test of a near end present, for quiet near talkers:
 /// a bin whose microphone power D is well above the echo the linear filter predicts there (Ŷ)
 /// and the background, and whose canceller output C the residual model does not explain, is the
@@ -67,6 +68,8 @@ package final class NearEndPresence {
     private let size: Int
     private let leastBins: Int
     private let dFast, yFast: UnsafeMutablePointer<Float>
+    /// All of its float buffers, freed with the object.
+    private let buffers: FloatBuffers
     /// Per bin: whether the near end is present in the latest frame (1) or not (0), and C's
     /// spectrum in that frame.
     package let present, cRe, cIm: UnsafeMutablePointer<Float>
@@ -83,15 +86,10 @@ package final class NearEndPresence {
         settledFrames = max(1, Int((Self.settledSeconds / frameSeconds).rounded()))
         bins = size / 2 + 1
         leastBins = max(1, Int((Self.leastHz * Double(size) / Double(rate)).rounded()))
-        func buffer() -> UnsafeMutablePointer<Float> {
-            let b = UnsafeMutablePointer<Float>.allocate(capacity: size / 2 + 1)
-            b.initialize(repeating: 0, count: size / 2 + 1)
-            return b
-        }
-        dFast = buffer(); yFast = buffer(); present = buffer(); cRe = buffer(); cIm = buffer()
+        let buffers = FloatBuffers()
+        self.buffers = buffers
+        dFast = buffers.make(bins); yFast = buffers.make(bins); present = buffers.make(bins); cRe = buffers.make(bins); cIm = buffers.make(bins)
     }
-
-    deinit { for b in [dFast, yFast, present, cRe, cIm] { b.deallocate() } }
 
     /// One frame. `re`, `im`: the suppressor's transform of C + j·Ŷ (`size` points); `sdd`,
     /// `see`: D's and C's smoothed powers, `noise` the noise floor, `eFast` C's lightly smoothed

@@ -8,14 +8,13 @@ import AUPipeGraph
 /// Why: in the pauses between a near talker's words inside double talk, and for a few frames
 /// after the last one, the linear stage cancels as elsewhere but the suppressor stays in near-end
 /// mode (gentle β, `suppress-active=` floor, a gain smoothed over frames that still hold the
-/// word): on bench/aec's rooms 10–63 % of a scene's residual echo sat in the 60 ms after a near
-/// word, 25–32 dB under the echo where the frames away from the near end reach 45–55 (figures in
-/// bench/README.md, "The double talk's exit").
+/// word): on bench/aec's rooms a large share of a scene's residual echo sat in the 60 ms after a
+/// near word (bench/README.md, "The double talk's exit", has the figures behind this type).
 ///
 /// Per frame in near-end mode, outside an echo-path change and once the model has adapted on
 /// `NearEndPresence.settledSeconds` of echo alone since the call's start or the last change (a
-/// model carried over a change predicts the old path's residual: tried without, AECMOS's
-/// double-talk ratings after bench/aec's `pathchange` fell 0.2–0.3), on this frame's unsmoothed spectra
+/// model carried over a change predicts the old path's residual: released then, the double talk
+/// after a change rated lower), on this frame's unsmoothed spectra
 /// (C and Ŷ split from the suppressor's transform, D = C + Ŷ; R the predicted residual, N the
 /// noise floor, per bin):
 /// - the near end is heard now in a bin when |D|² > `NearEndPresence.micOverEcho`·(|Ŷ|² +
@@ -26,8 +25,8 @@ import AUPipeGraph
 /// - and only in a run of such frames that begins within `afterClearSeconds` of a frame with
 ///   Σ|C|² ≥ `clearTalker`·Σ(R + N), a talker the model cannot be mistaken for, stopping: a word's
 ///   end. A quiet near talker (10–16 dB under the echo) sits close to R in most of their frames,
-///   where "explained" cannot tell their speech from their pauses (tried without: bench/aec's
-///   quiet talkers lost up to 0.13 dB); a recorded voice has quiet stretches of its own.
+///   where "explained" cannot tell their speech from their pauses (tried without: the quiet
+///   talkers lost some of their level); a recorded voice has quiet stretches of its own.
 /// In a released frame every bin not heard now gets at most the echo-alone gain computed from this
 /// frame's |C|²: max(1 − β·R/|C|², √(bed/|C|²), `suppress=`'s floor), where the noise bed is the
 /// least of N and the background of the preprocessor's noise estimate when it runs inside the
@@ -35,19 +34,19 @@ import AUPipeGraph
 /// Everything is allocated in `init`; `update` allocates nothing.
 package final class NearEndRelease {
     /// A released frame's C within this many times its predicted residual and noise (3 dB, over
-    /// all bins): on bench/aec's rooms, `dt`, `pink20` and `sat-d80` 88–95 % of the residual-only
-    /// frames' echo is within it, and 0.2–0.4 % of the near end's power (figures in bench/README.md).
+    /// all bins): summed over a frame's bins the scatter of one bin's residual is gone, so most
+    /// frames of residual alone are within it and little of a near end's power is.
     package static let frameMargin: Float = 2
     /// A stretch of near-end mode is released only after a frame this far above its predicted
-    /// residual and noise (20 dB): a near talker at the echo's level reads 20–30 dB, a quiet one
-    /// (10–16 dB under the echo) seldom does (at 10 dB, released throughout the stretch, the quiet talkers lost 0.03–0.08 dB).
+    /// residual and noise (20 dB): a near talker at the echo's level reaches it, a quiet one (10–16
+    /// dB under the echo) seldom does (at 10 dB the quiet talkers lost some of their level).
     package static let clearTalker: Float = 100
     /// ... and only in a run of such frames that starts within this long (s) of such a frame: the
     /// 40 ms after a word. A run that starts later, in a pause or in the talker's own quiet
     /// stretches, stays in near-end mode: released too (the run started at any time after a clear
-    /// frame of the stretch), bench/aec's rooms gained 1–3 dB more, but on the recorded voice
-    /// (`16000r`) AECMOS's double-talk "other" rating fell 0.2–0.45 in 7 of 11 scenes, the near
-    /// end's level unchanged (figures in bench/README.md, "The double talk's exit").
+    /// frame of the stretch), the espeak-ng rooms gained more ERLE, but on the recorded voice
+    /// (`16000r`) AECMOS's double-talk "other" rating fell in most scenes, the near end's level
+    /// unchanged.
     package static let afterClearSeconds = 0.04
     /// A frame whose bins with the near end heard now hold more than this share of C's power is
     /// not released (`NearEndPresence.frameShare`'s half: a word's onset shows in a few bins first).

@@ -81,10 +81,10 @@ package final class ResidualEchoSuppressor {
     /// analysis window's length (L: 2N, or longer for short frames).
     package let windows: LowDelayWindows
     private let windowFrames: Int
-    /// Time signals: this frame's Ŷ and C as captured before the preprocessor (N each); the last
+    /// Time signals: this frame's Ŷ and C as captured before the preprocessor and its E (N each); the last
     /// L samples of Ŷ, C and E that the analysis window covers (the frames E lines up with); the
     /// synthesis's output (N).
-    private let yIn, cIn, yHist, cHist, eHist, synthesised: UnsafeMutablePointer<Float>
+    private let yIn, cIn, eIn, yHist, cHist, eHist, synthesised: UnsafeMutablePointer<Float>
     /// The samples the output comes late: a frame with the standard windows, M with the low-delay ones.
     package var latencySamples: Int { windows.overlap }
     /// FFT work (fftSize each).
@@ -112,7 +112,7 @@ package final class ResidualEchoSuppressor {
     /// The statistics' sums over the bins (`aupipe_res_statistics`): P, coherence·|Ŷ|², |Ŷ|², |D|², noise.
     private let sums: UnsafeMutablePointer<Float>
     private var sb: Float = 0
-    private var buffers: [UnsafeMutablePointer<Float>] = []
+    private let buffers: FloatBuffers
     /// The far end's echo model (`FarEndEchoModel`), used while Ŷ is not yet there; and w₃·B
     /// with its predicted residual added, for the gains while it is.
     package let farEnd: FarEndEchoModel?
@@ -158,15 +158,11 @@ package final class ResidualEchoSuppressor {
         backgroundStep = Self.backgroundRate * Float(seconds)
         spreadBins = max(1, Int((Self.spreadHz * Double(size) / Double(rate)).rounded()))
         explainedHoldFrames = max(1, Int((Self.explainedHoldSeconds / seconds).rounded()))
-        var made: [UnsafeMutablePointer<Float>] = []
-        func buffer(_ n: Int) -> UnsafeMutablePointer<Float> {
-            let b = UnsafeMutablePointer<Float>.allocate(capacity: n)
-            b.initialize(repeating: 0, count: n)
-            made.append(b)
-            return b
-        }
+        let buffers = FloatBuffers()
+        self.buffers = buffers
+        func buffer(_ n: Int) -> UnsafeMutablePointer<Float> { buffers.make(n) }
         let n = frameFrames, k = size / 2 + 1
-        yIn = buffer(n); cIn = buffer(n); synthesised = buffer(n)
+        yIn = buffer(n); cIn = buffer(n); eIn = buffer(n); synthesised = buffer(n)
         yHist = buffer(windowFrames); cHist = buffer(windowFrames); eHist = buffer(windowFrames)
         re = buffer(size); im = buffer(size); re2 = buffer(size)
         eRe = buffer(k); eIm = buffer(k)
@@ -176,7 +172,7 @@ package final class ResidualEchoSuppressor {
         keptW1 = buffer(k); keptW2 = buffer(k); keptW3 = buffer(k)
         noise = buffer(k); minNow = buffer(k); minBefore = buffer(k); gain = buffer(k); rawGain = buffer(k)
         sums = buffer(5); w3Plus = buffer(k)
-        residual = buffer(k); buffers = made
+        residual = buffer(k)
         transition = PathChangeTransition(bins: k, frameSeconds: seconds)
         release = NearEndRelease(size: size, frameSeconds: seconds)
         nearEnd = keepsNearEnd ? NearEndPresence(size: size, rate: rate, frameSeconds: seconds) : nil
@@ -190,7 +186,6 @@ package final class ResidualEchoSuppressor {
         gain.update(repeating: 1, count: k)
     }
 
-    deinit { for b in buffers { b.deallocate() } }
 
     /// The microphone and the canceller's output of this frame, before speex's preprocessor (N
     /// 16-bit samples each; the output after the nonlinear canceller, when it runs).
@@ -203,7 +198,7 @@ package final class ResidualEchoSuppressor {
     }
 
     /// Suppresses the residual echo of `frame` (N 16-bit samples: speex's preprocessor's output, or C),
-    /// in place, one frame late (the overlap-add). `doubleTalk`: `aec`'s detector.
+    /// in place, `latencySamples` late (the overlap-add). `doubleTalk`: `aec`'s detector.
     /// With the far end's echo model: `reference`, the frame's far end before the delay line
     /// (`speakers` interleaved channels, full scale 1), and `delay`, the bulk delay in use
     /// (samples; nil while `delay=auto` has not found it). `echoOutput`: `SuppressorPreprocess.update`'s.
@@ -212,8 +207,8 @@ package final class ResidualEchoSuppressor {
         if let farEnd, let reference { farEnd.analyse(reference: reference, speakers: speakers, delay: delay) }
         let n = frameFrames, size = fftSize, l = windowFrames, window = windows.analysis
         if inside != nil { slide(cHist, cIn); slide(yHist, yIn) } // `frame` is C
-        for i in 0..<(l - n) { eHist[i] = eHist[i + n] }
-        for i in 0..<n { eHist[l - n + i] = Float(frame[i]) / 32768 }
+        for i in 0..<n { eIn[i] = Float(frame[i]) / 32768 }
+        LowDelayWindows.slide(eHist, length: l, adding: eIn, count: n)
         // Analysis: the canceller's output C and Ŷ in one complex transform, E in another (D is
         // their sum, Ŷ + C).
         for i in 0..<l {
@@ -356,9 +351,7 @@ package final class ResidualEchoSuppressor {
 
     /// Moves `history` (the analysis window's L samples) on by a frame, `frame`'s N samples last.
     private func slide(_ history: UnsafeMutablePointer<Float>, _ frame: UnsafePointer<Float>) {
-        let n = frameFrames, l = windowFrames
-        for i in 0..<(l - n) { history[i] = history[i + n] }
-        for i in 0..<n { history[l - n + i] = frame[i] }
+        LowDelayWindows.slide(history, length: windowFrames, adding: frame, count: frameFrames)
     }
 
     /// Output samples clipped to 16 bits (an overlap-add of gains ≤ 1 stays within full scale

@@ -97,9 +97,7 @@ package final class SuppressorPreprocess {
             fft.forward(work, re: workRe, im: workIm)
             for k in 0..<bins { yPower[k] = workRe[k] * workRe[k] + workIm[k] * workIm[k] }
         }
-        let before = windows.length - n
-        for i in 0..<(before - n) { yBefore[i] = yBefore[i + n] }
-        for i in 0..<n { yBefore[before - n + i] = y[i] }
+        LowDelayWindows.slide(yBefore, length: windows.length - n, adding: y, count: n)
         var cEnergy: Float = 0, yEnergy: Float = 0
         for i in 0..<n { cEnergy += c[i] * c[i]; yEnergy += y[i] * y[i] }
         framePower(c, count: n, into: cFrame)
