@@ -258,6 +258,9 @@ package final class ResidualEchoSuppressor {
         // transitional residual; the weights it had before are put back when that ends, so that the
         // transition's larger leakage does not deepen the suppression of later double talk.
         let loud = dWeight > Self.micOverEcho * yWeight
+        // The transition reads the far-end and coherence tests of `farHeard` and `allowed` below, but
+        // from this frame's noise floor before `hold` and the background's incoherence before this
+        // frame's update: during the change they differ from the gain's (which see the held floor).
         let pathChanged = transition.update(pathChanged: reported, doubleTalk: doubleTalk, farHeard: !doubleTalk && !loud && pSum > Self.farOverNoise * noiseSum,
                                             coherent: 1 - cohWeighted / max(yWeight, 1e-20) <= max(1 - Self.echoCoherence, Self.backgroundMargin * backgroundIncoherence), noise: noise)
         if pathChanged, !reported { noiseSum = transition.hold(noise) }
