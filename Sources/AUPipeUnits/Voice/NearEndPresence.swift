@@ -74,16 +74,14 @@ package final class NearEndPresence {
     /// spectrum in that frame.
     package let present, cRe, cIm: UnsafeMutablePointer<Float>
 
-    /// Frames of echo alone (the suppressor's model adapting) since the call's start or the last
-    /// echo-path change, and the frames `settledSeconds` make.
-    private var adaptedSinceChange = 0
-    private let settledFrames: Int
+    /// Whether the suppressor's model has settled (`settledSeconds` of echo alone since the start or a change).
+    private var settling: ModelSettling
 
     /// For the suppressor's transform of `size` points (`size`/2 + 1 bins) at `rate` Hz, in
     /// frames of `frameSeconds`.
     package init(size: Int, rate: Int, frameSeconds: Double) {
         self.size = size
-        settledFrames = max(1, Int((Self.settledSeconds / frameSeconds).rounded()))
+        settling = ModelSettling(frameSeconds: frameSeconds)
         bins = size / 2 + 1
         leastBins = max(1, Int((Self.leastHz * Double(size) / Double(rate)).rounded()))
         let buffers = FloatBuffers()
@@ -101,8 +99,7 @@ package final class NearEndPresence {
     package func update(re: UnsafePointer<Float>, im: UnsafePointer<Float>, sdd: UnsafePointer<Float>, see: UnsafePointer<Float>,
                         noise: UnsafePointer<Float>, eFast: UnsafePointer<Float>, residual: UnsafePointer<Float>, smoothing g: Float,
                         echoOnly: Bool, pathChanged: Bool, linear: Bool) -> Bool {
-        let settled = adaptedSinceChange >= settledFrames
-        adaptedSinceChange = pathChanged ? 0 : adaptedSinceChange + (echoOnly ? 1 : 0)
+        let settled = settling.update(echoOnly: echoOnly, pathChanged: pathChanged)
         var dSum: Float = 0, cSum: Float = 0
         for k in 0..<bins {
             // C and Ŷ split from the transform of C + j·Ŷ (as `aupipe_res_statistics`), D = C + Ŷ.

@@ -64,15 +64,13 @@ package final class NearEndRelease {
     /// Frames released, and bins released over them (for diagnosis).
     package private(set) var framesReleased = 0, binsReleased = 0
 
-    /// Frames of echo alone (the suppressor's model adapting) since the call's start or the last
-    /// echo-path change, and the frames `NearEndPresence.settledSeconds` make: R is trusted after.
-    private var adaptedSinceChange = 0
-    private let settledFrames: Int
+    /// Whether the suppressor's model has settled: R is trusted after (`ModelSettling`).
+    private var settling: ModelSettling
 
     /// For the suppressor's transform of `size` points (`size`/2 + 1 bins), in frames of `frameSeconds`.
     package init(size: Int, frameSeconds: Double) {
         self.size = size
-        settledFrames = max(1, Int((NearEndPresence.settledSeconds / frameSeconds).rounded()))
+        settling = ModelSettling(frameSeconds: frameSeconds)
         afterClearFrames = max(1, Int((Self.afterClearSeconds / frameSeconds).rounded()))
         sinceClear = afterClearFrames + 1
         bins = size / 2 + 1
@@ -89,8 +87,7 @@ package final class NearEndRelease {
     package func update(nearActive: Bool, pathChanged: Bool, echoOnly: Bool, re: UnsafePointer<Float>, im: UnsafePointer<Float>,
                         residual: UnsafePointer<Float>, noise: UnsafePointer<Float>, gain: UnsafeMutablePointer<Float>,
                         present: UnsafeMutablePointer<Float>?, beta: Float, floor: Float, background: UnsafePointer<Float>?) {
-        let settled = adaptedSinceChange >= settledFrames
-        adaptedSinceChange = pathChanged ? 0 : adaptedSinceChange + (echoOnly ? 1 : 0)
+        let settled = settling.update(echoOnly: echoOnly, pathChanged: pathChanged)
         guard nearActive, !pathChanged, settled else { sinceClear = afterClearFrames + 1; releasing = false; return }
         var cSum: Float = 0, modelSum: Float = 0, heardSum: Float = 0
         for k in 0..<bins {
