@@ -130,8 +130,11 @@ import Testing
     /// frames (the low-delay windows' 40 low-band samples at 48 kHz, 10 ms frames): with the low
     /// band passed through that late and the upper band's gain at 1, the output is the input
     /// delayed by the split's round trip and 3 × 40 samples, to float precision.
-    @Test func theBandSplitHoldsTheUpperBandBackBySamples() {
-        let factor = 3, frame = 480, low = frame / factor, channels = 1, core = 40
+    /// A core latency under a frame (the low-delay windows' 40 samples) and over one (`preprocess=speex`
+    /// with them: a frame through speex's preprocessor and the 40 held samples).
+    @Test(arguments: [40, 200])
+    func theBandSplitHoldsTheUpperBandBackBySamples(core: Int) {
+        let factor = 3, frame = 480, low = frame / factor, channels = 1
         let split = EchoBandSplit(factor: factor, frameFrames: frame, channels: channels, micChannels: [0], speakers: 0,
                                   coreLatency: core, frameSeconds: 0.01, comfort: false)
         #expect(split.latencyFrames == 2 * BandSplitFilter.halfPhases * factor + core * factor)
