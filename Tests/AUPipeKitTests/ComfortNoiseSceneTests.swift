@@ -22,18 +22,15 @@ import Testing
 /// background of 45 dB SNR (−69 dBFS, which `denoise=-30` takes under half a 16-bit step)
 /// included.
 @Suite(.tags(.scenes)) final class ComfortNoiseSceneTests {
-    let dir: URL
+    /// A directory of this test's own, removed with it.
+    let scratch: ScratchDirectory
+    var dir: URL { scratch.url }
     static let rate = 16000, seconds = 14.0, gap = 6.0..<9.0
     static let count = Int(seconds * Double(rate))
     /// The far end silent, its echo's tail gone; the far end talking, after the gap.
     static let quiet = 7.5..<9.0, talking = 10.0..<14.0
 
-    init() throws {
-        dir = FileManager.default.temporaryDirectory.appendingPathComponent("aupipe-comfort-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-    }
-
-    deinit { try? FileManager.default.removeItem(at: dir) }
+    init() throws { scratch = try ScratchDirectory("aupipe-comfort") }
 
     /// The background: pink noise or babble (six talkers of `AECSignals.speech`, summed), its
     /// RMS in dBFS.

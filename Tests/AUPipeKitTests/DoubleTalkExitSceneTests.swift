@@ -12,14 +12,11 @@ import Testing
 /// coherence test reads smoothed spectra) and let the residual echo through; with
 /// `NearEndRelease` the bins the model explains in those frames get the echo-alone gain.
 @Suite(.tags(.scenes)) final class DoubleTalkExitSceneTests {
-    let dir: URL
+    /// A directory of this test's own, removed with it.
+    let scratch: ScratchDirectory
+    var dir: URL { scratch.url }
 
-    init() throws {
-        dir = FileManager.default.temporaryDirectory.appendingPathComponent("aupipe-dtexit-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-    }
-
-    deinit { try? FileManager.default.removeItem(at: dir) }
+    init() throws { scratch = try ScratchDirectory("aupipe-dtexit") }
 
     struct Scene {
         static let rate = 16000, seconds = 15.0

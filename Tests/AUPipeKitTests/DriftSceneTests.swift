@@ -11,14 +11,11 @@ import AUPipeUnits
 /// only the far end talks and the canceller has had 22 s; the drift is the unit's `driftPPM`
 /// figure at the end.
 @Suite(.tags(.scenes)) final class DriftSceneTests {
-    let dir: URL
+    /// A directory of this test's own, removed with it.
+    let scratch: ScratchDirectory
+    var dir: URL { scratch.url }
 
-    init() throws {
-        dir = FileManager.default.temporaryDirectory.appendingPathComponent("aupipe-drift-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-    }
-
-    deinit { try? FileManager.default.removeItem(at: dir) }
+    init() throws { scratch = try ScratchDirectory("aupipe-drift") }
 
     static let format = StreamFormat(encoding: .s16le, sampleRate: DriftScene.rate, channels: 1)
 

@@ -11,14 +11,11 @@ import Testing
 /// canceller on the low band keeps the 16 kHz floors on a 48 kHz scene; the output does not
 /// depend on the block size; `bands=` refuses what it does not know.
 @Suite final class EchoBandSplitTests {
-    let dir: URL
+    /// A directory of this test's own, removed with it.
+    let scratch: ScratchDirectory
+    var dir: URL { scratch.url }
 
-    init() throws {
-        dir = FileManager.default.temporaryDirectory.appendingPathComponent("aupipe-aecband-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-    }
-
-    deinit { try? FileManager.default.removeItem(at: dir) }
+    init() throws { scratch = try ScratchDirectory("aupipe-aecband") }
 
     /// White noise, deterministic, in −0.5...0.5.
     static func noise(_ count: Int, seed: UInt64) -> [Float] {

@@ -11,14 +11,11 @@ import Testing
 /// (`EchoStartSceneTests.pieces`), and the near end kept in a double talk that starts with the
 /// call, where the model must not take the near talker for echo.
 @Suite(.tags(.scenes)) final class EchoFirstFrameSceneTests {
-    let dir: URL
+    /// A directory of this test's own, removed with it.
+    let scratch: ScratchDirectory
+    var dir: URL { scratch.url }
 
-    init() throws {
-        dir = FileManager.default.temporaryDirectory.appendingPathComponent("aupipe-aecfirst-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-    }
-
-    deinit { try? FileManager.default.removeItem(at: dir) }
+    init() throws { scratch = try ScratchDirectory("aupipe-aecfirst") }
 
     /// The least ERLE (dB) over 0.3–0.8 s after the echo arrives (reached: 25.4, 33.0 and 20.9
     /// dB in `echoSuppressedWhileTheFirstFilterLearns`' three rooms; without the far end's

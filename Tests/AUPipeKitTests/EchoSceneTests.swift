@@ -19,14 +19,11 @@ import CSpeexDSP
 /// (−55 dBFS) caps the figure; the cap is printed with it, and so is the ERLE 1 s after the
 /// echo-path change (5.5–6 s), which the targets do not cover.
 @Suite(.tags(.scenes)) final class EchoSceneTests {
-    let dir: URL
+    /// A directory of this test's own, removed with it.
+    let scratch: ScratchDirectory
+    var dir: URL { scratch.url }
 
-    init() throws {
-        dir = FileManager.default.temporaryDirectory.appendingPathComponent("aupipe-aec-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-    }
-
-    deinit { try? FileManager.default.removeItem(at: dir) }
+    init() throws { scratch = try ScratchDirectory("aupipe-aec") }
 
     static let format = StreamFormat(encoding: .s16le, sampleRate: AECScene.rate, channels: 1)
 

@@ -14,14 +14,11 @@ import Testing
 /// 1–5 dB there. Not yet reached: the target, bench/aec/'s 10 dB in every piece from
 /// 0.5 s on (here the first one or two pieces of 0.5–1.0 s still cancel 3–11 dB).
 @Suite(.tags(.scenes)) final class EchoStartSceneTests {
-    let dir: URL
+    /// A directory of this test's own, removed with it.
+    let scratch: ScratchDirectory
+    var dir: URL { scratch.url }
 
-    init() throws {
-        dir = FileManager.default.temporaryDirectory.appendingPathComponent("aupipe-aecstart-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-    }
-
-    deinit { try? FileManager.default.removeItem(at: dir) }
+    init() throws { scratch = try ScratchDirectory("aupipe-aecstart") }
 
     /// The least ERLE (dB) over 0.5–1.0 s after the echo arrived, and after the change was heard.
     static let startDB = 10.0, reconvergeDB = 6.0

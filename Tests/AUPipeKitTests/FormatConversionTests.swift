@@ -8,12 +8,11 @@ import AUPipeKit
     static let mono48k = StreamFormat(encoding: .s16le, sampleRate: 48000, channels: 1)
     static let stereo16k = StreamFormat(encoding: .f32le, sampleRate: 16000, channels: 2)
 
-    let dir: URL
+    /// A directory of this test's own, removed with it (it used to stay behind).
+    let scratch: ScratchDirectory
+    var dir: URL { scratch.url }
 
-    init() throws {
-        dir = FileManager.default.temporaryDirectory.appendingPathComponent("aupipe-conversion-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-    }
+    init() throws { scratch = try ScratchDirectory("aupipe-conversion") }
 
     func file(_ name: String, _ format: StreamFormat, frames: Int = 480) throws -> String {
         let url = dir.appendingPathComponent(name)

@@ -10,14 +10,8 @@ import Testing
 /// the gain is computed on a 40 ms analysis window and resynthesised with a short synthesis
 /// window, so that the suppressor adds its overlap (2.5 ms) instead of a frame.
 @Suite struct LowDelayWindowsTests {
-    /// White noise in −0.5...0.5, seeded.
-    static func noise(_ count: Int, seed: UInt64) -> [Float] {
-        var s = seed
-        return (0..<count).map { _ in
-            s = s &* 6364136223846793005 &+ 1442695040888963407
-            return Float(Double(Int64(bitPattern: s) >> 11) / Double(1 << 53))
-        }
-    }
+    /// White noise in −0.5...0.5, seeded (`EchoBandSplitTests.noise`).
+    static func noise(_ count: Int, seed: UInt64) -> [Float] { EchoBandSplitTests.noise(count, seed: seed) }
 
     /// `x` through the windows' STFT at their hop: analysis window, transform, `gain(k)` per bin
     /// (real: zero phase), inverse transform, synthesis and overlap-add; as the suppressor runs it.

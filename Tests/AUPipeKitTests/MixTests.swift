@@ -4,12 +4,11 @@ import AUPipeKit
 
 /// `mix` with exact expected sums: the bus files are written by the test.
 @Suite struct MixTests {
-    let dir: URL
+    /// A directory of this test's own, removed with it (it used to stay behind).
+    let scratch: ScratchDirectory
+    var dir: URL { scratch.url }
 
-    init() throws {
-        dir = FileManager.default.temporaryDirectory.appendingPathComponent("aupipe-mix-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-    }
+    init() throws { scratch = try ScratchDirectory("aupipe-mix") }
 
     /// Writes a bus file of `frames` frames of the constant `value` (or `samples`) and returns its path.
     func bus(_ name: String, _ samples: [Float], rate: Int = 8000, channels: Int = 1, token: String = "f32le") throws -> String {

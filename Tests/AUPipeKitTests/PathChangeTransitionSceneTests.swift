@@ -10,14 +10,11 @@ import Testing
 /// alone 2.2–2.7 s after the change is heard (`EchoStartSceneTests.pieces`), and the near end
 /// of a double talk that starts just after the reported change.
 @Suite(.tags(.scenes)) final class PathChangeTransitionSceneTests {
-    let dir: URL
+    /// A directory of this test's own, removed with it.
+    let scratch: ScratchDirectory
+    var dir: URL { scratch.url }
 
-    init() throws {
-        dir = FileManager.default.temporaryDirectory.appendingPathComponent("aupipe-aectransition-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-    }
-
-    deinit { try? FileManager.default.removeItem(at: dir) }
+    init() throws { scratch = try ScratchDirectory("aupipe-aectransition") }
 
     /// The least ERLE (dB) over 2.2–2.7 s after the change is heard (reached: 24.7 and 24.9 dB;
     /// 21.8 and 22.0 when the suppressor's change ended with the reported one).

@@ -21,10 +21,8 @@ import Testing
     }
 
     static func withDirectory<T>(_ body: (URL) throws -> T) throws -> T {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("aupipe-ppinside-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
-        return try body(dir)
+        let scratch = try ScratchDirectory("aupipe-ppinside")
+        return try withExtendedLifetime(scratch) { try body(scratch.url) }
     }
 
     /// Runs `aec ref=FAR args` over `mic`; the output and the post-filter's latency (frames).

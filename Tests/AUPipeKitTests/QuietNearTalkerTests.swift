@@ -24,14 +24,11 @@ import Testing
 /// double-talk detector (`EchoPathChange.nearTalk`) holds a near talker through seconds of
 /// double talk, where the echo path's detector follows them down within a second.
 @Suite(.tags(.scenes)) final class QuietNearTalkerTests {
-    let dir: URL
+    /// A directory of this test's own, removed with it.
+    let scratch: ScratchDirectory
+    var dir: URL { scratch.url }
 
-    init() throws {
-        dir = FileManager.default.temporaryDirectory.appendingPathComponent("aupipe-quietnear-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-    }
-
-    deinit { try? FileManager.default.removeItem(at: dir) }
+    init() throws { scratch = try ScratchDirectory("aupipe-quietnear") }
 
     struct Scene {
         static let seconds = 10.0
