@@ -430,6 +430,16 @@ def write_wav(path, x16):
         w.writeframes(x16.astype("<i2").tobytes())
 
 
+def write_scene(d, far16, mic16, parts, facts):
+    """A scene as a canceller and the bench read it: d/far.wav, d/mic.wav, d/parts.npz, d/scene.json."""
+    os.makedirs(d, exist_ok=True)
+    write_wav(os.path.join(d, "far.wav"), far16)
+    write_wav(os.path.join(d, "mic.wav"), mic16)
+    np.savez(os.path.join(d, "parts.npz"), **parts)
+    with open(os.path.join(d, "scene.json"), "w") as f:
+        json.dump(facts, f, indent=1)
+
+
 def main():
     global RATE, N, VOICE
     args = sys.argv[1:]
@@ -455,14 +465,7 @@ def main():
         if name not in scenes:
             print(f"scenes.py: no scene {name}; there are {' '.join(scenes)}", file=sys.stderr)
             sys.exit(64)
-        d = os.path.join(out, name)
-        os.makedirs(d, exist_ok=True)
-        far16, mic16, parts, facts = build(name, scenes[name])
-        write_wav(os.path.join(d, "far.wav"), far16)
-        write_wav(os.path.join(d, "mic.wav"), mic16)
-        np.savez(os.path.join(d, "parts.npz"), **parts)
-        with open(os.path.join(d, "scene.json"), "w") as f:
-            json.dump(facts, f, indent=1)
+        write_scene(os.path.join(out, name), *build(name, scenes[name]))
         print(f"scenes.py: {name}", file=sys.stderr)
 
 

@@ -4,8 +4,7 @@ and seed of each case below (scenes.loudspeaker() with SPEAKER_RESONANCE_HZ / _Q
 16 kHz, each written as scenes.py writes its scenes (scene.json also says "resonance": [Hz, Q]).
 The bench's own scenes are untouched. Usage, from the repository's root:
 speakers_apart.py OUTDIR [NAME...]"""
-import json, os, sys
-import numpy as np
+import os, sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import scenes
 
@@ -29,13 +28,7 @@ def main():
         scenes.SPEAKER_RESONANCE_HZ, scenes.SPEAKER_RESONANCE_Q = hz, q
         far16, mic16, parts, facts = scenes.build(name, dict(base, drive=drive, rt60=rt60, delay_ms=delay, seed=seed))
         facts["resonance"] = [hz, q]
-        d = os.path.join(out, name)
-        os.makedirs(d, exist_ok=True)
-        scenes.write_wav(os.path.join(d, "far.wav"), far16)
-        scenes.write_wav(os.path.join(d, "mic.wav"), mic16)
-        np.savez(os.path.join(d, "parts.npz"), **parts)
-        with open(os.path.join(d, "scene.json"), "w") as f:
-            json.dump(facts, f, indent=1)
+        scenes.write_scene(os.path.join(out, name), far16, mic16, parts, facts)
         print(f"speakers_apart.py: {name}", file=sys.stderr)
 
 
