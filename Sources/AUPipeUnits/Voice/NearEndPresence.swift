@@ -102,10 +102,8 @@ package final class NearEndPresence {
         let settled = settling.update(echoOnly: echoOnly, pathChanged: pathChanged)
         var dSum: Float = 0, cSum: Float = 0
         for k in 0..<bins {
-            // C and Ŷ split from the transform of C + j·Ŷ (as `aupipe_res_statistics`), D = C + Ŷ.
-            let j = (size - k) & (size - 1)
-            let cr = (re[k] + re[j]) / 2, ci = (im[k] - im[j]) / 2
-            let yr = (im[k] + im[j]) / 2, yi = (re[j] - re[k]) / 2
+            // C and Ŷ split from the transform of C + j·Ŷ, D = C + Ŷ.
+            let (cr, ci, yr, yi) = TwoRealSpectra.split(re: re, im: im, size: size, bin: k)
             let dr = cr + yr, di = ci + yi
             cRe[k] = cr; cIm[k] = ci
             dFast[k] = g * dFast[k] + (1 - g) * (dr * dr + di * di)

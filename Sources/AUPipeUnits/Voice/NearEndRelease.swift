@@ -91,10 +91,8 @@ package final class NearEndRelease {
         guard nearActive, !pathChanged, settled else { sinceClear = afterClearFrames + 1; releasing = false; return }
         var cSum: Float = 0, modelSum: Float = 0, heardSum: Float = 0
         for k in 0..<bins {
-            // C and Ŷ split from the transform of C + j·Ŷ (as `aupipe_res_statistics`), D = C + Ŷ.
-            let j = (size - k) & (size - 1)
-            let cr = (re[k] + re[j]) / 2, ci = (im[k] - im[j]) / 2
-            let yr = (im[k] + im[j]) / 2, yi = (re[j] - re[k]) / 2
+            // C and Ŷ split from the transform of C + j·Ŷ, D = C + Ŷ.
+            let (cr, ci, yr, yi) = TwoRealSpectra.split(re: re, im: im, size: size, bin: k)
             let c2 = cr * cr + ci * ci, y2 = yr * yr + yi * yi
             let d2 = (cr + yr) * (cr + yr) + (ci + yi) * (ci + yi)
             cPower[k] = c2

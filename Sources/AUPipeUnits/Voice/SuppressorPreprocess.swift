@@ -76,9 +76,8 @@ package final class SuppressorPreprocess {
     package func update(re: UnsafePointer<Float>, im: UnsafePointer<Float>, size: Int, cRe: UnsafePointer<Float>, cIm: UnsafePointer<Float>,
                         c: UnsafePointer<Float>, y: UnsafePointer<Float>, frameFrames n: Int, echoOutput: UnsafePointer<Int16>? = nil) {
         for k in 0..<bins {
-            // Ŷ split from the transform of C + j·Ŷ (as `aupipe_res_statistics`).
-            let j = (size - k) & (size - 1)
-            let yr = (im[k] + im[j]) / 2, yi = (re[j] - re[k]) / 2
+            // Ŷ split from the transform of C + j·Ŷ.
+            let (_, _, yr, yi) = TwoRealSpectra.split(re: re, im: im, size: size, bin: k)
             yPower[k] = yr * yr + yi * yi
             cPower[k] = cRe[k] * cRe[k] + cIm[k] * cIm[k]
         }
