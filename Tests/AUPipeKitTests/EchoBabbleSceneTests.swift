@@ -2,11 +2,9 @@ import Foundation
 import Testing
 @testable import AUPipeKit
 
-/// Issue 26, no scene under the ERLE floor: the residual echo under loud babble (`RoomScene`, 8 s).
-/// Babble makes the microphone less coherent with the echo estimate in frames of echo alone, and
-/// the suppressor took many of them for a near end's (its gentle β and −30 dB floor):
-/// `BackgroundCoherence` gives back, in that frame test, what a background at its noise floor
-/// takes from the coherence.
+/// Issue 26, no scene under the ERLE floor: the residual echo under babble (`RoomScene`, 8 s), by
+/// the echo-only measure bench/aec's targets use (the scenes' own babble test,
+/// `babbleAt15dBSNRWithTheDefaults`, asserts `erle_c` at 15 dB SNR).
 ///
 /// The echo's residual alone by phase inversion (bench/aec's echo-only ERLE): the output with the
 /// noise's sign flipped is added to the output, `comfort=off` (comfort noise does not follow
@@ -51,21 +49,19 @@ extension EchoSceneTests {
         #expect(m.nearGain >= -2, "the near end in double talk: \(m.nearGain) dB")
     }
 
-    /// Reached in `babbleLeavesLessResidual`: 27.90 and 27.87 dB (RT60 0.3 and 0.5 s), 27.36 and
-    /// 27.35 with the frame's coherence as measured (before `BackgroundCoherence`); the near end
-    /// −0.83 and −0.83 dB (−0.82 and −0.83 before). The floor lies halfway. These 8 s scenes leave the
-    /// filter 5 s to converge: bench/aec's 42 s scenes gain 0.6–0.9 dB (bench/README.md, "The
-    /// residual under babble").
-    static let babbleERLE = 27.6
+    /// What the defaults reach in `babbleLeavesLessResidual` (27.36 and 27.35 dB, RT60 0.3 and 0.5 s;
+    /// the near end −0.82 and −0.83 dB), less 0.5 dB. The frame's coherence test with the background
+    /// at its noise floor given back (measured, not kept: bench/README.md, "The residual under
+    /// babble") reached 27.90 and 27.87.
+    static let babbleERLE = 26.85
 }
 
 extension QuietNearTalkerTests {
     /// The quiet near talker of `aQuietNearTalkerInLongDoubleTalkIsKept` (8 dB under the echo, 5 s
     /// of double talk) with babble 15 dB under them (bench/aec's `quietnear-babble15` in small), at
-    /// 16 kHz: the background's coherence given back (`BackgroundCoherence`) must not take them for
-    /// echo. Reached: −1.94 dB (−1.90 before it). At 48 kHz the same scene keeps −2.16 dB (−2.10
-    /// before it: under the target already, not asserted here; bench/README.md, "The residual under
-    /// babble").
+    /// 16 kHz: kept within 2 dB. Reached: −1.90 dB (−1.94 with the background's coherence given
+    /// back, measured and not kept). At 48 kHz the same scene keeps −2.10 dB: under the target, not
+    /// asserted here (bench/README.md, "The residual under babble").
     @Test func aQuietNearTalkerInBabbleIsKept() throws {
         let m = try measure(Scene(rate: 16000, babbleDBFS: -43))
         print("aec quiet near talker in babble (16000 Hz, 8 dB under the echo, babble 15 dB under them): near end \(m.nearGain) dB")

@@ -33,9 +33,8 @@ import Glibc
 ///   in babble (or any noise that is itself speech) the microphone is less coherent with Ŷ in
 ///   most frames of echo alone, and a frame counts as echo alone while its incoherence
 ///   (1 − the weighted coherence) is within `backgroundMargin` times its running median over
-///   such frames (`backgroundIncoherence`; at most `mostIncoherence`), the frame's read with what
-///   a background at the noise floor takes from it given back (`BackgroundCoherence`). A near
-///   talker starts well above that median; in quiet rooms it stays below 1 − `echoCoherence` and nothing changes.
+///   such frames (`backgroundIncoherence`; at most `mostIncoherence`). A near talker starts
+///   well above that median; in quiet rooms it stays below 1 − `echoCoherence` and nothing changes.
 ///   A frame whose C the model explains (a large predicted residual, as a saturating
 ///   loudspeaker's, that accounts for C's power: `explainedShare`, `explainedMargin`) counts
 ///   as echo alone for the gain however incoherent, once no near end has been detected for
@@ -233,7 +232,6 @@ package final class ResidualEchoSuppressor {
         aupipe_res_statistics(re, im, size, bins, a, g, tailDecay, Self.minimumBias, see, syy, sdd, sdyRe, sdyIm, eFast, p, rawGain,
                               minNow, minBefore, noise, sums)
         let pSum = sums[0], cohWeighted = sums[1], yWeight = sums[2], dWeight = sums[3]; var noiseSum = sums[4]
-        let beyondBackground = 1 - BackgroundCoherence.weighted(rawGain, syy: syy, noise: noise, bins: bins) / max(yWeight, 1e-20)
         let b = pSum / Float(bins)
         noiseCount += 1
         if noiseCount >= noiseWindow {
@@ -318,9 +316,7 @@ package final class ResidualEchoSuppressor {
         }
         let farEndExplains = farEndSum > Self.farOverNoise * noiseSum && !doubleTalk && coherentEnough
             && heard <= Self.explainedMargin * (farEndSum + noiseSum)
-        // The gain's coherence test reads the frame's incoherence less what a background at its
-        // floor explains (`BackgroundCoherence`), against the allowance measured as before.
-        let nearActive = (doubleTalk || loud || nearEndFrame || (!changeFrame && !(beyondBackground <= allowed) && !explained)) && !farEndExplains
+        let nearActive = (doubleTalk || loud || nearEndFrame || (!changeFrame && !(incoherence <= allowed) && !explained)) && !farEndExplains
         if !nearActive { framesEchoAlone += 1 }
         sb = a * sb + (1 - a) * b
         // The regressors smoothed, and in frames of echo alone one NLMS step per bin where D is
