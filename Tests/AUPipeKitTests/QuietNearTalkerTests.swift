@@ -39,7 +39,8 @@ import Testing
         let far: [Int16], mic: [Int16]
         let near: [Double]
 
-        init(rate: Int, nearDBFS: Double = -28) {
+        /// `babbleDBFS`: babble (six talkers of `AECSignals.speech`) at this RMS level added to the microphone.
+        init(rate: Int, nearDBFS: Double = -28, babbleDBFS: Double? = nil) {
             self.rate = rate
             let n = Int(Self.seconds * Double(rate))
             let far = AECSignals.speech(count: n, seed: 0xFA2_0051, activeDBFS: -14, formant1: 300...900, formant2: 900...2600,
@@ -62,7 +63,17 @@ import Testing
             near = talker
             let sigma = pow(10, -70.0 / 20)
             var sum = [Int16](repeating: 0, count: n)
-            for i in 0..<n { sum[i] = AECSignals.int16((i >= d ? wet[i - d] : 0) + talker[i] + sigma * random.gaussian()) }
+            var babble = [Double](repeating: 0, count: n)
+            if let babbleDBFS {
+                for k in 0..<6 {
+                    let s = AECSignals.speech(count: n, seed: 0xBAB_0051 + UInt64(k), activeDBFS: -20, formant1: 250...900, formant2: 900...2900,
+                                              talking: 0.0..<Self.seconds, rate: rate)
+                    for i in 0..<n { babble[i] += s[i] }
+                }
+                let rms = (babble.reduce(0) { $0 + $1 * $1 } / Double(n)).squareRoot()
+                for i in 0..<n { babble[i] *= pow(10, babbleDBFS / 20) / rms }
+            }
+            for i in 0..<n { sum[i] = AECSignals.int16((i >= d ? wet[i - d] : 0) + talker[i] + babble[i] + sigma * random.gaussian()) }
             mic = sum
         }
     }
