@@ -63,6 +63,10 @@ package final class FarEndEchoModel {
     /// of D's smoothed power per bin, rising by `floorRiseDB` a second, from `warmSeconds` on
     /// (the window's and the smoothing's start).
     package static let floorRiseDB = 6.0, warmSeconds = 0.15
+    /// Before the delay is found, a frame whose D is explained by the far end at one lag to
+    /// this share of its power (`FarEndLagCoherence`) is the echo's.
+    package static let echoShare: Float = getenv("AUPIPE_ECHOSHARE").flatMap { Float(String(cString: $0)) } ?? 0.45
+    private let traceLag = getenv("AUPIPE_LAGTRACE") != nil
 
     /// Samples per frame (N), the FFT size and its bins; the lags held (frames).
     package let frameFrames: Int, fftSize: Int, bins: Int, lags: Int
@@ -87,6 +91,9 @@ package final class FarEndEchoModel {
     private let windows: LowDelayWindows
     /// Whether the delay was known at the previous frame.
     private var knewDelay = false
+    /// Before the delay is found: D's coherence with the far end at every lag, which tells the
+    /// call's first echo from a near talker (`echoByLag`).
+    package let lagCoherence: FarEndLagCoherence
     /// L over all bins: C's power over D's in frames of echo alone by Ŷ (1 until there are any).
     private var overall: Float = 1
     /// Whether the model is out for good (see `update`).
@@ -130,6 +137,18 @@ package final class FarEndEchoModel {
         qAll = buffer(k); qKnown = buffer(k); sq = buffer(k)
         coupling = buffer(k, Self.initialCoupling); leakage = buffer(k, 1)
         predicted = buffer(k); most = buffer(k); floor = buffer(k, .greatestFiniteMagnitude)
+        lagCoherence = FarEndLagCoherence(bins: k, lags: lags, smoothing: ResidualEchoSuppressor.statsSmoothing)
+    }
+
+    /// Before the delay is found (nil after, and once the model is out): whether this frame's
+    /// microphone is the far end's echo by its coherence with the far end at the best lag
+    /// (`FarEndLagCoherence`: a share of D's power at least `echoShare`). `re`, `im`: the
+    /// suppressor's transform of C + j·Ŷ (`size` points); `sdd`: D's smoothed power.
+    package func echoByLag(sdd: UnsafePointer<Float>, re: UnsafePointer<Float>, im: UnsafePointer<Float>, size: Int) -> Bool? {
+        if settled || knewDelay { return nil }
+        let share = lagCoherence.update(sdd: sdd, re: re, im: im, size: size)
+        if traceLag { let t = "lag \(framesRun) \(share) \(lagCoherence.lag)\n"; _ = t.withCString { write(2, $0, strlen($0)) } }
+        return share >= Self.echoShare
     }
 
 
@@ -149,6 +168,7 @@ package final class FarEndEchoModel {
         for i in 0..<l { work[i] = window[i] * xHist[i] }
         for i in l..<fftSize { work[i] = 0 }
         fft.forward(work, re: re, im: im)
+        if !knewDelay { lagCoherence.push(re: re, im: im) }
         LowDelayWindows.slide(xHist, length: l, adding: xIn, count: n)
         head = (head + 1) % lags
         let newest = ring + head * bins
@@ -182,7 +202,7 @@ package final class FarEndEchoModel {
     /// (`residual`). Returns F's sum over the bins while the model is handed to the
     /// suppressor, else 0.
     package func update(sdd: UnsafePointer<Float>, see: UnsafePointer<Float>, noise: UnsafePointer<Float>, coherence: UnsafePointer<Float>,
-                        nearCoherence: Float, smoothing a: Float, echoOnly: Bool, doubleTalk: Bool) -> Float {
+                        nearCoherence: Float, smoothing a: Float, echoOnly: Bool, doubleTalk: Bool, echoByLag: Bool = false) -> Float {
         if settled { return 0 }
         framesRun += 1
         let q = knewDelay ? qKnown : qAll
@@ -218,7 +238,7 @@ package final class FarEndEchoModel {
         if overall < Self.engagedLeakage || trustedCount >= trustedFrames || farCount >= mostFrames { settled = true }
         // Before the delay is known it only learns: a near talker at the echo's level (a double
         // talk that starts with the call) cannot be told from the echo without Ŷ.
-        guard residualSum > 0, !settled, knewDelay else { return 0 }
+        guard residualSum > 0, !settled, knewDelay || echoByLag else { return 0 }
         framesEngaged += 1
         return residualSum
     }

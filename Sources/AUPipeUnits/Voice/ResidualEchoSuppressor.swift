@@ -308,11 +308,13 @@ package final class ResidualEchoSuppressor {
         // explains (as `explained`'s margin) is echo alone, outside double talk.
         // Once the delay is known, the fast start's filter gives a Ŷ whose coherence with D tells
         // a near talker from the echo even before it cancels much (`FarEndEchoModel.nearIncoherence`).
-        let coherentEnough = delay == nil || incoherence <= FarEndEchoModel.nearIncoherence
+        // Before it is known, D's coherence with the far end at the best lag (`FarEndEchoModel.echoByLag`).
+        let echoByLag = farEnd?.echoByLag(sdd: sdd, re: re, im: im, size: size)
+        let coherentEnough = delay == nil ? echoByLag ?? false : incoherence <= FarEndEchoModel.nearIncoherence
         var farEndSum: Float = 0
         if let farEnd, reference != nil {
             farEndSum = farEnd.update(sdd: sdd, see: see, noise: noise, coherence: rawGain, nearCoherence: Self.nearCoherence, smoothing: a,
-                                      echoOnly: echoOnly, doubleTalk: doubleTalk || !coherentEnough)
+                                      echoOnly: echoOnly, doubleTalk: doubleTalk || !coherentEnough, echoByLag: echoByLag ?? false)
         }
         let farEndExplains = farEndSum > Self.farOverNoise * noiseSum && !doubleTalk && coherentEnough
             && heard <= Self.explainedMargin * (farEndSum + noiseSum)
