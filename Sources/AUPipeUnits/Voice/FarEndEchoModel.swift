@@ -145,7 +145,7 @@ package final class FarEndEchoModel {
     /// (`FarEndLagCoherence`: a share of D's power at least `echoShare`). `re`, `im`: the
     /// suppressor's transform of C + j·Ŷ (`size` points); `sdd`: D's smoothed power.
     package func echoByLag(sdd: UnsafePointer<Float>, re: UnsafePointer<Float>, im: UnsafePointer<Float>, size: Int) -> Bool? {
-        if settled || knewDelay { return nil }
+        if settled { return nil }
         let share = lagCoherence.update(sdd: sdd, re: re, im: im, size: size)
         if traceLag { let t = "lag \(framesRun) \(share) \(lagCoherence.lag)\n"; _ = t.withCString { write(2, $0, strlen($0)) } }
         return share >= Self.echoShare
@@ -168,7 +168,7 @@ package final class FarEndEchoModel {
         for i in 0..<l { work[i] = window[i] * xHist[i] }
         for i in l..<fftSize { work[i] = 0 }
         fft.forward(work, re: re, im: im)
-        if !knewDelay { lagCoherence.push(re: re, im: im) }
+        lagCoherence.push(re: re, im: im)
         LowDelayWindows.slide(xHist, length: l, adding: xIn, count: n)
         head = (head + 1) % lags
         let newest = ring + head * bins

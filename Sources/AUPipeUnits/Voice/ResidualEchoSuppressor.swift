@@ -310,7 +310,7 @@ package final class ResidualEchoSuppressor {
         // a near talker from the echo even before it cancels much (`FarEndEchoModel.nearIncoherence`).
         // Before it is known, D's coherence with the far end at the best lag (`FarEndEchoModel.echoByLag`).
         let echoByLag = farEnd?.echoByLag(sdd: sdd, re: re, im: im, size: size)
-        let coherentEnough = delay == nil ? echoByLag ?? false : incoherence <= FarEndEchoModel.nearIncoherence
+        let coherentEnough = echoByLag == true || delay != nil && incoherence <= FarEndEchoModel.nearIncoherence
         var farEndSum: Float = 0
         if let farEnd, reference != nil {
             farEndSum = farEnd.update(sdd: sdd, see: see, noise: noise, coherence: rawGain, nearCoherence: Self.nearCoherence, smoothing: a,
