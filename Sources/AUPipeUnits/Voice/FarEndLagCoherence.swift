@@ -1,7 +1,7 @@
 import AUPipeGraph
 
-/// The microphone's coherence with the far end at every lag the delay search allows, before the
-/// delay is found (issue 26: the call's first echo): what tells the echo from a near talker
+/// The microphone's coherence with the far end at every lag the delay search allows, from the
+/// call's start (issue 26: the call's first echo, before the delay is found): what tells the echo from a near talker
 /// while there is no linear filter's Ŷ to compare the microphone with. The echo is a filtered
 /// copy of the far end some windows back, so D is coherent with X at that lag; a near talker is
 /// coherent with X at no lag.
@@ -15,7 +15,7 @@ import AUPipeGraph
 /// weighted by D's power), and `share` is the best over the lags, less the estimate's bias
 /// (what unrelated signals read after the frames smoothed so far).
 /// Everything is allocated in `init`; a frame allocates nothing. It runs only while asked to
-/// (`FarEndEchoModel`: until the delay is found).
+/// (`FarEndEchoModel`: from the call's start until the model is out, a few seconds).
 package final class FarEndLagCoherence {
     /// Bins per spectrum and lags held.
     package let bins: Int, lags: Int
@@ -26,6 +26,8 @@ package final class FarEndLagCoherence {
     /// This frame's smoothed |X|² (bins), before it enters the ring; D's spectrum (re, im).
     private let smoothedX, dRe, dIm: UnsafeMutablePointer<Float>
     private var head = 0
+    /// The best lag's rows in the far end's ring and in the cross spectra.
+    private var bestRow = 0, bestLagRow = 0
     private let buffers = FloatBuffers()
     /// The best share of the last `update`, and its lag (windows back).
     package private(set) var share: Float = 0, lag = 0
@@ -90,10 +92,24 @@ package final class FarEndLagCoherence {
             }
             if explained > best { (best, bestLag) = (explained, j) }
         }
+        (bestRow, bestLagRow) = (((head - bestLag + lags) % lags) * bins, bestLag * bins)
         // Less what unrelated signals read (the estimate's bias), over what is left.
         let bias = weights > 0 ? squaredWeights / (weights * weights) : 1
         share = total > 0 && bias < 1 ? max(0, (best / total - bias) / (1 - bias)) : 0
         lag = bestLag
         return share
+    }
+
+    /// The echo's share of each bin at the best lag (into `share`, 0...1): the bin's coherence
+    /// with the far end there, less the estimate's bias. A bin a near talker holds is
+    /// incoherent and gets little.
+    /// `sdd`: the frame's D smoothed power, as given to `update`.
+    package func shares(sdd: UnsafePointer<Float>, into share: UnsafeMutablePointer<Float>) {
+        let p = xPow + bestRow, cr = dxRe + bestLagRow, ci = dxIm + bestLagRow
+        let bias = weights > 0 ? squaredWeights / (weights * weights) : 1
+        for k in 0..<bins {
+            let c = p[k] > 0 && sdd[k] > 0 ? min(1, (cr[k] * cr[k] + ci[k] * ci[k]) / (p[k] * sdd[k])) : 0
+            share[k] = bias < 1 ? max(0, (c - bias) / (1 - bias)) : 0
+        }
     }
 }
