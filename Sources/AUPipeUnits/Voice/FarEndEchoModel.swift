@@ -101,8 +101,8 @@ package final class FarEndEchoModel {
     private var knewDelay = false
     /// Frames in a row the far end has explained at one lag.
     private var lagRun = 0
-    /// Before the delay is found: D's coherence with the far end at every lag, which tells the
-    /// call's first echo from a near talker (`echoByLag`).
+    /// From the call's start until the model is out: D's coherence with the far end at every lag,
+    /// which tells the call's first echo from a near talker (`echoByLag`).
     package let lagCoherence: FarEndLagCoherence
     /// L over all bins: C's power over D's in frames of echo alone by Ŷ (1 until there are any).
     private var overall: Float = 1
@@ -153,9 +153,8 @@ package final class FarEndEchoModel {
 
     /// Whether this frame's microphone is the far end's echo by its coherence with the far end
     /// at the best lag (`FarEndLagCoherence`: a share of D's power at least `echoShare` for
-    /// `echoRunSeconds` in a row); nil once the model is
-    /// out. `re`, `im`: the suppressor's transform of C + j·Ŷ (`size` points); `sdd`: D's
-    /// smoothed power.
+    /// `echoRunSeconds` in a row); nil once the model is out. `re`, `im`: the suppressor's
+    /// transform of C + j·Ŷ (`size` points); `sdd`: D's smoothed power.
     package func echoByLag(sdd: UnsafePointer<Float>, re: UnsafePointer<Float>, im: UnsafePointer<Float>, size: Int) -> Bool? {
         if settled { return nil }
         let share = lagCoherence.update(sdd: sdd, re: re, im: im, size: size)
@@ -211,17 +210,17 @@ package final class FarEndEchoModel {
     /// `see`, C's; `noise`, C's noise floor; `coherence`, D's with Ŷ; `smoothing`, theirs):
     /// learns H (not from double talk upwards: `doubleTalk`) and L (in frames of echo alone by
     /// Ŷ: `echoOnly`, bins whose coherence is at least `nearCoherence`), and predicts F
-    /// (`residual`; before the delay, in a frame of `echoByLag`, the echo's coherent share of each
-    /// bin of `power`, the power the suppressor's gain applies to). Returns F's sum over the bins while the model is handed to the
-    /// suppressor, else 0.
+    /// (`residual`; before the delay, in a frame of `echoByLag`, the echo's coherent share of
+    /// each bin of `power`, the power the suppressor's gain applies to). Returns F's sum over
+    /// the bins while the model is handed to the suppressor, else 0.
     package func update(sdd: UnsafePointer<Float>, see: UnsafePointer<Float>, noise: UnsafePointer<Float>, coherence: UnsafePointer<Float>,
                         nearCoherence: Float, smoothing a: Float, echoOnly: Bool, doubleTalk: Bool, echoByLag: Bool = false,
                         power: UnsafePointer<Float>? = nil) -> Float {
         if settled { return 0 }
         framesRun += 1
         let q = knewDelay ? qKnown : qAll
-        // Before the delay, in a frame the far end explains at one lag: that lag's one-tap
-        // prediction, not H·Q over every lag (which a near talker in the frame would lose to).
+        // Before the delay, in a frame the far end explains at one lag: each bin's coherent share
+        // of `power`, not H·Q over every lag (a near talker's bins are incoherent).
         let byLag = !knewDelay && echoByLag && power != nil
         if byLag { lagCoherence.shares(sdd: sdd, into: most) }
         var residualSum: Float = 0, left: Float = 0, heardSum: Float = 0
@@ -254,8 +253,9 @@ package final class FarEndEchoModel {
         if echoOnly { trustedCount += 1 }
         if residualSum > 0 { farCount += 1 }
         if overall < Self.engagedLeakage || trustedCount >= trustedFrames || farCount >= mostFrames { settled = true }
-        // Before the delay is known it only learns: a near talker at the echo's level (a double
-        // talk that starts with the call) cannot be told from the echo without Ŷ.
+        // Before the delay is known, only in frames the far end explains at one lag: a near talker
+        // at the echo's level (a double talk that starts with the call) cannot be told from the
+        // echo by the powers alone.
         guard residualSum > 0, !settled, knewDelay || echoByLag else { return 0 }
         framesEngaged += 1
         return residualSum

@@ -1,10 +1,10 @@
 import AUPipeGraph
 
 /// The microphone's coherence with the far end at every lag the delay search allows, from the
-/// call's start (issue 26: the call's first echo, before the delay is found): what tells the echo from a near talker
-/// while there is no linear filter's Ŷ to compare the microphone with. The echo is a filtered
-/// copy of the far end some windows back, so D is coherent with X at that lag; a near talker is
-/// coherent with X at no lag.
+/// call's start (issue 26: the call's first echo, before the delay is found): what tells the
+/// echo from a near talker while there is no linear filter's Ŷ to compare the microphone with.
+/// The echo is a filtered copy of the far end some windows back, so D is coherent with X at that
+/// lag; a near talker is coherent with X at no lag.
 ///
 /// Per bin k and lag j (in the suppressor's frames, j = 0 the window the far-end model analyses
 /// this frame): the smoothed cross spectrum S_dx(j, k) of D with X j windows back and X's
@@ -71,6 +71,9 @@ package final class FarEndLagCoherence {
     /// cross spectra at every lag and returns the best lag's share (also `share`).
     package func update(sdd: UnsafePointer<Float>, re: UnsafePointer<Float>, im: UnsafePointer<Float>, size: Int) -> Float {
         let a = smoothing, b = 1 - smoothing
+        // No far end yet: nothing to be coherent with (and no work while the far end is silent
+        // from the start).
+        if weights == 0 { share = 0; return 0 }
         var total: Float = 0
         for k in 0..<bins {
             let (cr, ci, yr, yi) = TwoRealSpectra.split(re: re, im: im, size: size, bin: k)
@@ -100,10 +103,10 @@ package final class FarEndLagCoherence {
         return share
     }
 
-    /// The echo's share of each bin at the best lag (into `share`, 0...1): the bin's coherence
-    /// with the far end there, less the estimate's bias. A bin a near talker holds is
-    /// incoherent and gets little.
-    /// `sdd`: the frame's D smoothed power, as given to `update`.
+    /// The echo's share of each bin at the best lag of the last `update` (into `share`, 0...1):
+    /// the bin's coherence with the far end there, less the estimate's bias. A bin a near talker
+    /// holds is incoherent and gets little. `sdd`: the frame's D smoothed power, as given to
+    /// `update`.
     package func shares(sdd: UnsafePointer<Float>, into share: UnsafeMutablePointer<Float>) {
         let p = xPow + bestRow, cr = dxRe + bestLagRow, ci = dxIm + bestLagRow
         let bias = weights > 0 ? squaredWeights / (weights * weights) : 1
