@@ -30,9 +30,13 @@ import Glibc
 ///   echo). The suppressor adds it to its own R in the frames
 ///   it explains (C at most the suppressor's `explainedMargin` times F and the noise, no double
 ///   talk, D coherent with Ŷ); otherwise it runs as it did without the model.
-/// Before the delay is found the model only learns: there a near talker at the echo's level
-/// (a double talk that starts with the call) cannot be told from the echo without Ŷ (tried:
-/// 10–14 dB of that near talker lost; figures in bench/README.md).
+/// Before the delay is found there is no Ŷ to tell a near talker from the echo (the model
+/// handed over in every frame: 10–14 dB of a near talker who starts with the call lost;
+/// figures in bench/README.md): there the frames it is handed over in are those whose D the far
+/// end explains at one lag (`echoByLag`, `FarEndLagCoherence`), and F is the echo's coherent
+/// share of each bin times the power the gain applies to, not H·Q (a near talker's bins are
+/// incoherent). Until the model is out, such a frame also counts as coherent once the delay is
+/// known, while the fast start's Ŷ is not yet coherent with D.
 /// Everything is allocated in `init`; a frame allocates nothing.
 package final class FarEndEchoModel {
     /// Q's hold: its decay time constant (s, power), the suppressor's tail (`tailSeconds`):
@@ -63,6 +67,14 @@ package final class FarEndEchoModel {
     /// of D's smoothed power per bin, rising by `floorRiseDB` a second, from `warmSeconds` on
     /// (the window's and the smoothing's start).
     package static let floorRiseDB = 6.0, warmSeconds = 0.15
+    /// A frame whose D the far end explains at one lag to this share of its power
+    /// (`FarEndLagCoherence`, less the estimate's bias: an echo alone reads 0.6–1, a near talker
+    /// alone or noise under 0.3; a near talker as loud as the echo, 0.3–0.6) ...
+    package static let echoShare: Float = 0.4
+    /// ... for this long in a row (s) is the echo's: a near talker who starts with the echo
+    /// lowers the smoothed coherence within a few frames, not in the first (tried: from the
+    /// first frame, such a talker lost 1.5 dB over the echo's first second; bench/README.md).
+    package static let echoRunSeconds = 0.08
 
     /// Samples per frame (N), the FFT size and its bins; the lags held (frames).
     package let frameFrames: Int, fftSize: Int, bins: Int, lags: Int
@@ -87,13 +99,18 @@ package final class FarEndEchoModel {
     private let windows: LowDelayWindows
     /// Whether the delay was known at the previous frame.
     private var knewDelay = false
+    /// Frames in a row the far end has explained at one lag.
+    private var lagRun = 0
+    /// From the call's start until the model is out: D's coherence with the far end at every lag,
+    /// which tells the call's first echo from a near talker (`echoByLag`).
+    package let lagCoherence: FarEndLagCoherence
     /// L over all bins: C's power over D's in frames of echo alone by Ŷ (1 until there are any).
     private var overall: Float = 1
     /// Whether the model is out for good (see `update`).
     private var settled = false
     /// Frames of echo alone by Ŷ, and frames of far end, so far.
     private var trustedCount = 0, farCount = 0
-    private let trustedFrames: Int, mostFrames: Int
+    private let trustedFrames: Int, mostFrames: Int, echoRunFrames: Int
     /// Frames run (until it is out for good), and those in which it was handed to the suppressor.
     package private(set) var framesRun = 0, framesEngaged = 0
     /// The predicted residual of the last frame (F, per bin; valid while `update` returned > 0).
@@ -118,6 +135,7 @@ package final class FarEndEchoModel {
         warmFrames = Int((Self.warmSeconds / seconds).rounded(.up))
         trustedFrames = Int((Self.trustedSeconds / seconds).rounded())
         mostFrames = Int((Self.mostSeconds / seconds).rounded())
+        echoRunFrames = max(1, Int((Self.echoRunSeconds / seconds).rounded()))
         let buffers = FloatBuffers()
         self.buffers = buffers
         func buffer(_ n: Int, _ value: Float = 0) -> UnsafeMutablePointer<Float> { buffers.make(n, value) }
@@ -130,6 +148,18 @@ package final class FarEndEchoModel {
         qAll = buffer(k); qKnown = buffer(k); sq = buffer(k)
         coupling = buffer(k, Self.initialCoupling); leakage = buffer(k, 1)
         predicted = buffer(k); most = buffer(k); floor = buffer(k, .greatestFiniteMagnitude)
+        lagCoherence = FarEndLagCoherence(bins: k, lags: lags, smoothing: ResidualEchoSuppressor.statsSmoothing)
+    }
+
+    /// Whether this frame's microphone is the far end's echo by its coherence with the far end
+    /// at the best lag (`FarEndLagCoherence`: a share of D's power at least `echoShare` for
+    /// `echoRunSeconds` in a row); nil once the model is out. `re`, `im`: the suppressor's
+    /// transform of C + j·Ŷ (`size` points); `sdd`: D's smoothed power.
+    package func echoByLag(sdd: UnsafePointer<Float>, re: UnsafePointer<Float>, im: UnsafePointer<Float>, size: Int) -> Bool? {
+        if settled { return nil }
+        let share = lagCoherence.update(sdd: sdd, re: re, im: im, size: size)
+        lagRun = share >= Self.echoShare ? lagRun + 1 : 0
+        return lagRun >= echoRunFrames
     }
 
 
@@ -149,6 +179,7 @@ package final class FarEndEchoModel {
         for i in 0..<l { work[i] = window[i] * xHist[i] }
         for i in l..<fftSize { work[i] = 0 }
         fft.forward(work, re: re, im: im)
+        lagCoherence.push(re: re, im: im)
         LowDelayWindows.slide(xHist, length: l, adding: xIn, count: n)
         head = (head + 1) % lags
         let newest = ring + head * bins
@@ -179,13 +210,19 @@ package final class FarEndEchoModel {
     /// `see`, C's; `noise`, C's noise floor; `coherence`, D's with Ŷ; `smoothing`, theirs):
     /// learns H (not from double talk upwards: `doubleTalk`) and L (in frames of echo alone by
     /// Ŷ: `echoOnly`, bins whose coherence is at least `nearCoherence`), and predicts F
-    /// (`residual`). Returns F's sum over the bins while the model is handed to the
-    /// suppressor, else 0.
+    /// (`residual`; before the delay, in a frame of `echoByLag`, the echo's coherent share of
+    /// each bin of `power`, the power the suppressor's gain applies to). Returns F's sum over
+    /// the bins while the model is handed to the suppressor, else 0.
     package func update(sdd: UnsafePointer<Float>, see: UnsafePointer<Float>, noise: UnsafePointer<Float>, coherence: UnsafePointer<Float>,
-                        nearCoherence: Float, smoothing a: Float, echoOnly: Bool, doubleTalk: Bool) -> Float {
+                        nearCoherence: Float, smoothing a: Float, echoOnly: Bool, doubleTalk: Bool, echoByLag: Bool = false,
+                        power: UnsafePointer<Float>? = nil) -> Float {
         if settled { return 0 }
         framesRun += 1
         let q = knewDelay ? qKnown : qAll
+        // Before the delay, in a frame the far end explains at one lag: each bin's coherent share
+        // of `power`, not H·Q over every lag (a near talker's bins are incoherent).
+        let byLag = !knewDelay && echoByLag && power != nil
+        if byLag { lagCoherence.shares(sdd: sdd, into: most) }
         var residualSum: Float = 0, left: Float = 0, heardSum: Float = 0
         for k in 0..<bins {
             sq[k] = a * sq[k] + (1 - a) * q[k]
@@ -201,7 +238,7 @@ package final class FarEndEchoModel {
                 left += see[k]
                 heardSum += d
             }
-            predicted[k] = leakage[k] * coupling[k] * q[k]
+            predicted[k] = byLag ? most[k] * power![k] : leakage[k] * coupling[k] * q[k]
             residualSum += predicted[k]
         }
         // The share of the echo the linear stage leaves over all those bins (a near talker's
@@ -216,9 +253,10 @@ package final class FarEndEchoModel {
         if echoOnly { trustedCount += 1 }
         if residualSum > 0 { farCount += 1 }
         if overall < Self.engagedLeakage || trustedCount >= trustedFrames || farCount >= mostFrames { settled = true }
-        // Before the delay is known it only learns: a near talker at the echo's level (a double
-        // talk that starts with the call) cannot be told from the echo without Ŷ.
-        guard residualSum > 0, !settled, knewDelay else { return 0 }
+        // Before the delay is known, only in frames the far end explains at one lag: a near talker
+        // at the echo's level (a double talk that starts with the call) cannot be told from the
+        // echo by the powers alone.
+        guard residualSum > 0, !settled, knewDelay || echoByLag else { return 0 }
         framesEngaged += 1
         return residualSum
     }

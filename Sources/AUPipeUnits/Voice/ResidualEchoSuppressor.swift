@@ -117,6 +117,8 @@ package final class ResidualEchoSuppressor {
     /// with its predicted residual added, for the gains while it is.
     package let farEnd: FarEndEchoModel?
     private let w3Plus: UnsafeMutablePointer<Float>
+    /// Zeros (bins): no weight on Ŷ's regressors.
+    private let zeros: UnsafeMutablePointer<Float>
     /// The near end per bin (nil: `keepsNearEnd` false), an echo-path change until the new filter's Ŷ
     /// is coherent again, and the model's predicted residual R per bin before this frame's step.
     private let nearEnd: NearEndPresence?
@@ -171,7 +173,7 @@ package final class ResidualEchoSuppressor {
         w1 = buffer(k); w2 = buffer(k); w3 = buffer(k)
         keptW1 = buffer(k); keptW2 = buffer(k); keptW3 = buffer(k)
         noise = buffer(k); minNow = buffer(k); minBefore = buffer(k); gain = buffer(k); rawGain = buffer(k)
-        sums = buffer(5); w3Plus = buffer(k)
+        sums = buffer(5); w3Plus = buffer(k); zeros = buffer(k)
         residual = buffer(k)
         transition = PathChangeTransition(bins: k, frameSeconds: seconds)
         release = NearEndRelease(size: size, frameSeconds: seconds)
@@ -308,11 +310,15 @@ package final class ResidualEchoSuppressor {
         // explains (as `explained`'s margin) is echo alone, outside double talk.
         // Once the delay is known, the fast start's filter gives a Ŷ whose coherence with D tells
         // a near talker from the echo even before it cancels much (`FarEndEchoModel.nearIncoherence`).
-        let coherentEnough = delay == nil || incoherence <= FarEndEchoModel.nearIncoherence
+        // Before it is known, and while the model is in use, D's coherence with the far end at the best
+        // lag also does (`FarEndEchoModel.echoByLag`).
+        let echoByLag = farEnd?.echoByLag(sdd: sdd, re: re, im: im, size: size)
+        let coherentEnough = echoByLag == true || delay != nil && incoherence <= FarEndEchoModel.nearIncoherence
         var farEndSum: Float = 0
         if let farEnd, reference != nil {
             farEndSum = farEnd.update(sdd: sdd, see: see, noise: noise, coherence: rawGain, nearCoherence: Self.nearCoherence, smoothing: a,
-                                      echoOnly: echoOnly, doubleTalk: doubleTalk || !coherentEnough)
+                                      echoOnly: echoOnly, doubleTalk: doubleTalk || !coherentEnough, echoByLag: echoByLag ?? false,
+                                      power: UnsafePointer(eFast))
         }
         let farEndExplains = farEndSum > Self.farOverNoise * noiseSum && !doubleTalk && coherentEnough
             && heard <= Self.explainedMargin * (farEndSum + noiseSum)
@@ -330,13 +336,16 @@ package final class ResidualEchoSuppressor {
         let beta = nearActive ? Self.betaNear : Self.beta
         // R + F: the far end's predicted residual enters the gain as R does (w₃·B + F, B = 1),
         // in the frames it explains (elsewhere a near talker may be what it predicts).
-        var w3In = UnsafePointer(w3), bIn = b
+        var w3In = UnsafePointer(w3), bIn = b, w1In = UnsafePointer(w1), w2In = UnsafePointer(w2)
         if farEndExplains, let farEnd {
             let f = farEnd.residual
-            for k in 0..<bins { w3Plus[k] = w3[k] * b + f[k] }
+            // Before the delay is found Ŷ is a filter's at the wrong delay: F alone.
+            let early = delay == nil
+            for k in 0..<bins { w3Plus[k] = early ? f[k] : w3[k] * b + f[k] }
             (w3In, bIn) = (UnsafePointer(w3Plus), 1)
+            if early { (w1In, w2In) = (UnsafePointer(zeros), UnsafePointer(zeros)) }
         }
-        aupipe_res_gains(bins, w1, w2, w3In, p, s, bIn, eFast, noise, rawGain, Self.nearCoherence, Self.nearOverResidual, beta, activeGain, floor,
+        aupipe_res_gains(bins, w1In, w2In, w3In, p, s, bIn, eFast, noise, rawGain, Self.nearCoherence, Self.nearOverResidual, beta, activeGain, floor,
                          Self.gainSmoothing, gain)
         // After a near word: bins this frame's C the model explains get the echo-alone gain (`NearEndRelease`).
         release.update(nearActive: nearActive, pathChanged: pathChanged, echoOnly: echoOnly, re: re, im: im, residual: residual, noise: noise,
