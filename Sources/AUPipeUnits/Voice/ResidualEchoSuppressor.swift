@@ -339,10 +339,10 @@ package final class ResidualEchoSuppressor {
             for k in 0..<bins { w3Plus[k] = w3[k] * b + f[k] }
             (w3In, bIn) = (UnsafePointer(w3Plus), 1)
         }
-        // A distorting loudspeaker's echo alone (`DistortedEcho`): deeper, below C's floor, no bin kept by coherence.
+        // A distorting loudspeaker's echo alone (`DistortedEcho`): below C's floor, no bin kept by coherence.
         let deep = distorted.deep(nearActive: nearActive, nearHeard: nearHeardRecently)
         aupipe_res_gains(bins, w1, w2, w3In, p, s, bIn, eFast, deep ? UnsafePointer(distorted.noFloor) : UnsafePointer(noise), rawGain,
-                         deep ? 0 : Self.nearCoherence, Self.nearOverResidual, deep ? DistortedEcho.betaFactor * beta : beta, activeGain, floor,
+                         deep ? 0 : Self.nearCoherence, Self.nearOverResidual, beta, activeGain, floor,
                          Self.gainSmoothing, gain)
         // After a near word: bins this frame's C the model explains get the echo-alone gain (`NearEndRelease`).
         release.update(nearActive: nearActive, pathChanged: pathChanged, echoOnly: echoOnly, re: re, im: im, residual: residual, noise: noise,
