@@ -127,7 +127,7 @@ package final class ResidualEchoSuppressor {
     /// The release after a near talker stops (`NearEndRelease`).
     package let release: NearEndRelease
     /// A distorting loudspeaker's frames, while the nonlinear canceller models it (`DistortedEcho`).
-    package let distorted: DistortedEcho
+    package var distorted = DistortedEcho()
     /// Frames run, those that adapted the model, and those whose gain took the far end for alone.
     package private(set) var framesRun = 0, framesAdapted = 0, framesEchoAlone = 0
     /// The model's weights summed over the bins (w₁, w₂, w₃): how much residual it predicts.
@@ -175,7 +175,6 @@ package final class ResidualEchoSuppressor {
         noise = buffer(k); minNow = buffer(k); minBefore = buffer(k); gain = buffer(k); rawGain = buffer(k)
         sums = buffer(5); w3Plus = buffer(k)
         residual = buffer(k)
-        distorted = DistortedEcho(bins: k)
         transition = PathChangeTransition(bins: k, frameSeconds: seconds)
         release = NearEndRelease(size: size, frameSeconds: seconds)
         nearEnd = keepsNearEnd ? NearEndPresence(size: size, rate: rate, frameSeconds: seconds) : nil
@@ -303,7 +302,7 @@ package final class ResidualEchoSuppressor {
         // alone whatever its coherence. A near talker adds power the model does not predict.
         let nearEndFrame = nearEnd?.update(re: re, im: im, sdd: sdd, see: see, noise: noise, eFast: eFast, residual: residual, smoothing: g,
                                            echoOnly: echoOnly, pathChanged: pathChanged,
-                                           linear: distorted.linear(predicted < NearEndPresence.linearShare * pSum)) ?? false
+                                           linear: predicted < NearEndPresence.linearShare * pSum) ?? false
         sinceNear = (doubleTalk || loud) ? 0 : min(sinceNear + 1, explainedHoldFrames)
         let explained = farHeard && sinceNear >= explainedHoldFrames && predicted >= distorted.explainedShare(Self.explainedShare) * pSum
             && heard <= Self.explainedMargin * (predicted + noiseSum)
@@ -339,9 +338,9 @@ package final class ResidualEchoSuppressor {
             for k in 0..<bins { w3Plus[k] = w3[k] * b + f[k] }
             (w3In, bIn) = (UnsafePointer(w3Plus), 1)
         }
-        // A distorting loudspeaker's echo alone (`DistortedEcho`): below C's floor, no bin kept by coherence.
+        // A distorting loudspeaker's echo alone (`DistortedEcho`): no bin kept as near end by coherence.
         let deep = distorted.deep(nearActive: nearActive, nearHeard: nearHeardRecently)
-        aupipe_res_gains(bins, w1, w2, w3In, p, s, bIn, eFast, deep ? UnsafePointer(distorted.noFloor) : UnsafePointer(noise), rawGain,
+        aupipe_res_gains(bins, w1, w2, w3In, p, s, bIn, eFast, noise, rawGain,
                          deep ? 0 : Self.nearCoherence, Self.nearOverResidual, beta, activeGain, floor,
                          Self.gainSmoothing, gain)
         // After a near word: bins this frame's C the model explains get the echo-alone gain (`NearEndRelease`).
