@@ -38,7 +38,8 @@ import Glibc
 ///   A frame whose C the model explains (a large predicted residual, as a saturating
 ///   loudspeaker's, that accounts for C's power: `explainedShare`, `explainedMargin`) counts
 ///   as echo alone for the gain however incoherent, once no near end has been detected for
-///   `explainedHoldSeconds`.
+///   `explainedHoldSeconds` (whatever its share while the nonlinear canceller models a
+///   distortion: `DistortedEcho`).
 /// - the gain: G = 1 − β·R/|C|², with β = `beta` in frames of echo alone and `betaNear`
 ///   otherwise (and at most 1 in bins where the near end is present: D incoherent with Ŷ
 ///   and C well above R); at least the gain that leaves C's noise floor (minimum tracking:
