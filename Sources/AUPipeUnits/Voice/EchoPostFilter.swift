@@ -99,6 +99,7 @@ package final class EchoPostFilter {
             // preprocessor gets that.
             if !preprocessors.isEmpty, let attached = preprocessors[0].echo, attached !== echo { preprocessors[0].attach(echo: echo) }
             nonlinear?.run(cancelled: out, reference: play, speakers: speakers, doubleTalk: doubleTalk, nearHeard: residual?.nearHeardRecently ?? false)
+            residual?.distorted.modelled = nonlinear?.modelling ?? false
             residual?.capture(mic: rec, cancelled: out)
             comfort?.capture(cancelled: out)
             if !preprocessors.isEmpty, preprocessors[0].run(out) { voiceFrames += 1 }

@@ -45,6 +45,9 @@ package final class NonlinearEchoCanceller {
     /// Whether the filter models something: its share at least `leastShare` (for the probes).
     package var gateOpen: Bool { share >= Self.leastShare }
     package static let gateSeconds = 10.0
+    /// Whether it models a distortion now: running (not paused) with its gate open (for the
+    /// residual echo suppressor's `DistortedEcho`).
+    package var modelling: Bool { paused == 0 && gateOpen }
     /// A share at least `confidentShare` (the estimate 5 dB above its misadjustment) is taken out
     /// in every frame (double talk too: what it leaves there the suppressor would take with the
     /// near end); a lower one only once no near end has been heard for a second (`run`'s

@@ -38,7 +38,8 @@ import Glibc
 ///   A frame whose C the model explains (a large predicted residual, as a saturating
 ///   loudspeaker's, that accounts for C's power: `explainedShare`, `explainedMargin`) counts
 ///   as echo alone for the gain however incoherent, once no near end has been detected for
-///   `explainedHoldSeconds`.
+///   `explainedHoldSeconds` (whatever its share while the nonlinear canceller models a
+///   distortion: `DistortedEcho`).
 /// - the gain: G = 1 − β·R/|C|², with β = `beta` in frames of echo alone and `betaNear`
 ///   otherwise (and at most 1 in bins where the near end is present: D incoherent with Ŷ
 ///   and C well above R); at least the gain that leaves C's noise floor (minimum tracking:
@@ -128,6 +129,8 @@ package final class ResidualEchoSuppressor {
     package let inside: SuppressorPreprocess?
     /// The release after a near talker stops (`NearEndRelease`).
     package let release: NearEndRelease
+    /// A distorting loudspeaker's frames, while the nonlinear canceller models it (`DistortedEcho`).
+    package var distorted = DistortedEcho()
     /// Frames run, those that adapted the model, and those whose gain took the far end for alone.
     package private(set) var framesRun = 0, framesAdapted = 0, framesEchoAlone = 0
     /// The model's weights summed over the bins (w₁, w₂, w₃): how much residual it predicts.
@@ -304,7 +307,7 @@ package final class ResidualEchoSuppressor {
                                            echoOnly: echoOnly, pathChanged: pathChanged,
                                            linear: predicted < NearEndPresence.linearShare * pSum) ?? false
         sinceNear = (doubleTalk || loud) ? 0 : min(sinceNear + 1, explainedHoldFrames)
-        let explained = farHeard && sinceNear >= explainedHoldFrames && predicted >= Self.explainedShare * pSum
+        let explained = farHeard && sinceNear >= explainedHoldFrames && predicted >= distorted.explainedShare(Self.explainedShare) * pSum
             && heard <= Self.explainedMargin * (predicted + noiseSum)
         // Ŷ not yet there (`FarEndEchoModel`): a frame whose C the far end's predicted echo
         // explains (as `explained`'s margin) is echo alone, outside double talk.
@@ -345,7 +348,10 @@ package final class ResidualEchoSuppressor {
             (w3In, bIn) = (UnsafePointer(w3Plus), 1)
             if early { (w1In, w2In) = (UnsafePointer(zeros), UnsafePointer(zeros)) }
         }
-        aupipe_res_gains(bins, w1In, w2In, w3In, p, s, bIn, eFast, noise, rawGain, Self.nearCoherence, Self.nearOverResidual, beta, activeGain, floor,
+        // A distorting loudspeaker's echo alone (`DistortedEcho`): no bin kept as near end by coherence.
+        let deep = distorted.deep(nearActive: nearActive, nearHeard: nearHeardRecently)
+        aupipe_res_gains(bins, w1In, w2In, w3In, p, s, bIn, eFast, noise, rawGain,
+                         deep ? 0 : Self.nearCoherence, Self.nearOverResidual, beta, activeGain, floor,
                          Self.gainSmoothing, gain)
         // After a near word: bins this frame's C the model explains get the echo-alone gain (`NearEndRelease`).
         release.update(nearActive: nearActive, pathChanged: pathChanged, echoOnly: echoOnly, re: re, im: im, residual: residual, noise: noise,

@@ -1,0 +1,25 @@
+/// The residual echo suppressor's frames of a distorting loudspeaker (issue 26): while the
+/// nonlinear canceller models the loudspeaker's distortion (`NonlinearEchoCanceller.modelling`:
+/// running, and half or more of its estimate is echo over the last ten seconds), the
+/// microphone's incoherence with Ŷ and a small predicted residual are read as the distortion's.
+/// What it changes, only while `modelled`:
+/// - a frame the model explains (C's power within the suppressor's `explainedMargin` of its
+///   predicted residual and the noise, no near end for `explainedHoldSeconds`) is echo alone
+///   however small that residual is beside Ŷ (`explainedShare`: bench/aec's small loudspeakers
+///   read about −11 dB, under the −10 the test asks of an unknown loudspeaker);
+/// - in frames of echo alone with no near end heard for `explainedHoldSeconds` (`deep`), no bin
+///   is kept as near end by its coherence with Ŷ (the gain's `nearCoherence`): a distorted echo
+///   is incoherent with Ŷ in every bin, and there those bins kept most of it.
+/// The near end's own tests (`aec`'s double-talk detector, the level test, `NearEndPresence`)
+/// are left as they are: the canceller's gate also opens on linear loudspeakers (the recorded
+/// voice, 48 kHz, bench/aec's long rooms), and there they keep quiet talkers.
+/// The figures are in bench/README.md, "The distorting loudspeaker's frames (issue 26, aecspk)".
+package struct DistortedEcho {
+    /// Whether the nonlinear canceller models a distortion in this frame (set before `run`).
+    package var modelled = false
+
+    /// The share of Ŷ's power the predicted residual must reach for a frame to be explained.
+    package func explainedShare(_ usual: Float) -> Float { modelled ? 0 : usual }
+    /// A frame of distorted echo alone: modelled, not `nearActive`, no near end heard lately.
+    package func deep(nearActive: Bool, nearHeard: Bool) -> Bool { modelled && !nearActive && !nearHeard }
+}
