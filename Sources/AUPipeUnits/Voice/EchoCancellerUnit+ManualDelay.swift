@@ -216,9 +216,12 @@ extension EchoCancellerUnit {
         per bin learnt from the microphone (lowered by anything, raised only within
         6 dB of the prediction, outside double talk and where the microphone is
         coherent with the echo estimate), in the frames that prediction explains.
-        Before the delay is found it only learns: a near talker at the echo's level
-        who starts with the call cannot be told from the echo without the filter's
-        estimate.
+        Before the delay is found, and while the first filter's estimate is not yet
+        coherent with the microphone, a frame is the echo's when the far end explains
+        0.4 or more of the microphone's power at one lag (its coherence with the far
+        end at every lag the search allows) for 80 ms in a row; before the delay each
+        bin is then suppressed by its coherent share. A near talker who starts with
+        the call is coherent with the far end at no lag and is kept.
         Its model runs on the canceller's output before the preprocessor (whose
         residual follows the echo estimate steadily; modelled after the
         preprocessor, whose own suppression switches from frame to frame, the same
@@ -266,6 +269,11 @@ extension EchoCancellerUnit {
         filter with nothing to model adds nothing (in pink noise at 5 dB SNR it cost
         5 dB of ERLE before that); a share under 0.75 only once no near end has been
         heard for a second.
+        While it runs with a share of 0.5 or more, a frame the suppressor's model
+        explains is the far end's alone however small the predicted residual beside
+        the echo estimate, and once no near end has been heard for a second no bin is
+        kept as the near end's by its coherence with the estimate (a distorted echo
+        is incoherent with it in every bin); the near end's own tests stay as they are.
         It runs in probes of 3 s of far end, and pauses for 3 s after a first probe,
         60 s after a later one, in which its share was 0.5 or more in under a quarter
         of the frames (a loudspeaker that does not saturate); where it runs it costs
