@@ -1,7 +1,6 @@
 import Foundation
 import Testing
 @testable import AUPipeKit
-@testable import AUPipeUnits
 
 /// The call's first echo suppressed from its arrival, before `delay=auto` has found the delay
 /// (issue 26): the far-end echo model (`FarEndEchoModel`) takes a frame for echo when the

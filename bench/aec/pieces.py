@@ -62,16 +62,19 @@ if __name__ == "__main__":
         res = dict(pool.imap(one, [(os.path.join(root, n), cmd) for n in names]))
     f = lambda p: f"{p[0]:.2f} / {'-' if p[1] is None else round(p[1])}"  # noqa: E731
     means = {}
+    for n, r in res.items():
+        if "error" in r:
+            print(n, r["error"])
     for k in ("start", "change"):
         print(f"| {k} | 2.5 s | " + " | ".join(f"{i * PIECE_S:g}-{(i + 1) * PIECE_S:g} s" for i in range(int(SPAN_S / PIECE_S))) + " | ERLE | near | conv/reconv |")
         for n, r in res.items():
-            if "error" in r:
-                print(n, r["error"]); continue
-            if k not in r["rows"]: continue
+            if "error" in r or k not in r["rows"]:
+                continue
             whole, ps = r["rows"][k]
             means.setdefault(k, []).append([whole] + [p[0] for p in ps])
             cv = r["conv"] if k == "start" else r["reconv"]
             print(f"| `{n}` | {whole:.2f} | " + " | ".join(f(p) for p in ps) + f" | {r['erle_echo']:.1f} | {r['near_gain']:+.2f} | {cv} |")
         if means.get(k):
             print("| mean | " + " | ".join(f"{x:.2f}" for x in np.mean(means[k], axis=0)) + " | | | |")
-    json.dump(res, open(outjson, "w"), indent=1)
+    with open(outjson, "w") as fh:
+        json.dump(res, fh, indent=1)

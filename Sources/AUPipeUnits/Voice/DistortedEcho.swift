@@ -5,8 +5,9 @@
 /// What it changes, only while `modelled`:
 /// - a frame the model explains (C's power within the suppressor's `explainedMargin` of its
 ///   predicted residual and the noise, no near end for `explainedHoldSeconds`) is echo alone
-///   however small that residual is beside Ŷ (`explainedShare`: bench/aec's small loudspeakers
-///   read about −11 dB, under the −10 the test asks of an unknown loudspeaker);
+///   however small that residual is beside Ŷ (`explainedShare`: a small loudspeaker's predicted
+///   residual can sit just under the share the test asks of an unknown loudspeaker; figures in
+///   bench/README.md);
 /// - in frames of echo alone with no near end heard for `explainedHoldSeconds` (`deep`), no bin
 ///   is kept as near end by its coherence with Ŷ (the gain's `nearCoherence`): a distorted echo
 ///   is incoherent with Ŷ in every bin, and there those bins kept most of it.
@@ -20,6 +21,7 @@ package struct DistortedEcho {
 
     /// The share of Ŷ's power the predicted residual must reach for a frame to be explained.
     package func explainedShare(_ usual: Float) -> Float { modelled ? 0 : usual }
-    /// A frame of distorted echo alone: modelled, not `nearActive`, no near end heard lately.
-    package func deep(nearActive: Bool, nearHeard: Bool) -> Bool { modelled && !nearActive && !nearHeard }
+    /// A frame of distorted echo alone: modelled, the far end heard (`farHeard`: the suppressor's
+    /// test), not `nearActive`, no near end heard lately.
+    package func deep(farHeard: Bool, nearActive: Bool, nearHeard: Bool) -> Bool { modelled && farHeard && !nearActive && !nearHeard }
 }

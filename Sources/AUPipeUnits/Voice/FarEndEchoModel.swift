@@ -17,7 +17,9 @@ import Glibc
 ///   (no Ŷ): towards (D's power − the noise floor) / Q (both smoothed as the suppressor's
 ///   spectra), where D is at least `micOverNoise` above its floor. Down at any time (a near
 ///   talker only adds power), up only within `nearOverEcho` of the prediction, outside double
-///   talk and (once the delay is known) where D is coherent with Ŷ (`nearIncoherence`). It
+///   talk and in frames taken for the echo's: before the delay is found those the far end
+///   explains at one lag (`echoByLag`), once it is known those whose D is coherent with Ŷ
+///   (`nearIncoherence`) or, while the fast start's Ŷ is not yet, explained at one lag. It
 ///   starts at `initialCoupling`. When the delay is found, H is rescaled by the ratio of the
 ///   two Q's, so what it learnt carries over;
 /// - the leakage L(k): the share of the echo the linear stage leaves (C's power over D's),
@@ -68,12 +70,13 @@ package final class FarEndEchoModel {
     /// (the window's and the smoothing's start).
     package static let floorRiseDB = 6.0, warmSeconds = 0.15
     /// A frame whose D the far end explains at one lag to this share of its power
-    /// (`FarEndLagCoherence`, less the estimate's bias: an echo alone reads 0.6–1, a near talker
-    /// alone or noise under 0.3; a near talker as loud as the echo, 0.3–0.6) ...
+    /// (`FarEndLagCoherence`, less the estimate's bias): between what a near talker alone or
+    /// noise reads and what an echo alone reads, under what a near talker as loud as the echo
+    /// leaves (bench/README.md, "The call's first echo by its coherence with the far end") ...
     package static let echoShare: Float = 0.4
     /// ... for this long in a row (s) is the echo's: a near talker who starts with the echo
-    /// lowers the smoothed coherence within a few frames, not in the first (tried: from the
-    /// first frame, such a talker lost 1.5 dB over the echo's first second; bench/README.md).
+    /// lowers the smoothed coherence within a few frames, not in the first (taken from the first
+    /// frame, such a talker lost level over the echo's first second; bench/README.md).
     package static let echoRunSeconds = 0.08
 
     /// Samples per frame (N), the FFT size and its bins; the lags held (frames).
@@ -92,6 +95,8 @@ package final class FarEndEchoModel {
     private var head = 0
     /// Per bin: Q over every lag and over the delay's two, held; Q in use smoothed; H; L; F; scratch.
     private let qAll, qKnown, sq, coupling, leakage, predicted, most, floor: UnsafeMutablePointer<Float>
+    /// Before the delay, each bin's coherent share at the best lag (`FarEndLagCoherence.shares`).
+    private let lagShare: UnsafeMutablePointer<Float>
     private let floorRise: Float, warmFrames: Int
     /// Every buffer below, freed with the object.
     private let buffers: FloatBuffers
@@ -103,7 +108,7 @@ package final class FarEndEchoModel {
     private var lagRun = 0
     /// From the call's start until the model is out: D's coherence with the far end at every lag,
     /// which tells the call's first echo from a near talker (`echoByLag`).
-    package let lagCoherence: FarEndLagCoherence
+    private let lagCoherence: FarEndLagCoherence
     /// L over all bins: C's power over D's in frames of echo alone by Ŷ (1 until there are any).
     private var overall: Float = 1
     /// Whether the model is out for good (see `update`).
@@ -147,7 +152,7 @@ package final class FarEndEchoModel {
         ring = buffer(lags * k)
         qAll = buffer(k); qKnown = buffer(k); sq = buffer(k)
         coupling = buffer(k, Self.initialCoupling); leakage = buffer(k, 1)
-        predicted = buffer(k); most = buffer(k); floor = buffer(k, .greatestFiniteMagnitude)
+        predicted = buffer(k); most = buffer(k); floor = buffer(k, .greatestFiniteMagnitude); lagShare = buffer(k)
         lagCoherence = FarEndLagCoherence(bins: k, lags: lags, smoothing: ResidualEchoSuppressor.statsSmoothing)
     }
 
@@ -222,7 +227,7 @@ package final class FarEndEchoModel {
         // Before the delay, in a frame the far end explains at one lag: each bin's coherent share
         // of `power`, not H·Q over every lag (a near talker's bins are incoherent).
         let byLag = !knewDelay && echoByLag && power != nil
-        if byLag { lagCoherence.shares(sdd: sdd, into: most) }
+        if byLag { lagCoherence.shares(sdd: sdd, into: lagShare) }
         var residualSum: Float = 0, left: Float = 0, heardSum: Float = 0
         for k in 0..<bins {
             sq[k] = a * sq[k] + (1 - a) * q[k]
@@ -238,7 +243,7 @@ package final class FarEndEchoModel {
                 left += see[k]
                 heardSum += d
             }
-            predicted[k] = byLag ? most[k] * power![k] : leakage[k] * coupling[k] * q[k]
+            predicted[k] = byLag ? lagShare[k] * power![k] : leakage[k] * coupling[k] * q[k]
             residualSum += predicted[k]
         }
         // The share of the echo the linear stage leaves over all those bins (a near talker's

@@ -12,8 +12,9 @@ import AUPipeGraph
 /// with D's smoothed power S_dd from the suppressor (the same smoothing). The frame's share at
 /// lag j is the share of D's power a linear filter at that lag explains,
 /// Σ_k |S_dx(j, k)|² / S_xx(j, k) / Σ_k S_dd(k) (0...1; each bin's magnitude-squared coherence
-/// weighted by D's power), and `share` is the best over the lags, less the estimate's bias
-/// (what unrelated signals read after the frames smoothed so far).
+/// weighted by D's power), and the frame's share is the best over the lags less the estimate's
+/// bias (what unrelated signals read after the frames smoothed so far), over what is left
+/// (divided by 1 − bias, so that 1 stays 1).
 /// Everything is allocated in `init`; a frame allocates nothing. It runs only while asked to
 /// (`FarEndEchoModel`: from the call's start until the model is out, a few seconds).
 package final class FarEndLagCoherence {
@@ -29,11 +30,9 @@ package final class FarEndLagCoherence {
     /// The best lag's rows in the far end's ring and in the cross spectra.
     private var bestRow = 0, bestLagRow = 0
     private let buffers = FloatBuffers()
-    /// The best share of the last `update`, and its lag (windows back).
-    package private(set) var share: Float = 0, lag = 0
     /// The smoothing's weights since the far end was first heard, summed and squared-summed:
     /// their ratio Σw²/(Σw)² is what a coherence estimate reads for unrelated signals (1 from a
-    /// single frame, (1 − a)/(1 + a) once settled: 0.08 at a = 0.85), taken off `share`.
+    /// single frame, (1 − a)/(1 + a) once settled: 0.08 at a = 0.85), taken off the share.
     private var weights: Float = 0, squaredWeights: Float = 0
 
     /// For spectra of `bins` bins, `lags` windows held; `smoothing`: the suppressor's
@@ -68,12 +67,12 @@ package final class FarEndLagCoherence {
 
     /// This frame's microphone, D = C + Ŷ from the suppressor's transform of C + j·Ŷ (`re`,
     /// `im`, `size` points: `TwoRealSpectra`); `sdd`, D's smoothed power per bin. Updates the
-    /// cross spectra at every lag and returns the best lag's share (also `share`).
+    /// cross spectra at every lag and returns the best lag's share.
     package func update(sdd: UnsafePointer<Float>, re: UnsafePointer<Float>, im: UnsafePointer<Float>, size: Int) -> Float {
         let a = smoothing, b = 1 - smoothing
         // No far end yet: nothing to be coherent with (and no work while the far end is silent
         // from the start).
-        if weights == 0 { share = 0; return 0 }
+        if weights == 0 { return 0 }
         var total: Float = 0
         for k in 0..<bins {
             let (cr, ci, yr, yi) = TwoRealSpectra.split(re: re, im: im, size: size, bin: k)
@@ -98,9 +97,7 @@ package final class FarEndLagCoherence {
         (bestRow, bestLagRow) = (((head - bestLag + lags) % lags) * bins, bestLag * bins)
         // Less what unrelated signals read (the estimate's bias), over what is left.
         let bias = weights > 0 ? squaredWeights / (weights * weights) : 1
-        share = total > 0 && bias < 1 ? max(0, (best / total - bias) / (1 - bias)) : 0
-        lag = bestLag
-        return share
+        return total > 0 && bias < 1 ? max(0, (best / total - bias) / (1 - bias)) : 0
     }
 
     /// The echo's share of each bin at the best lag of the last `update` (into `share`, 0...1):
@@ -111,7 +108,7 @@ package final class FarEndLagCoherence {
         let p = xPow + bestRow, cr = dxRe + bestLagRow, ci = dxIm + bestLagRow
         let bias = weights > 0 ? squaredWeights / (weights * weights) : 1
         for k in 0..<bins {
-            let c = p[k] > 0 && sdd[k] > 0 ? min(1, (cr[k] * cr[k] + ci[k] * ci[k]) / (p[k] * sdd[k])) : 0
+            let c = p[k] * sdd[k] > 0 ? min(1, (cr[k] * cr[k] + ci[k] * ci[k]) / (p[k] * sdd[k])) : 0
             share[k] = bias < 1 ? max(0, (c - bias) / (1 - bias)) : 0
         }
     }

@@ -46,11 +46,13 @@ import Glibc
 ///   the noise bed stays, no pumping), at least `suppress=` (−80 dB by default) in frames of
 ///   echo alone and `suppress-active=` (−30) otherwise. No broadband gain is ever applied.
 ///   G is smoothed over time and over neighbouring bins.
-/// - the call's first echo: from the delay's finding until the linear filter has converged,
-///   the far end's echo model (`FarEndEchoModel`: the far end's power times a coupling learnt
-///   from the microphone) adds its predicted residual F to R in frames it explains (C within
-///   `explainedMargin` of F and the noise, no double talk, D coherent with Ŷ), which are then
-///   echo alone; Ŷ alone is not yet a good estimate there.
+/// - the call's first echo: until the linear filter has converged, the far end's echo model
+///   (`FarEndEchoModel`: the far end's power times a coupling learnt from the microphone; before
+///   the delay is found, each bin's coherent share with the far end at its best lag) adds its
+///   predicted residual F to R in frames it explains (C within `explainedMargin` of F and the
+///   noise, no double talk, D coherent with Ŷ or, before the delay is found and while the fast
+///   start's Ŷ is not yet coherent, explained by the far end at one lag: `FarEndLagCoherence`),
+///   which are then echo alone; Ŷ alone is not yet a good estimate there.
 /// - the near end per bin (`NearEndPresence`): a frame with enough bins whose D is well above Ŷ
 ///   and the background, and whose C the model does not explain, is not echo alone; those bins pass C.
 /// Where speex's preprocessor still runs (`preprocess=speex`, from 24 kHz, `agc=`, `vad=`,
@@ -315,7 +317,7 @@ package final class ResidualEchoSuppressor {
         // a near talker from the echo even before it cancels much (`FarEndEchoModel.nearIncoherence`).
         // Before it is known, and while the model is in use, D's coherence with the far end at the best
         // lag also does (`FarEndEchoModel.echoByLag`).
-        let echoByLag = farEnd?.echoByLag(sdd: sdd, re: re, im: im, size: size)
+        let echoByLag = reference == nil ? nil : farEnd?.echoByLag(sdd: sdd, re: re, im: im, size: size)
         let coherentEnough = echoByLag == true || delay != nil && incoherence <= FarEndEchoModel.nearIncoherence
         var farEndSum: Float = 0
         if let farEnd, reference != nil {
@@ -349,7 +351,7 @@ package final class ResidualEchoSuppressor {
             if early { (w1In, w2In) = (UnsafePointer(zeros), UnsafePointer(zeros)) }
         }
         // A distorting loudspeaker's echo alone (`DistortedEcho`): no bin kept as near end by coherence.
-        let deep = distorted.deep(nearActive: nearActive, nearHeard: nearHeardRecently)
+        let deep = distorted.deep(farHeard: farHeard, nearActive: nearActive, nearHeard: nearHeardRecently)
         aupipe_res_gains(bins, w1In, w2In, w3In, p, s, bIn, eFast, noise, rawGain,
                          deep ? 0 : Self.nearCoherence, Self.nearOverResidual, beta, activeGain, floor,
                          Self.gainSmoothing, gain)
