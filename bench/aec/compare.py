@@ -134,8 +134,6 @@ def one(job):
     checked against phase inversion (metrics.split_check) and erle_c, and in a babble15 scene
     erle_c over two more noise realizations (REALIZATION_SHIFTS_S; "realizations")."""
     d, label, cmd, what = job
-    with open(os.path.join(d, "scene.json")) as fh:
-        metrics.set_rate(json.load(fh).get("rate", 16000))
     facts, parts = metrics.load_scene(d)
     tmp = tempfile.mkdtemp(prefix="aec-")
     path = lambda name: os.path.join(tmp, name)  # noqa: E731

@@ -32,8 +32,6 @@ def run(cmd, mic, out):
 
 def one(job):
     d, cmd = job
-    with open(os.path.join(d, "scene.json")) as fh:
-        metrics.set_rate(json.load(fh).get("rate", 16000))
     facts, parts = metrics.load_scene(d)
     tmp = tempfile.mkdtemp(prefix="exitshare-")
     try:

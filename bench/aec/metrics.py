@@ -90,8 +90,11 @@ def read_wav(path):
 
 
 def load_scene(d):
+    """A scene's facts (scene.json) and parts (parts.npz, the microphone), with the module's rate
+    set to the scene's (set_rate): every measure below reads it."""
     with open(os.path.join(d, "scene.json")) as f:
         facts = json.load(f)
+    set_rate(facts.get("rate", 16000))
     z = np.load(os.path.join(d, "parts.npz"))
     parts = {k: z[k].astype(np.float64) for k in ("echo", "near", "noise")}
     parts["mic"] = read_wav(os.path.join(d, "mic.wav"))

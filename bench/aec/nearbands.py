@@ -20,7 +20,6 @@ import tempfile
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import json  # noqa: E402
 
 import metrics  # noqa: E402
 
@@ -53,8 +52,6 @@ def main():
     aupipe, dirs, configs = sys.argv[1], sys.argv[2:k], sys.argv[k + 1:] or [""]
     bands = None
     for d in dirs:
-        with open(os.path.join(d, "scene.json")) as fh:
-            metrics.set_rate(json.load(fh).get("rate", 16000))
         facts, parts = metrics.load_scene(d)
         near = parts["near"]
         n = len(near)

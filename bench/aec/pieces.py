@@ -15,8 +15,6 @@ PIECE_S, SPAN_S = 0.5, 2.5
 
 def one(job):
     d, cmd = job
-    with open(os.path.join(d, "scene.json")) as fh:
-        metrics.set_rate(json.load(fh).get("rate", 16000))
     facts, parts = metrics.load_scene(d)
     tmp = tempfile.mkdtemp(prefix="aec-pieces-")
     path = lambda n: os.path.join(tmp, n)  # noqa: E731
