@@ -47,15 +47,6 @@ package final class FarEndLagCoherence {
         smoothedX = buffers.make(bins); dRe = buffers.make(bins); dIm = buffers.make(bins)
     }
 
-    /// Forgets everything heard (the cross spectra, the far end's ring and the bias's weights), as
-    /// at the call's start (`PathChangeLagEcho`: at an echo-path change).
-    package func reset() {
-        let n = bins * lags
-        for p in [xRe, xIm, xPow, dxRe, dxIm] { p.update(repeating: 0, count: n) }
-        smoothedX.update(repeating: 0, count: bins)
-        (head, bestRow, bestLagRow, weights, squaredWeights) = (0, 0, 0, 0, 0)
-    }
-
     /// This frame's far-end spectrum (`re`, `im`: bins each, the window `FarEndEchoModel`
     /// analyses).
     package func push(re: UnsafePointer<Float>, im: UnsafePointer<Float>) {

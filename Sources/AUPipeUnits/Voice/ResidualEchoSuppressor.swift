@@ -119,9 +119,6 @@ package final class ResidualEchoSuppressor {
     /// The far end's echo model (`FarEndEchoModel`), used while Ŷ is not yet there; and w₃·B
     /// with its predicted residual added, for the gains while it is.
     package let farEnd: FarEndEchoModel?
-    /// The change's echo by D's coherence with the far end at the delay (`PathChangeLagEcho`), and its residual per bin.
-    package let changeEcho: PathChangeLagEcho?
-    private let changeResidual: UnsafeMutablePointer<Float>
     private let w3Plus: UnsafeMutablePointer<Float>
     /// Zeros (bins): no weight on Ŷ's regressors.
     private let zeros: UnsafeMutablePointer<Float>
@@ -182,13 +179,12 @@ package final class ResidualEchoSuppressor {
         keptW1 = buffer(k); keptW2 = buffer(k); keptW3 = buffer(k)
         noise = buffer(k); minNow = buffer(k); minBefore = buffer(k); gain = buffer(k); rawGain = buffer(k)
         sums = buffer(5); w3Plus = buffer(k); zeros = buffer(k)
-        residual = buffer(k); changeResidual = buffer(k)
+        residual = buffer(k)
         transition = PathChangeTransition(bins: k, frameSeconds: seconds)
         release = NearEndRelease(size: size, frameSeconds: seconds)
         nearEnd = keepsNearEnd ? NearEndPresence(size: size, rate: rate, frameSeconds: seconds) : nil
         let windows = windows
         inside = preprocess.map { SuppressorPreprocess(bins: k, fftSize: size, frameFrames: frameFrames, rate: rate, settings: $0, windows: windows) }
-        changeEcho = maxDelayFrames.map { PathChangeLagEcho(frameFrames: frameFrames, fftSize: size, rate: rate, maxDelayFrames: $0, windows: windows) }
         farEnd = maxDelayFrames.map { FarEndEchoModel(frameFrames: frameFrames, fftSize: size, rate: rate, maxDelayFrames: $0, windows: windows) }
         // Until it has adapted: a residual `initialWeight` of the echo estimate.
         w1.update(repeating: Self.initialWeight, count: k)
@@ -216,7 +212,6 @@ package final class ResidualEchoSuppressor {
     package func run(_ frame: UnsafeMutablePointer<Int16>, doubleTalk: Bool, pathChanged reported: Bool = false,
                      reference: UnsafePointer<Float>? = nil, speakers: Int = 1, delay: Int? = nil, echoOutput: UnsafePointer<Int16>? = nil) {
         if let farEnd, let reference { farEnd.analyse(reference: reference, speakers: speakers, delay: delay) }
-        if let changeEcho, let reference { changeEcho.hold(reference: reference, speakers: speakers) }
         let n = frameFrames, size = fftSize, l = windowFrames, window = windows.analysis
         if inside != nil { slide(cHist, cIn); slide(yHist, yIn) } // `frame` is C
         for i in 0..<n { eIn[i] = Float(frame[i]) / 32768 }
@@ -332,12 +327,7 @@ package final class ResidualEchoSuppressor {
         }
         let farEndExplains = farEndSum > Self.farOverNoise * noiseSum && !doubleTalk && coherentEnough
             && heard <= Self.explainedMargin * (farEndSum + noiseSum)
-        // During a change, a frame whose D the far end explains at the delay's lags is the new path's echo
-        // (`PathChangeLagEcho`), whatever Ŷ's coherence with it; not in double talk.
-        let changeByLag = !farEndExplains && !doubleTalk && reference != nil
-            && changeEcho?.update(changing: pathChanged, delay: delay, sdd: sdd, re: re, im: im, size: size,
-                                  power: eFast, residual: changeResidual) == true
-        let nearActive = (doubleTalk || loud || nearEndFrame || (!changeFrame && !(incoherence <= allowed) && !explained)) && !farEndExplains && !changeByLag
+        let nearActive = (doubleTalk || loud || nearEndFrame || (!changeFrame && !(incoherence <= allowed) && !explained)) && !farEndExplains
         if !nearActive { framesEchoAlone += 1 }
         sb = a * sb + (1 - a) * b
         // The regressors smoothed, and in frames of echo alone one NLMS step per bin where D is
@@ -359,9 +349,6 @@ package final class ResidualEchoSuppressor {
             for k in 0..<bins { w3Plus[k] = early ? f[k] : w3[k] * b + f[k] }
             (w3In, bIn) = (UnsafePointer(w3Plus), 1)
             if early { (w1In, w2In) = (UnsafePointer(zeros), UnsafePointer(zeros)) }
-        } else if changeByLag {
-            for k in 0..<bins { w3Plus[k] = w3[k] * b + changeResidual[k] }
-            (w3In, bIn) = (UnsafePointer(w3Plus), 1)
         }
         // A distorting loudspeaker's echo alone (`DistortedEcho`): no bin kept as near end by coherence.
         let deep = distorted.deep(farHeard: farHeard, nearActive: nearActive, nearHeard: nearHeardRecently)
