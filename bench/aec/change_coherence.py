@@ -9,12 +9,16 @@ double-talk span, at its own level). Prints per 0.5 s piece the medians over fra
 of the near talker, and the share of frames in a run of 4 (80 ms) at 0.4 or more; then, pooled over
 the scenes' first 1.5 s after the change, the share of frames at or over each threshold.
 Usage, from the repository's root, under bench/out/venv/bin/python:
-change_coherence.py AUPIPE SCENE_DIR...   (scenes with path_change_s)"""
+change_coherence.py AUPIPE SCENE_DIR...   (16 kHz scenes with path_change_s; a one-off measurement, bench/README.md
+"The change by its lag coherence")"""
 import json, os, subprocess, sys, tempfile
 import numpy as np
 sys.path.insert(0, "bench/aec")
 import metrics
 
+if len(sys.argv) < 3:
+    print(__doc__.strip().splitlines()[-2], file=sys.stderr)
+    sys.exit(64)
 AUPIPE = sys.argv[1]; DIRS = sys.argv[2:]
 TMP = tempfile.mkdtemp(prefix="aec-changecoh-")
 N, L, F, A = 320, 640, 1024, 0.85
