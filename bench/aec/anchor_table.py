@@ -179,8 +179,9 @@ def reprint(json_path):
     show(names, results, saved["cpu"], None, saved.get("rate", 16000))
 
 
-def plot(json_path, scene, png):
-    """The short-term ERLE (100 ms pieces, far end alone) of aupipe and AEC3 over time on scene."""
+def plot(json_path, scene, png, t0=0.0, t1=None):
+    """The short-term ERLE (100 ms pieces, far end alone) of aupipe and AEC3 over time on scene,
+    from t0 to t1 s (the whole scene by default)."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -198,7 +199,7 @@ def plot(json_path, scene, png):
     ax.set_ylabel("short-term ERLE, 100 ms pieces (dB)")
     ax.set_title(f"{scene}: ERLE over time where the far end talks alone (capped at 60 dB)")
     ax.set_ylim(-5, 62)
-    ax.set_xlim(0, SECONDS)
+    ax.set_xlim(float(t0), float(t1) if t1 is not None else SECONDS)
     ax.grid(alpha=0.3)
     ax.legend(loc="lower right")
     fig.tight_layout()

@@ -18,8 +18,9 @@
       whose figures go to bench/out/aec-anchor.json. AEC_WORKERS=2: two jobs at a time.
   compare.py anchor bench/out/aec-anchor.json
       the anchor table again from a table run's figures.
-  compare.py plot bench/out/aec-anchor.json SCENE OUT.png
-      the short-term ERLE over time of aupipe and AEC3 on SCENE, from a table's run (matplotlib).
+  compare.py plot bench/out/aec-anchor.json SCENE OUT.png [T0 T1]
+      the short-term ERLE over time of aupipe and AEC3 on SCENE, from a table's run (matplotlib),
+      from T0 to T1 s (the whole scene by default).
 Always exits 0 once it has run (a benchmark: the figures are the answer).
 """
 import json
@@ -423,7 +424,7 @@ def main():
     elif len(sys.argv) >= 3 and sys.argv[1] == "anchor":
         anchor_table.reprint(sys.argv[2])
     elif len(sys.argv) >= 5 and sys.argv[1] == "plot":
-        anchor_table.plot(*sys.argv[2:5])
+        anchor_table.plot(*sys.argv[2:7])
     elif len(sys.argv) >= 4 and sys.argv[1] == "sweep":
         sweep(sys.argv[2], sys.argv[3], sys.argv[4:] or [""])
     else:
