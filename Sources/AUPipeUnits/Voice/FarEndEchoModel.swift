@@ -219,14 +219,14 @@ package final class FarEndEchoModel {
     /// each bin of `power`, the power the suppressor's gain applies to). Returns F's sum over
     /// the bins while the model is handed to the suppressor, else 0.
     package func update(sdd: UnsafePointer<Float>, see: UnsafePointer<Float>, noise: UnsafePointer<Float>, coherence: UnsafePointer<Float>,
-                        nearCoherence: Float, smoothing a: Float, echoOnly: Bool, doubleTalk: Bool, echoByLag: Bool = false,
-                        power: UnsafePointer<Float>? = nil) -> Float {
+                        nearCoherence: Float, smoothing a: Float, echoOnly: Bool, doubleTalk: Bool, echoByLag: Bool,
+                        power: UnsafePointer<Float>) -> Float {
         if settled { return 0 }
         framesRun += 1
         let q = knewDelay ? qKnown : qAll
         // Before the delay, in a frame the far end explains at one lag: each bin's coherent share
         // of `power`, not H·Q over every lag (a near talker's bins are incoherent).
-        let byLag = !knewDelay && echoByLag && power != nil
+        let byLag = !knewDelay && echoByLag
         if byLag { lagCoherence.shares(sdd: sdd, into: lagShare) }
         var residualSum: Float = 0, left: Float = 0, heardSum: Float = 0
         for k in 0..<bins {
@@ -243,7 +243,7 @@ package final class FarEndEchoModel {
                 left += see[k]
                 heardSum += d
             }
-            predicted[k] = byLag ? lagShare[k] * power![k] : leakage[k] * coupling[k] * q[k]
+            predicted[k] = byLag ? lagShare[k] * power[k] : leakage[k] * coupling[k] * q[k]
             residualSum += predicted[k]
         }
         // The share of the echo the linear stage leaves over all those bins (a near talker's
