@@ -18,13 +18,13 @@ import Glibc
 /// and its incoherence is the background's: such a frame is not taken for a near end's by its
 /// coherence alone (`explains`). A near talker adds power on top of the background; a talker so
 /// quiet that their frames do not rise above babble's median loses a little of those frames.
-/// Not for `NearEndPresence.heldSeconds` after a frame `NearEndPresence` took for a near end's:
+/// Not for `heldSeconds` after a frame `NearEndPresence` took for a near end's:
 /// a quiet talker's word ends under the background.
 ///
 /// The median moves by a fixed step in level per frame, up or down (`stepDBPerSecond`), so that
 /// a near talker the detectors miss for a few frames moves it little and a background that
 /// changes is followed within seconds.
-/// Everything is allocated in `init`; `update` allocates nothing.
+/// Everything is allocated in `init`; `explains` allocates nothing.
 package final class BackgroundLevel {
     /// The median's step (dB per second of frames it hears: 0.1 dB per 20 ms frame).
     package static let stepDBPerSecond = 5.0

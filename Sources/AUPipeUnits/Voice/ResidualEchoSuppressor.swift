@@ -334,8 +334,8 @@ package final class ResidualEchoSuppressor {
         let farEndExplains = farEndSum > Self.farOverNoise * noiseSum && !doubleTalk && coherentEnough
             && heard <= Self.explainedMargin * (farEndSum + noiseSum)
         // Babble's incoherence: a frame whose C the background's median level and R account for (`BackgroundLevel`).
-        let quiet = background.explains(power: eFast, heard: farHeard && !pathChanged, present: nearEndFrame, powerSum: heard, predicted: predicted)
-        let nearActive = (doubleTalk || loud || nearEndFrame || (!changeFrame && !(incoherence <= allowed) && !explained && !quiet)) && !farEndExplains
+        let backgroundExplains = background.explains(power: eFast, heard: farHeard && !pathChanged, present: nearEndFrame, powerSum: heard, predicted: predicted)
+        let nearActive = (doubleTalk || loud || nearEndFrame || (!changeFrame && !(incoherence <= allowed) && !explained && !backgroundExplains)) && !farEndExplains
         if !nearActive { framesEchoAlone += 1 }
         sb = a * sb + (1 - a) * b
         // The regressors smoothed, and in frames of echo alone one NLMS step per bin where D is
