@@ -35,6 +35,9 @@ import Glibc
 ///   (1 − the weighted coherence) is within `backgroundMargin` times its running median over
 ///   such frames (`backgroundIncoherence`; at most `mostIncoherence`). A near talker starts
 ///   well above that median; in quiet rooms it stays below 1 − `echoCoherence` and nothing changes.
+///   A frame whose C holds no more power than the background's median level while the far end
+///   talks and the predicted residual (`BackgroundLevel`) is not taken for a near end's by its
+///   incoherence: babble's frames of echo alone above the allowance are.
 ///   A frame whose C the model explains (a large predicted residual, as a saturating
 ///   loudspeaker's, that accounts for C's power: `explainedShare`, `explainedMargin`) counts
 ///   as echo alone for the gain however incoherent, once no near end has been detected for
@@ -129,6 +132,8 @@ package final class ResidualEchoSuppressor {
     private let residual: UnsafeMutablePointer<Float>
     /// speex's preprocessor's work in this STFT (nil: its own runs before the suppressor).
     package let inside: SuppressorPreprocess?
+    /// The background's median level while the far end talks (`BackgroundLevel`).
+    private let background: BackgroundLevel
     /// The release after a near talker stops (`NearEndRelease`).
     package let release: NearEndRelease
     /// A distorting loudspeaker's frames, while the nonlinear canceller models it (`DistortedEcho`).
@@ -180,6 +185,7 @@ package final class ResidualEchoSuppressor {
         noise = buffer(k); minNow = buffer(k); minBefore = buffer(k); gain = buffer(k); rawGain = buffer(k)
         sums = buffer(5); w3Plus = buffer(k); zeros = buffer(k)
         residual = buffer(k)
+        background = BackgroundLevel(bins: k, frameSeconds: seconds)
         transition = PathChangeTransition(bins: k, frameSeconds: seconds)
         release = NearEndRelease(size: size, frameSeconds: seconds)
         nearEnd = keepsNearEnd ? NearEndPresence(size: size, rate: rate, frameSeconds: seconds) : nil
@@ -327,7 +333,9 @@ package final class ResidualEchoSuppressor {
         }
         let farEndExplains = farEndSum > Self.farOverNoise * noiseSum && !doubleTalk && coherentEnough
             && heard <= Self.explainedMargin * (farEndSum + noiseSum)
-        let nearActive = (doubleTalk || loud || nearEndFrame || (!changeFrame && !(incoherence <= allowed) && !explained)) && !farEndExplains
+        // Babble's incoherence: a frame whose C the background's median level and R account for (`BackgroundLevel`).
+        let backgroundExplains = background.explains(power: eFast, heard: farHeard && !pathChanged, present: nearEndFrame, powerSum: heard, predicted: predicted)
+        let nearActive = (doubleTalk || loud || nearEndFrame || (!changeFrame && !(incoherence <= allowed) && !explained && !backgroundExplains)) && !farEndExplains
         if !nearActive { framesEchoAlone += 1 }
         sb = a * sb + (1 - a) * b
         // The regressors smoothed, and in frames of echo alone one NLMS step per bin where D is
