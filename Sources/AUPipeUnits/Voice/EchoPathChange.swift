@@ -132,6 +132,17 @@ package final class EchoPathChange {
     /// which its retrainings make count as adapted within a few frames.
     package func preprocessorEcho(inUse: EchoState) -> EchoState { shadow.trailing > 0 && !shadow.fastStart ? shadow.state : inUse }
 
+    /// This frame's output of the other linear filter beside the canceller in use, after an
+    /// echo-path change's fall (not a fast start's): the shadow's while it runs and is quieter
+    /// than the canceller in use over its comparison's window (in double talk a fresh shadow is
+    /// louder), the replaced state's while it runs on after a take-over (when it is current: a
+    /// deferred replay's state has not cancelled the frame); nil otherwise. For `ShadowEvidence`.
+    package var shadowBeside: UnsafePointer<Int16>? {
+        let running = shadow.running && shadow.shadow < shadow.inUse
+        guard !shadow.fastStart, running || shadow.trailing > 0 && shadow.state.backlog == nil else { return nil }
+        return UnsafePointer(shadow.output)
+    }
+
     /// Whether a shadow took over (a confirmed echo-path change) within `pathChangeSeconds` of
     /// stream time `now` (s) and the replaced canceller still runs beside it: the residual echo
     /// suppressor then takes the frames as echo unless the double-talk detector says otherwise.

@@ -89,10 +89,11 @@ package final class EchoPostFilter {
     /// the comfort noise); `reference` and `delay`: the far end before the delay line and the
     /// bulk delay (nil: not yet found), for the residual echo suppressor's far-end echo model;
     /// `echoOutput`: `echo`'s output of this frame when it is not the state in use (a replaced
-    /// state trailing a take-over), for the suppressor's leak estimate as speex's preprocessor reads it.
+    /// state trailing a take-over), for the suppressor's leak estimate as speex's preprocessor reads it;
+    /// `shadowOutput`: a shadow's output of this frame while one started at a fall runs (`ShadowEvidence`).
     package func run(_ out: UnsafeMutablePointer<Int16>, rec: UnsafePointer<Int16>, play: UnsafePointer<Int16>, echo: EchoState,
              doubleTalk: Bool, pathChanged: Bool, farEnd: Bool = false, reference: UnsafePointer<Float>? = nil, delay: Int? = nil,
-             echoOutput: UnsafePointer<Int16>? = nil) {
+             echoOutput: UnsafePointer<Int16>? = nil, shadowOutput: UnsafePointer<Int16>? = nil) {
         guard !preprocessors.isEmpty || suppressorPreprocesses else { return }
         if mics == 1 {
             // The nonlinear canceller's output comes after the linear filter's, and the
@@ -100,7 +101,7 @@ package final class EchoPostFilter {
             if !preprocessors.isEmpty, let attached = preprocessors[0].echo, attached !== echo { preprocessors[0].attach(echo: echo) }
             nonlinear?.run(cancelled: out, reference: play, speakers: speakers, doubleTalk: doubleTalk, nearHeard: residual?.nearHeardRecently ?? false)
             residual?.distorted.modelled = nonlinear?.modelling ?? false
-            residual?.capture(mic: rec, cancelled: out)
+            residual?.capture(mic: rec, cancelled: out, shadow: shadowOutput)
             comfort?.capture(cancelled: out)
             if !preprocessors.isEmpty, preprocessors[0].run(out) { voiceFrames += 1 }
             residual?.run(out, doubleTalk: doubleTalk, pathChanged: pathChanged, reference: reference, speakers: speakers, delay: delay,

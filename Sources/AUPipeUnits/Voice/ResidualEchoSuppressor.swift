@@ -134,6 +134,9 @@ package final class ResidualEchoSuppressor {
     package let inside: SuppressorPreprocess?
     /// The background's median level while the far end talks (`BackgroundLevel`).
     private let background: BackgroundLevel
+    /// A running shadow's output, passed in bins where it is much quieter than C (`ShadowEvidence`;
+    /// nil unless the preprocessor's work is done here: C is then what the gain applies to).
+    package let evidence: ShadowEvidence?
     /// The release after a near talker stops (`NearEndRelease`).
     package let release: NearEndRelease
     /// A distorting loudspeaker's frames, while the nonlinear canceller models it (`DistortedEcho`).
@@ -191,6 +194,7 @@ package final class ResidualEchoSuppressor {
         nearEnd = keepsNearEnd ? NearEndPresence(size: size, rate: rate, frameSeconds: seconds) : nil
         let windows = windows
         inside = preprocess.map { SuppressorPreprocess(bins: k, fftSize: size, frameFrames: frameFrames, rate: rate, settings: $0, windows: windows) }
+        evidence = preprocess == nil ? nil : ShadowEvidence(bins: k, fftSize: size, windowLength: windowFrames, frameFrames: frameFrames)
         farEnd = maxDelayFrames.map { FarEndEchoModel(frameFrames: frameFrames, fftSize: size, rate: rate, maxDelayFrames: $0, windows: windows) }
         // Until it has adapted: a residual `initialWeight` of the echo estimate.
         w1.update(repeating: Self.initialWeight, count: k)
@@ -201,13 +205,15 @@ package final class ResidualEchoSuppressor {
 
 
     /// The microphone and the canceller's output of this frame, before speex's preprocessor (N
-    /// 16-bit samples each; the output after the nonlinear canceller, when it runs).
-    package func capture(mic: UnsafePointer<Int16>, cancelled: UnsafePointer<Int16>) {
+    /// 16-bit samples each; the output after the nonlinear canceller, when it runs); `shadow`, a
+    /// shadow's output while one started at a fall runs beside the canceller (`ShadowEvidence`).
+    package func capture(mic: UnsafePointer<Int16>, cancelled: UnsafePointer<Int16>, shadow: UnsafePointer<Int16>? = nil) {
         for i in 0..<frameFrames {
             let d = micNotch(Float(mic[i]) / 32768), c = Float(cancelled[i]) / 32768
             cIn[i] = c
             yIn[i] = d - c
         }
+        evidence?.capture(shadow: shadow, c: cIn)
     }
 
     /// Suppresses the residual echo of `frame` (N 16-bit samples: speex's preprocessor's output, or C),
@@ -369,8 +375,11 @@ package final class ResidualEchoSuppressor {
                        background: inside.map { UnsafePointer($0.noise.noise) })
         // Synthesis: G·E (C in bins of near end), the inverse transform, the window, overlap-add.
         inside?.update(re: re, im: im, size: size, cRe: eRe, cIm: eIm, c: cHist + (l - n), y: yHist + (l - n), frameFrames: n, echoOutput: echoOutput)
+        let shadowTaken = evidence?.apply(window: window, cPower: eFast, smoothing: g, eRe: eRe, eIm: eIm) == true
         for k in 0..<bins { let g = gain[k] * (inside?.gain[k] ?? 1); re[k] = g * eRe[k]; im[k] = g * eIm[k] }
-        if let nearEnd, nearEndFrame { for k in 0..<bins where nearEnd.present[k] > 0 { re[k] = nearEnd.cRe[k]; im[k] = nearEnd.cIm[k] } }
+        if let nearEnd, nearEndFrame {
+            for k in 0..<bins where nearEnd.present[k] > 0 && !(shadowTaken && evidence?.taken[k] == 1) { re[k] = nearEnd.cRe[k]; im[k] = nearEnd.cIm[k] }
+        }
         realFFT.inverse(re: re, im: im, into: re2)
         windows.synthesise(re2, into: synthesised)
         for i in 0..<n { frame[i] = SampleCodec.s16(synthesised[i], clipped: &clipped) }

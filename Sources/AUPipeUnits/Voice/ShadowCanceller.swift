@@ -117,7 +117,7 @@ package final class ShadowCanceller {
     private var learned = 0
     private var retraining = Retraining.off
     /// Smoothed output energies over frames with echo: the canceller in use, the shadow.
-    private var inUse = 0.0, shadow = 0.0
+    package private(set) var inUse = 0.0, shadow = 0.0
     /// Shadows started and shadows that took over, over the stream (`started` and `tookOver`
     /// count the shadows started at a fall of the cancellation, not the fast starts).
     package private(set) var started = 0, tookOver = 0, handedBack = 0
