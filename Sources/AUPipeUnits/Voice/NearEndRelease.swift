@@ -55,11 +55,18 @@ package final class NearEndRelease {
     package let bins: Int
     private let size: Int
     private let buffers = FloatBuffers()
-    /// Per bin: this frame's |C|², and whether the near end is heard in it now (1) or not (0).
-    private let cPower, heard: UnsafeMutablePointer<Float>
+    /// Per bin: this frame's |C|².
+    private let cPower: UnsafeMutablePointer<Float>
+    /// Per bin: whether the near end is heard in it now (1) or not (0): in a released frame, the
+    /// bins not released.
+    package let heard: UnsafeMutablePointer<Float>
+    /// Whether the latest frame is the first of a released run.
+    package private(set) var startedNow = false
     /// Frames since the last clear talker's frame in this stretch of near-end mode (at most
     /// `afterClearFrames` + 1), and whether the frames since one have all been released.
-    private var sinceClear = 0, releasing = false
+    private var sinceClear = 0
+    /// Whether the latest frame was released.
+    package private(set) var releasing = false
     private let afterClearFrames: Int
     /// Frames released, and bins released over them (for diagnosis).
     package private(set) var framesReleased = 0, binsReleased = 0
@@ -88,6 +95,7 @@ package final class NearEndRelease {
                         residual: UnsafePointer<Float>, noise: UnsafePointer<Float>, gain: UnsafeMutablePointer<Float>,
                         present: UnsafeMutablePointer<Float>?, beta: Float, floor: Float, background: UnsafePointer<Float>?) {
         let settled = settling.update(echoOnly: echoOnly, pathChanged: pathChanged)
+        startedNow = false
         guard nearActive, !pathChanged, settled else { sinceClear = afterClearFrames + 1; releasing = false; return }
         var cSum: Float = 0, modelSum: Float = 0, heardSum: Float = 0
         for k in 0..<bins {
@@ -106,8 +114,10 @@ package final class NearEndRelease {
         // A run of explained frames that starts within `afterClearSeconds` of a clear talker's frame.
         sinceClear = cSum >= Self.clearTalker * modelSum ? 0 : min(sinceClear + 1, afterClearFrames + 1)
         let explained = cSum <= Self.frameMargin * modelSum && heardSum <= Self.heardShare * cSum
+        let wasReleasing = releasing
         releasing = explained && (releasing || sinceClear <= afterClearFrames)
         guard releasing else { return }
+        startedNow = !wasReleasing
         var released = 0
         for k in 0..<bins where heard[k] == 0 {
             let c = max(cPower[k], 1e-20)

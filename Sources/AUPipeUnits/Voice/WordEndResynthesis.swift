@@ -1,0 +1,70 @@
+import AUPipeGraph
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The residual echo suppressor's second synthesis of the window that holds a near word's end:
+/// the later half of that window, which is the output of the frame just after the word, taken
+/// again with the gains of the next window wherever that window releases a bin as echo alone.
+///
+/// Why: the suppressor's STFT has a hop of one frame and windows of two, so each frame's output
+/// is the later half of one window overlap-added to the earlier half of the next. When a near
+/// word ends, the window that holds its last samples is in near-end mode (gentle β, the
+/// `suppress-active=` floor, bins of near end passing C) and gives its one gain to both halves:
+/// its later half, the frame after the word, holds only echo but passes it at the word's gain.
+/// The next window, which covers that frame and the one after it, is the first that
+/// `NearEndRelease` can release (its bins explained by the residual model), and it is computed
+/// before that frame's output is written (the output is one frame late anyway). So the later
+/// half can be synthesised again from the earlier window's spectrum, at no added latency, with
+/// the least of the two windows' gains in every bin the later window releases; bins where the
+/// later window still hears the near end (a word's decaying tail) keep the earlier gain.
+///
+/// Per frame: `remember` keeps the synthesised spectrum and its gain per bin (G: the
+/// suppressor's times the preprocessor's, 1 where C passes as it is) of a frame in near-end
+/// mode; `resynthesise`, in the first frame of a run `NearEndRelease` releases, right after a
+/// remembered one, scales the remembered spectrum by min(1, G_now / G_then) in the released
+/// bins and gives its inverse transform to the overlap-add as the carry (`LowDelayWindows.recarry`).
+/// Everything is allocated in `init`; `remember` and `resynthesise` allocate nothing.
+package final class WordEndResynthesis {
+    package let bins: Int
+    private let buffers = FloatBuffers()
+    /// The last frame's synthesised spectrum and its gain per bin (bins each), its inverse transform (size).
+    private let xRe, xIm, xGain, time: UnsafeMutablePointer<Float>
+    /// Whether the last frame was remembered (near-end mode, not released).
+    private var held = false
+    /// Frames synthesised again (for diagnosis).
+    package private(set) var framesResynthesised = 0
+    /// Experiment switch (AUPIPE_WORDEND): 0 off, 1 on.
+    package let variant: Int
+
+    /// For a transform of `size` points (`size`/2 + 1 bins).
+    package init(size: Int) {
+        bins = size / 2 + 1
+        xRe = buffers.make(bins); xIm = buffers.make(bins); xGain = buffers.make(bins); time = buffers.make(size)
+        variant = getenv("AUPIPE_WORDEND").map { Int(atoi($0)) } ?? 1
+    }
+
+    /// This frame's synthesised spectrum `re`, `im` and its gain per bin, kept when the frame is in
+    /// near-end mode and not released (`eligible`), for the next frame.
+    package func remember(eligible: Bool, re: UnsafePointer<Float>, im: UnsafePointer<Float>, gain: UnsafePointer<Float>) {
+        held = eligible && variant != 0
+        guard held else { return }
+        xRe.update(from: re, count: bins); xIm.update(from: im, count: bins); xGain.update(from: gain, count: bins)
+    }
+
+    /// In the first released frame after a remembered one (`released`: `NearEndRelease` released
+    /// this frame and not the last): the remembered spectrum again, at min(1, `gain` / its own gain)
+    /// in the bins `kept` does not mark (0: released; `NearEndRelease.heard`), into the overlap-add's
+    /// carry of `windows`.
+    package func resynthesise(released: Bool, kept: UnsafePointer<Float>, gain: UnsafePointer<Float>,
+                              fft: RealFFT, windows: LowDelayWindows) {
+        guard held, released else { return }
+        for k in 0..<bins where kept[k] == 0 && gain[k] < xGain[k] {
+            let r = gain[k] / xGain[k]
+            xRe[k] *= r; xIm[k] *= r
+        }
+        fft.inverse(re: xRe, im: xIm, into: time)
+        windows.recarry(time)
+        framesResynthesised += 1
+    }
+}
