@@ -115,11 +115,10 @@ package final class LowDelayWindows {
         for i in 0..<m { carry[i] = synthesis[n + i] * y[start + n + i] }
     }
 
-    /// The carry taken again from `y`, the inverse transform of the previous window's spectrum
-    /// gained anew (its first L samples): its last M samples, windowed, replace what `synthesise`
-    /// kept for this frame's output (`WordEndResynthesis`).
-    package func recarry(_ y: UnsafePointer<Float>) {
+    /// Adds `y`'s share to the carry: `y` an inverse transform (its first L samples: the previous
+    /// window's span), its last M samples windowed as `synthesise` windows them (`WordEndResynthesis`).
+    package func addToCarry(_ y: UnsafePointer<Float>) {
         let n = hop, m = overlap, start = length - n - m
-        for i in 0..<m { carry[i] = synthesis[n + i] * y[start + n + i] }
+        for i in 0..<m { carry[i] += synthesis[n + i] * y[start + n + i] }
     }
 }

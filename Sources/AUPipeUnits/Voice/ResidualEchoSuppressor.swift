@@ -373,10 +373,10 @@ package final class ResidualEchoSuppressor {
         }
         // The first released frame after a word: the last window's later half again, at this frame's
         // gains in the bins released (`WordEndResynthesis`), before the overlap-add reads it.
-        wordEnd.resynthesise(released: release.startedNow, kept: release.heard, gain: applied, fft: realFFT, windows: windows)
+        wordEnd.resynthesise(released: release.startedNow, kept: release.heard, gain: applied, history: eHist, fft: realFFT, windows: windows)
         realFFT.inverse(re: re, im: im, into: re2)
         windows.synthesise(re2, into: synthesised)
-        wordEnd.remember(eligible: nearActive && !release.releasing, re: re, im: im, gain: applied)
+        wordEnd.remember(eligible: nearActive && !release.releasing, gain: applied)
         for i in 0..<n { frame[i] = SampleCodec.s16(synthesised[i], clipped: &clipped) }
         framesRun += 1
     }

@@ -27,9 +27,10 @@ import Glibc
 /// Everything is allocated in `init`; `remember` and `resynthesise` allocate nothing.
 package final class WordEndResynthesis {
     package let bins: Int
+    private let size: Int
     private let buffers = FloatBuffers()
-    /// The last frame's synthesised spectrum and its gain per bin (bins each), its inverse transform (size).
-    private let xRe, xIm, xGain, time: UnsafeMutablePointer<Float>
+    /// The last frame's gain per bin (bins); the later half's spectrum (bins each); time signal (size).
+    private let xGain, bRe, bIm, time: UnsafeMutablePointer<Float>
     /// Whether the last frame was remembered (near-end mode, not released).
     private var held = false
     /// Frames synthesised again (for diagnosis).
@@ -39,32 +40,39 @@ package final class WordEndResynthesis {
 
     /// For a transform of `size` points (`size`/2 + 1 bins).
     package init(size: Int) {
+        self.size = size
         bins = size / 2 + 1
-        xRe = buffers.make(bins); xIm = buffers.make(bins); xGain = buffers.make(bins); time = buffers.make(size)
+        xGain = buffers.make(bins); bRe = buffers.make(bins); bIm = buffers.make(bins); time = buffers.make(size)
         variant = getenv("AUPIPE_WORDEND").map { Int(atoi($0)) } ?? 1
     }
 
-    /// This frame's synthesised spectrum `re`, `im` and its gain per bin, kept when the frame is in
-    /// near-end mode and not released (`eligible`), for the next frame.
-    package func remember(eligible: Bool, re: UnsafePointer<Float>, im: UnsafePointer<Float>, gain: UnsafePointer<Float>) {
+    /// This frame's gain per bin, kept when the frame is in near-end mode and not released
+    /// (`eligible`), for the next frame.
+    package func remember(eligible: Bool, gain: UnsafePointer<Float>) {
         held = eligible && variant != 0
         guard held else { return }
-        xRe.update(from: re, count: bins); xIm.update(from: im, count: bins); xGain.update(from: gain, count: bins)
+        xGain.update(from: gain, count: bins)
     }
 
     /// In the first released frame after a remembered one (`released`: `NearEndRelease` released
-    /// this frame and not the last): the remembered spectrum again, at min(1, `gain` / its own gain)
-    /// in the bins `kept` does not mark (0: released; `NearEndRelease.heard`), into the overlap-add's
-    /// carry of `windows`.
-    package func resynthesise(released: Bool, kept: UnsafePointer<Float>, gain: UnsafePointer<Float>,
+    /// this frame and not the last): the last window's later half (`history`, this window's first N
+    /// samples of what the gain applies to, under `windows`' falling analysis half) again, at
+    /// min(1, `gain` / its own gain) in the bins `kept` does not mark (0: released;
+    /// `NearEndRelease.heard`): the difference added to the overlap-add's carry. Standard windows only.
+    package func resynthesise(released: Bool, kept: UnsafePointer<Float>, gain: UnsafePointer<Float>, history: UnsafePointer<Float>,
                               fft: RealFFT, windows: LowDelayWindows) {
-        guard held, released else { return }
-        for k in 0..<bins where kept[k] == 0 && gain[k] < xGain[k] {
-            let r = gain[k] / xGain[k]
-            xRe[k] *= r; xIm[k] *= r
+        let n = windows.hop
+        guard held, released, windows.length == 2 * n, size >= 2 * n else { return }
+        let a = windows.analysis
+        for i in 0..<n { time[i] = 0; time[n + i] = a[n + i] * history[i] }
+        for i in (2 * n)..<size { time[i] = 0 }
+        fft.forward(time, re: bRe, im: bIm)
+        for k in 0..<bins {
+            let d = kept[k] == 0 && gain[k] < xGain[k] ? gain[k] - xGain[k] : 0
+            bRe[k] *= d; bIm[k] *= d
         }
-        fft.inverse(re: xRe, im: xIm, into: time)
-        windows.recarry(time)
+        fft.inverse(re: bRe, im: bIm, into: time)
+        windows.addToCarry(time)
         framesResynthesised += 1
     }
 }
