@@ -1,7 +1,4 @@
 import AUPipeGraph
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// The residual echo suppressor's second synthesis of the window that holds a near word's end:
 /// the later half of that window, which is the output of the frame just after the word, taken
@@ -19,11 +16,15 @@ import Glibc
 /// the least of the two windows' gains in every bin the later window releases; bins where the
 /// later window still hears the near end (a word's decaying tail) keep the earlier gain.
 ///
-/// Per frame: `remember` keeps the synthesised spectrum and its gain per bin (G: the
-/// suppressor's times the preprocessor's, 1 where C passes as it is) of a frame in near-end
-/// mode; `resynthesise`, in the first frame of a run `NearEndRelease` releases, right after a
-/// remembered one, scales the remembered spectrum by min(1, G_now / G_then) in the released
-/// bins and gives its inverse transform to the overlap-add as the carry (`LowDelayWindows.recarry`).
+/// Per frame: `remember` keeps the gain per bin a frame in near-end mode applied (G: the
+/// suppressor's times the preprocessor's, 1 where C passes as it is); `resynthesise`, in the first
+/// frame of a run `NearEndRelease` releases, right after a remembered one, transforms the earlier
+/// window's later half alone (the samples of the frame after the word, under the analysis window's
+/// falling half), scales it per released bin by min(G_now, G_then) − G_then, and adds its inverse
+/// transform to the overlap-add's carry (`LowDelayWindows.addToCarry`). Only that half's own
+/// content is taken again: the word in the earlier half, gained anew, would spread into the frame
+/// after it (a spectral gain is a filter) and be heard there. With the standard windows only (the
+/// low-delay ones carry too little of a window for it to matter).
 /// Everything is allocated in `init`; `remember` and `resynthesise` allocate nothing.
 package final class WordEndResynthesis {
     package let bins: Int
@@ -35,21 +36,18 @@ package final class WordEndResynthesis {
     private var held = false
     /// Frames synthesised again (for diagnosis).
     package private(set) var framesResynthesised = 0
-    /// Experiment switch (AUPIPE_WORDEND): 0 off, 1 on.
-    package let variant: Int
 
     /// For a transform of `size` points (`size`/2 + 1 bins).
     package init(size: Int) {
         self.size = size
         bins = size / 2 + 1
         xGain = buffers.make(bins); bRe = buffers.make(bins); bIm = buffers.make(bins); time = buffers.make(size)
-        variant = getenv("AUPIPE_WORDEND").map { Int(atoi($0)) } ?? 1
     }
 
     /// This frame's gain per bin, kept when the frame is in near-end mode and not released
     /// (`eligible`), for the next frame.
     package func remember(eligible: Bool, gain: UnsafePointer<Float>) {
-        held = eligible && variant != 0
+        held = eligible
         guard held else { return }
         xGain.update(from: gain, count: bins)
     }
