@@ -71,7 +71,7 @@ package final class NearEndRelease {
     package let heard: UnsafeMutablePointer<Float>
     /// Whether the latest frame is the first of a released run.
     package private(set) var startedNow = false
-    /// Frames since the last clear talker's frame in this stretch of near-end mode (at most
+    /// Frames since the last talker's frame (clear or fading) in this stretch of near-end mode (at most
     /// `afterClearFrames` + 1), and whether the frames since one have all been released.
     private var sinceClear = 0
     /// Whether the latest frame was released.
