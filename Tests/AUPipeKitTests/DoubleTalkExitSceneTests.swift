@@ -10,10 +10,7 @@ import Testing
 /// level, once the suppressor's model has settled; white noise at −70 dBFS). In the first 100 ms after each syllable
 /// the suppressor used to stay in near-end mode (its double-talk detector holds 0.2 s, its
 /// coherence test reads smoothed spectra) and let the residual echo through; with
-/// `NearEndRelease` the bins the model explains in those frames get the echo-alone gain. The same
-/// with syllables that fade out over their later half (a word's end, whose last frames are not
-/// clear): the run of released frames starts within 160 ms of a talker's frame, and the word's
-/// last window's later half is taken again at the released gains (`WordEndResynthesis`).
+/// `NearEndRelease` the bins the model explains in those frames get the echo-alone gain.
 @Suite(.tags(.scenes)) final class DoubleTalkExitSceneTests {
     /// A directory of this test's own, removed with it.
     let scratch: ScratchDirectory
@@ -29,9 +26,7 @@ import Testing
         let far: [Int16], mic: [Int16]
         let near: [Double]
 
-        /// `fading`: each syllable fades out over its later half, by `fadeDB` at its last sample
-        /// (a word's end, whose last frames are well under its clear ones).
-        init(fading: Bool = false) {
+        init() {
             let rate = Self.rate, n = Int(Self.seconds * Double(rate))
             let far = AECSignals.speech(count: n, seed: 0xFA2_0E61, activeDBFS: -14, formant1: 300...900, formant2: 900...2600,
                                         talking: 0.0..<Self.seconds, rate: rate).map(AECSignals.int16)
@@ -48,31 +43,12 @@ import Testing
             let gain = pow(10, -6.0 / 20) / 2.0.squareRoot()
             let wet = AECSignals.convolve(far.map { Double($0) / 32768 }, h.map { $0 * gain })
             let d = 40 * rate / 1000
-            var near = AECSignals.speech(count: n, seed: 0x4EA2_0E61, activeDBFS: -20, formant1: 250...800, formant2: 1100...2900,
-                                         talking: Self.talking, rate: rate)
-            if fading { DoubleTalkExitSceneTests.fade(&near) }
-            self.near = near
+            near = AECSignals.speech(count: n, seed: 0x4EA2_0E61, activeDBFS: -20, formant1: 250...800, formant2: 1100...2900,
+                                     talking: Self.talking, rate: rate)
             let sigma = pow(10, -70.0 / 20)
             var sum = [Int16](repeating: 0, count: n)
             for i in 0..<n { sum[i] = AECSignals.int16((i >= d ? wet[i - d] : 0) + near[i] + sigma * random.gaussian()) }
             mic = sum
-        }
-    }
-
-    /// The fade of a `fading` scene's syllables at their last sample (dB).
-    static let fadeDB = 30.0
-
-    /// Each syllable (a run of samples that are not 0) times an exponential fade over its later
-    /// half, to `fadeDB` under its level at the last sample.
-    static func fade(_ x: inout [Double]) {
-        var i = 0
-        while i < x.count {
-            guard x[i] != 0 else { i += 1; continue }
-            var end = i
-            while end < x.count, x[end] != 0 { end += 1 }
-            let half = (end - i) / 2
-            for n in (i + half)..<end { x[n] *= pow(10, -Self.fadeDB / 20 * Double(n - i - half) / Double(max(1, end - i - half))) }
-            i = end
         }
     }
 
@@ -132,26 +108,10 @@ import Testing
         #expect(m.nearGain >= Self.nearGain, "the near end in double talk: \(m.nearGain) dB")
     }
 
-    @Test func theEchoAfterAFadingWordIsSuppressed() throws {
-        let m = try measure(Scene(fading: true))
-        print("aec double talk's exit, syllables fading out by \(Self.fadeDB) dB (16 kHz): ERLE after each syllable \(m.exit) dB, far end alone \(m.farAlone) dB, near end \(m.nearGain) dB")
-        #expect(m.exit >= Self.fadingExitERLE, "ERLE in the 100 ms after each syllable: \(m.exit) dB")
-        #expect(m.farAlone >= QuietNearTalkerTests.erle[16000]!, "ERLE with the far end alone: \(m.farAlone) dB")
-        #expect(m.nearGain >= Self.fadingNearGain, "the near end in double talk: \(m.nearGain) dB")
-    }
-
     /// The exit's ERLE bound (dB), halfway: 33.1 dB with `NearEndRelease`, 29.7 without (the far
-    /// end alone 50.0 dB and the near end −0.63 / −0.62 dB either way); 34.8 with the word's end
-    /// (`WordEndResynthesis`, a run started within 160 ms of a talker's frame).
+    /// end alone 50.0 dB and the near end −0.63 / −0.62 dB either way).
     static let exitERLE = 31.4
     /// The near end's bound (dB): −0.63 with the release, −0.62 without; a release that took a
     /// tenth of a dB more of the talker fails.
     static let nearGain = -0.75
-    /// The fading scene's exit bound (dB), halfway: 40.1 dB with a run that starts within 160 ms
-    /// of a talker's frame and the word's last window taken again (`WordEndResynthesis`), 34.6 with
-    /// the run started only within 40 ms of a clear frame (far end alone 50.0 dB either way).
-    static let fadingExitERLE = 37.3
-    /// The fading scene's near end bound (dB): −0.58 (−0.54 before: the faded tail's last frames,
-    /// under the residual, are released); a release that took a tenth of a dB more fails.
-    static let fadingNearGain = -0.65
 }

@@ -114,11 +114,4 @@ package final class LowDelayWindows {
         }
         for i in 0..<m { carry[i] = synthesis[n + i] * y[start + n + i] }
     }
-
-    /// Adds `y`'s share to the carry: `y` an inverse transform (its first L samples: the previous
-    /// window's span), its last M samples windowed as `synthesise` windows them (`WordEndResynthesis`).
-    package func addToCarry(_ y: UnsafePointer<Float>) {
-        let n = hop, m = overlap, start = length - n - m
-        for i in 0..<m { carry[i] += synthesis[n + i] * y[start + n + i] }
-    }
 }

@@ -22,15 +22,11 @@ import AUPipeGraph
 ///   (`NearEndPresence`'s test without its smoothing); such bins are never released, and a frame
 ///   where they hold more than `heardShare` of C's power is not released at all;
 /// - the frame is released when Σ|C|² ≤ `frameMargin`·Σ(R + N): the model explains the frame;
-/// - and only in a stretch of near-end mode that has held a frame with Σ|C|² ≥ `clearTalker`·Σ(R + N),
-///   a talker the model cannot be mistaken for, in a run of such frames that begins within
-///   `afterClearSeconds` of a talker's frame: that clear frame, or one whose bins with the near end
-///   heard now hold at least `talkerShare` of C's power with Σ|C|² ≥ `talkerOverModel`·Σ(R + N)
-///   (a word fading out: its last frames are seldom clear). So a run begins at a word's end. A
-///   quiet near talker (10–16 dB under the echo) sits close to R in most of their frames, where
-///   "explained" cannot tell their speech from their pauses, and seldom makes a clear frame
-///   (tried without: the quiet talkers lost some of their level); a recorded voice has quiet
-///   stretches of its own.
+/// - and only in a run of such frames that begins within `afterClearSeconds` of a frame with
+///   Σ|C|² ≥ `clearTalker`·Σ(R + N), a talker the model cannot be mistaken for, stopping: a word's
+///   end. A quiet near talker (10–16 dB under the echo) sits close to R in most of their frames,
+///   where "explained" cannot tell their speech from their pauses (tried without: the quiet
+///   talkers lost some of their level); a recorded voice has quiet stretches of its own.
 /// In a released frame every bin not heard now gets at most the echo-alone gain computed from this
 /// frame's |C|²: max(1 − β·R/|C|², √(bed/|C|²), `suppress=`'s floor), where the noise bed is the
 /// least of N and the background of the preprocessor's noise estimate when it runs inside the
@@ -45,18 +41,13 @@ package final class NearEndRelease {
     /// residual and noise (20 dB): a near talker at the echo's level reaches it, a quiet one (10–16
     /// dB under the echo) seldom does (at 10 dB the quiet talkers lost some of their level).
     package static let clearTalker: Float = 100
-    /// ... and only in a run of such frames that starts within this long (s) of a talker's frame
-    /// (a clear one, or `talkerShare`'s): the 160 ms after a word. A run that starts later, in a
-    /// pause or in the talker's own quiet stretches, stays in near-end mode: released too (the run
-    /// started at any time after a clear frame of the stretch), the espeak-ng rooms gained more
-    /// ERLE, but on the recorded voice (`16000r`) AECMOS's double-talk "other" rating fell in most
-    /// scenes, the near end's level unchanged. Within 40 ms of a clear frame only, most words'
-    /// ends were missed: a word fades over 100–200 ms below its clear frames.
-    package static let afterClearSeconds = 0.16
-    /// A talker's frame also (in a stretch that held a clear one): the near end heard now in at
-    /// least this share of C's power, with Σ|C|² at least `talkerOverModel` times Σ(R + N) (6 dB):
-    /// the talker still there, fading.
-    package static let talkerShare: Float = 0.2, talkerOverModel: Float = 4
+    /// ... and only in a run of such frames that starts within this long (s) of such a frame: the
+    /// 40 ms after a word. A run that starts later, in a pause or in the talker's own quiet
+    /// stretches, stays in near-end mode: released too (the run started at any time after a clear
+    /// frame of the stretch), the espeak-ng rooms gained more ERLE, but on the recorded voice
+    /// (`16000r`) AECMOS's double-talk "other" rating fell in most scenes, the near end's level
+    /// unchanged.
+    package static let afterClearSeconds = 0.04
     /// A frame whose bins with the near end heard now hold more than this share of C's power is
     /// not released (`NearEndPresence.frameShare`'s half: a word's onset shows in a few bins first).
     package static let heardShare: Float = 0.1
@@ -64,21 +55,12 @@ package final class NearEndRelease {
     package let bins: Int
     private let size: Int
     private let buffers = FloatBuffers()
-    /// Per bin: this frame's |C|².
-    private let cPower: UnsafeMutablePointer<Float>
-    /// Per bin: whether the near end is heard in it now (1) or not (0): in a released frame, the
-    /// bins not released.
-    package let heard: UnsafeMutablePointer<Float>
-    /// Whether the latest frame is the first of a released run.
-    package private(set) var startedNow = false
-    /// Frames since the last talker's frame (clear or fading) in this stretch of near-end mode (at most
+    /// Per bin: this frame's |C|², and whether the near end is heard in it now (1) or not (0).
+    private let cPower, heard: UnsafeMutablePointer<Float>
+    /// Frames since the last clear talker's frame in this stretch of near-end mode (at most
     /// `afterClearFrames` + 1), and whether the frames since one have all been released.
-    private var sinceClear = 0
-    /// Whether the latest frame was released.
-    package private(set) var releasing = false
+    private var sinceClear = 0, releasing = false
     private let afterClearFrames: Int
-    /// Whether this stretch of near-end mode has held a clear talker's frame.
-    private var stretchClear = false
     /// Frames released, and bins released over them (for diagnosis).
     package private(set) var framesReleased = 0, binsReleased = 0
 
@@ -106,8 +88,7 @@ package final class NearEndRelease {
                         residual: UnsafePointer<Float>, noise: UnsafePointer<Float>, gain: UnsafeMutablePointer<Float>,
                         present: UnsafeMutablePointer<Float>?, beta: Float, floor: Float, background: UnsafePointer<Float>?) {
         let settled = settling.update(echoOnly: echoOnly, pathChanged: pathChanged)
-        startedNow = false
-        guard nearActive, !pathChanged, settled else { sinceClear = afterClearFrames + 1; releasing = false; stretchClear = false; return }
+        guard nearActive, !pathChanged, settled else { sinceClear = afterClearFrames + 1; releasing = false; return }
         var cSum: Float = 0, modelSum: Float = 0, heardSum: Float = 0
         for k in 0..<bins {
             // C and Ŷ split from the transform of C + j·Ŷ, D = C + Ŷ.
@@ -122,17 +103,11 @@ package final class NearEndRelease {
             cSum += c2
             modelSum += residual[k] + noise[k]
         }
-        // A run of explained frames that starts within `afterClearSeconds` of a talker's frame, in a
-        // stretch that has held a clear one.
-        let clear = cSum >= Self.clearTalker * modelSum
-        if clear { stretchClear = true }
-        let fading = stretchClear && heardSum >= Self.talkerShare * cSum && cSum >= Self.talkerOverModel * modelSum
-        sinceClear = clear || fading ? 0 : min(sinceClear + 1, afterClearFrames + 1)
+        // A run of explained frames that starts within `afterClearSeconds` of a clear talker's frame.
+        sinceClear = cSum >= Self.clearTalker * modelSum ? 0 : min(sinceClear + 1, afterClearFrames + 1)
         let explained = cSum <= Self.frameMargin * modelSum && heardSum <= Self.heardShare * cSum
-        let wasReleasing = releasing
         releasing = explained && (releasing || sinceClear <= afterClearFrames)
         guard releasing else { return }
-        startedNow = !wasReleasing
         var released = 0
         for k in 0..<bins where heard[k] == 0 {
             let c = max(cPower[k], 1e-20)

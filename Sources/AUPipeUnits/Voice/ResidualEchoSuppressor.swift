@@ -129,12 +129,8 @@ package final class ResidualEchoSuppressor {
     private let residual: UnsafeMutablePointer<Float>
     /// speex's preprocessor's work in this STFT (nil: its own runs before the suppressor).
     package let inside: SuppressorPreprocess?
-    /// The release after a near talker stops (`NearEndRelease`), and the later half of a word's last
-    /// window synthesised again at the released gains (`WordEndResynthesis`).
+    /// The release after a near talker stops (`NearEndRelease`).
     package let release: NearEndRelease
-    package let wordEnd: WordEndResynthesis
-    /// The gain each bin's synthesis applied this frame (the suppressor's times the preprocessor's; 1 where C passes).
-    private let applied: UnsafeMutablePointer<Float>
     /// A distorting loudspeaker's frames, while the nonlinear canceller models it (`DistortedEcho`).
     package var distorted = DistortedEcho()
     /// Frames run, those that adapted the model, and those whose gain took the far end for alone.
@@ -186,8 +182,6 @@ package final class ResidualEchoSuppressor {
         residual = buffer(k)
         transition = PathChangeTransition(bins: k, frameSeconds: seconds)
         release = NearEndRelease(size: size, frameSeconds: seconds)
-        wordEnd = WordEndResynthesis(size: size)
-        applied = buffer(k)
         nearEnd = keepsNearEnd ? NearEndPresence(size: size, rate: rate, frameSeconds: seconds) : nil
         let windows = windows
         inside = preprocess.map { SuppressorPreprocess(bins: k, fftSize: size, frameFrames: frameFrames, rate: rate, settings: $0, windows: windows) }
@@ -367,16 +361,10 @@ package final class ResidualEchoSuppressor {
                        background: inside.map { UnsafePointer($0.noise.noise) })
         // Synthesis: G·E (C in bins of near end), the inverse transform, the window, overlap-add.
         inside?.update(re: re, im: im, size: size, cRe: eRe, cIm: eIm, c: cHist + (l - n), y: yHist + (l - n), frameFrames: n, echoOutput: echoOutput)
-        for k in 0..<bins { let g = gain[k] * (inside?.gain[k] ?? 1); applied[k] = g; re[k] = g * eRe[k]; im[k] = g * eIm[k] }
-        if let nearEnd, nearEndFrame {
-            for k in 0..<bins where nearEnd.present[k] > 0 { re[k] = nearEnd.cRe[k]; im[k] = nearEnd.cIm[k]; applied[k] = 1 }
-        }
-        // The first released frame after a word: the last window's later half again, at this frame's
-        // gains in the bins released (`WordEndResynthesis`), before the overlap-add reads it.
-        wordEnd.resynthesise(released: release.startedNow, kept: release.heard, gain: applied, history: eHist, fft: realFFT, windows: windows)
+        for k in 0..<bins { let g = gain[k] * (inside?.gain[k] ?? 1); re[k] = g * eRe[k]; im[k] = g * eIm[k] }
+        if let nearEnd, nearEndFrame { for k in 0..<bins where nearEnd.present[k] > 0 { re[k] = nearEnd.cRe[k]; im[k] = nearEnd.cIm[k] } }
         realFFT.inverse(re: re, im: im, into: re2)
         windows.synthesise(re2, into: synthesised)
-        wordEnd.remember(eligible: nearActive && !release.releasing, gain: applied)
         for i in 0..<n { frame[i] = SampleCodec.s16(synthesised[i], clipped: &clipped) }
         framesRun += 1
     }
