@@ -12,10 +12,9 @@ import AUPipeGraph
 /// with D's smoothed power S_dd from the suppressor (the same smoothing). The frame's share at
 /// lag j is the share of D's power a linear filter at that lag explains,
 /// Σ_k |S_dx(j, k)|² / S_xx(j, k) / Σ_k S_dd(k) (0...1; each bin's magnitude-squared coherence
-/// weighted by D's power), less the estimate's bias at that lag (what unrelated signals read
-/// after the frames smoothed so far: lag j has held the far end j frames fewer than lag 0, so
-/// its bias is larger), over what is left (divided by 1 − bias, so that 1 stays 1); the frame's
-/// share is the best lag's.
+/// weighted by D's power), and the frame's share is the best over the lags less the estimate's
+/// bias (what unrelated signals read after the frames smoothed so far), over what is left
+/// (divided by 1 − bias, so that 1 stays 1).
 /// Everything is allocated in `init`; a frame allocates nothing. It runs only while asked to
 /// (`FarEndEchoModel`: from the call's start until the model is out, a few seconds).
 package final class FarEndLagCoherence {
@@ -30,13 +29,11 @@ package final class FarEndLagCoherence {
     private var head = 0
     /// The best lag's rows in the far end's ring and in the cross spectra.
     private var bestRow = 0, bestLagRow = 0
-    /// The best lag's bias (`bias(lag:)`), which `shares` takes off.
-    private var bestBias: Float = 1
     private let buffers = FloatBuffers()
-    /// Frames since the far end was first heard (n), and a^n (a the smoothing).
-    private var heardFrames = 0, decay: Float = 1
-    /// a^j for every lag j.
-    private let lagDecay: UnsafeMutablePointer<Float>
+    /// The smoothing's weights since the far end was first heard, summed and squared-summed:
+    /// their ratio Σw²/(Σw)² is what a coherence estimate reads for unrelated signals (1 from a
+    /// single frame, (1 − a)/(1 + a) once settled: 0.08 at a = 0.85), taken off the share.
+    private var weights: Float = 0, squaredWeights: Float = 0
 
     /// For spectra of `bins` bins, `lags` windows held; `smoothing`: the suppressor's
     /// (`ResidualEchoSuppressor.statsSmoothing`, whose S_dd this reads).
@@ -48,22 +45,6 @@ package final class FarEndLagCoherence {
         xRe = buffers.make(n); xIm = buffers.make(n); xPow = buffers.make(n)
         dxRe = buffers.make(n); dxIm = buffers.make(n)
         smoothedX = buffers.make(bins); dRe = buffers.make(bins); dIm = buffers.make(bins)
-        lagDecay = buffers.make(lags)
-        var p: Float = 1
-        for j in 0..<lags { lagDecay[j] = p; p *= smoothing }
-    }
-
-    /// What the coherence estimate at `lag` reads for signals unrelated to the far end (0...1;
-    /// 1 while the lag holds no far end yet). The cross spectrum at lag j sums the last
-    /// m = n − j frames with the smoothing's weights w_i = (1 − a)·a^i, and so does X's power
-    /// there, while D's power sums all n: E|S_dx|² / (S_xx·S_dd) = Σ_{i<m} w_i² / (Σ_{i<m} w_i ·
-    /// Σ_{i<n} w_i) = (1 − a)(1 − a^2m) / ((1 + a)(1 − a^m)(1 − a^n)): 1 at m = n = 1,
-    /// (1 − a)/(1 + a) once settled (0.08 at a = 0.85).
-    private func bias(lag: Int) -> Float {
-        if lag >= heardFrames { return 1 }
-        let a = smoothing, am = decay / lagDecay[lag]
-        let b = (1 - a) * (1 - am * am) / ((1 + a) * (1 - am) * (1 - decay))
-        return b.isFinite ? min(1, b) : 1
     }
 
     /// This frame's far-end spectrum (`re`, `im`: bins each, the window `FarEndEchoModel`
@@ -74,9 +55,9 @@ package final class FarEndLagCoherence {
         let r = xRe + head * bins, i = xIm + head * bins, p = xPow + head * bins
         var heard: Float = 0
         for k in 0..<bins { heard += re[k] * re[k] + im[k] * im[k] }
-        if heard > 0 || heardFrames > 0 {
-            heardFrames += 1
-            decay *= a
+        if heard > 0 || weights > 0 {
+            weights = a * weights + (1 - a)
+            squaredWeights = a * a * squaredWeights + (1 - a) * (1 - a)
         }
         for k in 0..<bins {
             smoothedX[k] = a * smoothedX[k] + (1 - a) * (re[k] * re[k] + im[k] * im[k])
@@ -91,16 +72,14 @@ package final class FarEndLagCoherence {
         let a = smoothing, b = 1 - smoothing
         // No far end yet: nothing to be coherent with (and no work while the far end is silent
         // from the start).
-        if heardFrames == 0 { return 0 }
+        if weights == 0 { return 0 }
         var total: Float = 0
         for k in 0..<bins {
             let (cr, ci, yr, yi) = TwoRealSpectra.split(re: re, im: im, size: size, bin: k)
             dRe[k] = cr + yr; dIm[k] = ci + yi
             total += sdd[k]
         }
-        // The best lag by its share less its bias, over what is left.
         var best: Float = 0, bestLag = 0
-        bestBias = 1
         for j in 0..<lags {
             let row = ((head - j + lags) % lags) * bins
             let r = xRe + row, i = xIm + row, p = xPow + row
@@ -113,22 +92,21 @@ package final class FarEndLagCoherence {
                 ci[k] = a * ci[k] + b * (di * r[k] - dr * i[k])
                 if p[k] > 0 { explained += min((cr[k] * cr[k] + ci[k] * ci[k]) / p[k], sdd[k]) }
             }
-            let bias = bias(lag: j)
-            guard total > 0, bias < 1 else { continue }
-            let share = (explained / total - bias) / (1 - bias)
-            if share > best { (best, bestLag, bestBias) = (share, j, bias) }
+            if explained > best { (best, bestLag) = (explained, j) }
         }
         (bestRow, bestLagRow) = (((head - bestLag + lags) % lags) * bins, bestLag * bins)
-        return best
+        // Less what unrelated signals read (the estimate's bias), over what is left.
+        let bias = weights > 0 ? squaredWeights / (weights * weights) : 1
+        return total > 0 && bias < 1 ? max(0, (best / total - bias) / (1 - bias)) : 0
     }
 
     /// The echo's share of each bin at the best lag of the last `update` (into `share`, 0...1):
-    /// the bin's coherence with the far end there, less the estimate's bias at that lag. A bin a near talker
+    /// the bin's coherence with the far end there, less the estimate's bias. A bin a near talker
     /// holds is incoherent and gets little. `sdd`: the frame's D smoothed power, as given to
     /// `update`.
     package func shares(sdd: UnsafePointer<Float>, into share: UnsafeMutablePointer<Float>) {
         let p = xPow + bestRow, cr = dxRe + bestLagRow, ci = dxIm + bestLagRow
-        let bias = bestBias
+        let bias = weights > 0 ? squaredWeights / (weights * weights) : 1
         for k in 0..<bins {
             let c = p[k] * sdd[k] > 0 ? min(1, (cr[k] * cr[k] + ci[k] * ci[k]) / (p[k] * sdd[k])) : 0
             share[k] = bias < 1 ? max(0, (c - bias) / (1 - bias)) : 0
