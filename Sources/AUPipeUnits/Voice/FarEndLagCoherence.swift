@@ -32,7 +32,10 @@ package final class FarEndLagCoherence {
     private let buffers = FloatBuffers()
     /// The smoothing's weights since the far end was first heard, summed and squared-summed:
     /// their ratio Σw²/(Σw)² is what a coherence estimate reads for unrelated signals (1 from a
-    /// single frame, (1 − a)/(1 + a) once settled: 0.08 at a = 0.85), taken off the share.
+    /// single frame, (1 − a)/(1 + a) once settled: 0.08 at a = 0.85), taken off the share. One
+    /// figure for every lag on purpose: lag j has held the far end j frames fewer and reads more
+    /// for a while, but its own larger bias takes a long delay's first echo later, which the 80 ms
+    /// run already guards against a near talker (bench/README, "The bias per lag").
     private var weights: Float = 0, squaredWeights: Float = 0
 
     /// For spectra of `bins` bins, `lags` windows held; `smoothing`: the suppressor's
