@@ -11,9 +11,6 @@
 /// - in frames of echo alone with no near end heard for `explainedHoldSeconds` (`deep`), no bin
 ///   is kept as near end by its coherence with Ŷ (the gain's `nearCoherence`): a distorted echo
 ///   is incoherent with Ŷ in every bin, and there those bins kept most of it.
-///   In those frames the over-subtraction is also `deepOverSubtraction` times the suppressor's `beta`:
-///   the predicted residual of a distortion is right on average but under-predicts some bins
-///   by more than `beta` covers, and there, with no near end for a second, nothing is to keep.
 /// The near end's own tests (`aec`'s double-talk detector, the level test, `NearEndPresence`)
 /// are left as they are: the canceller's gate also opens on linear loudspeakers (the recorded
 /// voice, 48 kHz, bench/aec's long rooms), and there they keep quiet talkers.
@@ -27,9 +24,4 @@ package struct DistortedEcho {
     /// A frame of distorted echo alone: modelled, the far end heard (`farHeard`: the suppressor's
     /// test), not `nearActive`, no near end heard lately.
     package func deep(farHeard: Bool, nearActive: Bool, nearHeard: Bool) -> Bool { modelled && farHeard && !nearActive && !nearHeard }
-    /// The over-subtraction in `deep` frames, times the suppressor's usual one (`beta`, 8: 32 in all;
-    /// ×4 raised the distorting loudspeakers' echo-only ERLE by 0.3–0.9 dB, the near end the same).
-    package static let deepOverSubtraction: Float = 4
-    /// The over-subtraction of a frame: `usual`, times `deepOverSubtraction` in a `deep` one.
-    package static func beta(_ usual: Float, deep: Bool) -> Float { deep ? usual * deepOverSubtraction : usual }
 }

@@ -68,7 +68,7 @@ package final class NonlinearEchoCanceller {
     /// pauses are `pauseSeconds` and keep the cost low where there is no saturation (pauses
     /// doubling from 3 s gave the same ERLE at twice the added cost in a room). (The figures
     /// behind these constants are in bench/README.md, "The saturating loudspeaker's own terms"
-    /// and "The saturating loudspeaker's first seconds and its echo alone".)
+    /// and "The distorting loudspeaker's first probe".)
     package static let probeSeconds = 3.0, firstPauseSeconds = 0.0, pauseSeconds = 60.0, farFloor: Float = 1e-6, leastOpen: Float = 0.25
     private let probeFrames: Int, pauseFrames: Int
     private var probed = 0, probedOpen = 0, paused = 0, nextPause: Int

@@ -350,10 +350,10 @@ package final class ResidualEchoSuppressor {
             (w3In, bIn) = (UnsafePointer(w3Plus), 1)
             if early { (w1In, w2In) = (UnsafePointer(zeros), UnsafePointer(zeros)) }
         }
-        // A distorting loudspeaker's echo alone (`DistortedEcho`): no bin kept as near end by coherence, a deeper β.
+        // A distorting loudspeaker's echo alone (`DistortedEcho`): no bin kept as near end by coherence.
         let deep = distorted.deep(farHeard: farHeard, nearActive: nearActive, nearHeard: nearHeardRecently)
         aupipe_res_gains(bins, w1In, w2In, w3In, p, s, bIn, eFast, noise, rawGain,
-                         deep ? 0 : Self.nearCoherence, Self.nearOverResidual, DistortedEcho.beta(beta, deep: deep), activeGain, floor,
+                         deep ? 0 : Self.nearCoherence, Self.nearOverResidual, beta, activeGain, floor,
                          Self.gainSmoothing, gain)
         // After a near word: bins this frame's C the model explains get the echo-alone gain (`NearEndRelease`).
         release.update(nearActive: nearActive, pathChanged: pathChanged, echoOnly: echoOnly, re: re, im: im, residual: residual, noise: noise,
