@@ -271,21 +271,22 @@ struct RoomScene {
     static let nearDBFS = -20.0
 
     let rt60: Double, delayMS: Int, drive: Double?, noiseKind: Noise
-    /// With `drive`: tanh, or bench/aec's small loudspeaker (`RoomScene.smallLoudspeaker`).
-    let smallSpeaker: Bool
+    /// With `drive`: tanh, or bench/aec's small loudspeaker (`RoomScene.smallLoudspeaker`), or a hard clip at 1/drive.
+    let smallSpeaker: Bool, clip: Bool
     /// When the echo path changes (s; nil: never): from then on the far end reaches the
     /// microphone through another room of the same RT60 (`room(rt60:seed:)`, another seed).
     let pathChange: Double?
     let mic: [Int16], far: [Int16]
     let echo: [Double], near: [Double], noise: [Double]
 
-    var name: String { "RT60 \(rt60) s, \(delayMS) ms" + (drive.map { ", loudspeaker \(smallSpeaker ? "small" : "tanh") drive \($0)" } ?? "") + ", \(noiseKind)" }
+    var name: String { "RT60 \(rt60) s, \(delayMS) ms" + (drive.map { ", loudspeaker \(smallSpeaker ? "small" : clip ? "clip" : "tanh") drive \($0)" } ?? "") + ", \(noiseKind)" }
 
     /// `nearTalking`: when the near end talks (s; nil: `doubleTalk`).
-    init(rt60: Double, delayMS: Int, drive: Double? = nil, smallSpeaker: Bool = false, noise noiseKind: Noise = .white(dBFS: -55), pathChange: Double? = nil,
-         nearTalking: Range<Double>? = nil) {
+    init(rt60: Double, delayMS: Int, drive: Double? = nil, smallSpeaker: Bool = false, clip: Bool = false, noise noiseKind: Noise = .white(dBFS: -55),
+         pathChange: Double? = nil, nearTalking: Range<Double>? = nil) {
         self.rt60 = rt60
         self.smallSpeaker = smallSpeaker
+        self.clip = clip
         self.pathChange = pathChange
         self.delayMS = delayMS
         self.drive = drive
@@ -294,7 +295,10 @@ struct RoomScene {
         let far = AECSignals.speech(count: n, seed: 0xFA2_0001, activeDBFS: -14, formant1: 300...900, formant2: 900...2600, talking: 0.0..<Self.seconds)
         self.far = far.map(AECSignals.int16)
         var played = self.far.map { Double($0) / 32768 }
-        if let drive { played = smallSpeaker ? Self.smallLoudspeaker(played, drive: drive) : played.map { tanh(drive * $0) / drive } }
+        if let drive {
+            played = smallSpeaker ? Self.smallLoudspeaker(played, drive: drive)
+                : clip ? played.map { min(max(drive * $0, -1), 1) / drive } : played.map { tanh(drive * $0) / drive }
+        }
         let h = Self.room(rt60: rt60, seed: 0x3000 + UInt64(rt60 * 10))
         let d = delayMS * Self.rate / 1000
         var wet = AECSignals.convolve(played, h)

@@ -274,9 +274,10 @@ extension EchoCancellerUnit {
         the echo estimate, and once no near end has been heard for a second no bin is
         kept as the near end's by its coherence with the estimate (a distorted echo
         is incoherent with it in every bin); the near end's own tests stay as they are.
-        It runs in probes of 3 s of far end, and pauses for 3 s after a first probe,
-        60 s after a later one, in which its share was 0.5 or more in under a quarter
-        of the frames (a loudspeaker that does not saturate); where it runs it costs
+        It runs in probes of 3 s of far end; after a probe in which its share was 0.5
+        or more in under a quarter of the frames (a loudspeaker that does not
+        saturate) it probes again at once the first time, and pauses for 60 s after a
+        later one; where it runs it costs
         about 1.2 times the bare
         canceller's CPU.
         The suppressor itself adds one frame of latency (removed from the output's

@@ -61,13 +61,15 @@ package final class NonlinearEchoCanceller {
     /// `farFloor`): after one in which its share was under `leastShare` in more than three
     /// quarters of them (`leastOpen`: nothing it models is there, a loudspeaker that does not
     /// saturate) it pauses (its input passes as it is, at no cost), then runs again from where it
-    /// was, to find out whether that has changed. The first pause is `firstPauseSeconds`, the
-    /// later ones `pauseSeconds`: the first probe is over before the linear filter and this one
-    /// have converged (a hard clip's was, and it paused for the rest of the call), the second
-    /// is not; the later pauses keep the cost low where there is no saturation (pauses doubling
-    /// from 3 s gave the same ERLE at twice the added cost in a room). (The figures behind these
-    /// constants are in bench/README.md, "The saturating loudspeaker's own terms".)
-    package static let probeSeconds = 3.0, firstPauseSeconds = 3.0, pauseSeconds = 60.0, farFloor: Float = 1e-6, leastOpen: Float = 0.25
+    /// was, to find out whether that has changed. A first failed probe does not pause (`firstPauseSeconds`,
+    /// 0): it is over before the linear filter and this one have converged, so a second probe
+    /// follows at once (a pause of 3 s there left a hard clip's and a small loudspeaker's
+    /// distortion uncancelled, and their frames not `DistortedEcho`'s, for those 3 s); the later
+    /// pauses are `pauseSeconds` and keep the cost low where there is no saturation (pauses
+    /// doubling from 3 s gave the same ERLE at twice the added cost in a room). (The figures
+    /// behind these constants are in bench/README.md, "The saturating loudspeaker's own terms"
+    /// and "The distorting loudspeaker's first probe".)
+    package static let probeSeconds = 3.0, firstPauseSeconds = 0.0, pauseSeconds = 60.0, farFloor: Float = 1e-6, leastOpen: Float = 0.25
     private let probeFrames: Int, pauseFrames: Int
     private var probed = 0, probedOpen = 0, paused = 0, nextPause: Int
     /// Frames seen, frames it ran (not paused), and frames it took out half or more of its
@@ -91,7 +93,7 @@ package final class NonlinearEchoCanceller {
         gateSmoothing = Float(exp(-seconds / Self.gateSeconds))
         probeFrames = max(1, Int((Self.probeSeconds / seconds).rounded()))
         pauseFrames = max(1, Int((Self.pauseSeconds / seconds).rounded()))
-        nextPause = max(1, Int((Self.firstPauseSeconds / seconds).rounded()))
+        nextPause = Int((Self.firstPauseSeconds / seconds).rounded())   // 0: no pause
         notchRadius = rate < 12000 ? 0.9 : rate < 24000 ? 0.982 : 0.992
         notchDen2 = notchRadius * notchRadius + 0.7 * (1 - notchRadius) * (1 - notchRadius)
         self.frameFrames = frameFrames
