@@ -239,6 +239,11 @@ extension EchoCancellerUnit {
         it never does, and the canceller in use is never reset for it; a shadow 4 dB
         louder than the canceller (double talk: the canceller in use still cancels the
         echo) is dropped at once.
+        Before the take-over, while the shadow is the quieter over that window (and
+        after it, while the replaced canceller runs on beside the new one), the residual
+        echo suppressor passes the other filter's output instead of the canceller's in
+        the bins where it is 6 dB quieter: what a filter of the far end removes there is
+        echo, and the output it passes still holds a near talker.
         A take-over confirms a path change: the fall is no longer counted as double
         talk from then on, and for 1 s the residual echo suppressor sets its coherence
         tests aside (the new filter's estimate is not yet coherent with the

@@ -198,6 +198,11 @@ extension EchoCancellerUnit {
         is noise, the microphone is less coherent with the echo in most frames of
         echo alone, while a near talker at the echo's level starts well above that
         median; in a quiet room nothing changes.
+        Nor is a frame taken for the near
+        end's by its incoherence alone when the canceller's output holds no more power
+        than the background's running median level (per bin, over frames where the far
+        end talks and no near end is heard) and the predicted residual account for:
+        babble's frames of echo alone (not within 0.5 s of a near end found per bin).
         On the babble scenes of
         .B bench/aec/
         (15 dB SNR, three rooms) this took the worst from 25.5 to 30.8 dB of ERLE,
