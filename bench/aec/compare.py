@@ -387,7 +387,7 @@ def table(aupipe, speex, webrtc, root):
     print("  for comparison (the same rows; babble by phase inversion alone: their linear stages cannot be run apart): "
           + "; ".join(f"{p}: " + " / ".join(f1(x) for _, x, _ in rows(p)) for p in shown[1:]))
     if why is None:
-        json_name = "aec-anchor-apart.json" if first.get("set") == "apart" else "aec-anchor16r.json" if recorded else "aec-anchor.json" if rate == 16000 else f"aec-anchor{rate // 1000}.json"
+        json_name = f"aec-anchor-{first['set']}.json" if first.get("set") in ("apart", "early") else "aec-anchor16r.json" if recorded else "aec-anchor.json" if rate == 16000 else f"aec-anchor{rate // 1000}.json"
         anchor_table.show(names, results, cpu, os.path.join(out_dir, json_name), rate)
 
 

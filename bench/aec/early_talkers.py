@@ -1,5 +1,5 @@
 """Scenes whose near talker starts in the call's first seconds, made apart into a scratch directory
-(never into bench/out: the bench's own sets stay as scenes.py and scenes_apart.py make them). Every
+(bench/aec/run makes them into bench/out/aec-early: its set `early`, scene.json's "set"). Every
 scene of bench/aec and bench/aec-apart starts its double talk at 6 s or later (most at 12 s), so a
 change that acts only in the first seconds of a call (the far end's echo model, the suppressor's
 first adaptation) is not guarded by them; these are the guard. Usage, from the repository's root:
@@ -31,5 +31,6 @@ for i, (name, (kind, p)) in enumerate(CASES.items()):
     if which and name not in which:
         continue
     far16, mic16, parts, facts = scenes.build(name, dict(BASE, kind=kind, seed=701 + i, **p))
+    facts["set"] = "early"
     scenes.write_scene(os.path.join(sys.argv[1], name), far16, mic16, parts, facts)
     print(name, file=sys.stderr)
