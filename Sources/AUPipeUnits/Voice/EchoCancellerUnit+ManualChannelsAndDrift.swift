@@ -238,7 +238,8 @@ extension EchoCancellerUnit {
         0.2 s of far end; a linear filter cannot cancel a near end, so in double talk
         it never does, and the canceller in use is never reset for it; a shadow 4 dB
         louder than the canceller (double talk: the canceller in use still cancels the
-        echo) is dropped at once.
+        echo) is dropped once it has had 0.2 s of far end (one started in a pause of the
+        far end has learnt nothing yet).
         Before the take-over, while the shadow is the quieter over that window (and
         after it, while the replaced canceller runs on beside the new one), the residual
         echo suppressor passes the other filter's output instead of the canceller's in

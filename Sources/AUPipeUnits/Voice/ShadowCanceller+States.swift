@@ -9,8 +9,11 @@ extension ShadowCanceller {
     package enum Phase: Equatable {
         /// No shadow and no replaced state run; `frames` since the last one ended.
         case idle(frames: Int)
-        /// A shadow runs beside the canceller in use, `ran` frames so far.
-        case running(ran: Int)
+        /// A shadow runs beside the canceller in use, `ran` frames so far, `heard` of them with
+        /// echo compared (the least time before it may be dropped counts these: a shadow started
+        /// in a pause of the far end has learnt nothing of the echo path yet, and its energies
+        /// compared over a frame or two say nothing).
+        case running(ran: Int, heard: Int)
         /// After a take-over the replaced state runs on for `left` more frames; `ran` frames
         /// so far (counted with `handsBack`, for the hand-back's least time).
         case trailing(left: Int, ran: Int)

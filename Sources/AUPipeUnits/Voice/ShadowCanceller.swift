@@ -72,11 +72,11 @@ package final class ShadowCanceller {
     /// The most time (s) a fast start's short filter keeps the place (`start(seen:)`): then
     /// the shadow is free for a path change (8 s kept the scene tests' at 3 and 4.5 s out).
     package static let fastStartMostSeconds = 2.0
-    /// How much louder (dB) the shadow's output must be, over `window` after `leastSeconds`, to
-    /// be dropped at once: in double talk the canceller in use still cancels the echo and the
-    /// fresh shadow does not, while after a path change a shadow is at worst a little louder
-    /// than the old filter. Dropping those shadows saves their CPU, and changes no output but
-    /// after path changes.
+    /// How much louder (dB) the shadow's output must be, over `window` after `leastSeconds` of
+    /// frames with echo (a shadow started in a pause of the far end has learnt nothing of the
+    /// path yet), to be dropped at once: in double talk the canceller in use still cancels the
+    /// echo and the fresh shadow does not, while after a path change a shadow is at worst a
+    /// little louder than the old filter. Dropping those shadows saves their CPU.
     package static let loseDB = 4.0
     /// How long (s) the replaced state goes on running after a take-over, for the preprocessor,
     /// when the shadow has the canceller's own tail (no hand-back).
@@ -211,7 +211,7 @@ package final class ShadowCanceller {
 
     private func begin(seen: Int) {
         state.reset()
-        phase = .running(ran: 0)
+        phase = .running(ran: 0, heard: 0)
         retraining = .due
         learned = seen
         seenAtStart = seen
@@ -280,7 +280,7 @@ package final class ShadowCanceller {
     /// Whether a retraining due now is worth its calls (`promiseDB`; a fast start's, a taken-over
     /// shadow's and one's under `leastSeconds` always are).
     private var showsPromise: Bool {
-        guard !fastStart, case .running(let ran) = phase, ran >= leastFrames else { return true }
+        guard !fastStart, case .running(let ran, _) = phase, ran >= leastFrames else { return true }
         return shadow <= promiseRatio * self.inUse
     }
 
@@ -289,7 +289,6 @@ package final class ShadowCanceller {
         phase = .idle(frames: 0)
         retraining = .off
     }
-
 
     /// One frame beside the canceller in use: the shadow cancels `rec` with `play` into
     /// `output`; `inUseOutput` is the canceller's output of the same frame, `echo` whether the
@@ -335,12 +334,13 @@ package final class ShadowCanceller {
             if echo { compareInUse(inUseOutput) }
             if echo, current { compareShadow(output) }
             return (ran + 1 >= handBackLeastFrames && shadow <= handBackRatio * inUse) || left == 1 ? .handBack : .none
-        case .running(let ran):
+        case .running(let ran, let heard):
             state.cancel(rec, play, into: output)
-            phase = .running(ran: ran + 1)
+            let now = heard + (echo && compared ? 1 : 0)
+            phase = .running(ran: ran + 1, heard: now)
             compare(inUseOutput, echo: echo && compared)
             if ran + 1 >= leastFrames, shadow * winRatio < inUse { return .takeOver }
-            if ran + 1 >= mostFrames || (ran + 1 >= leastFrames && shadow > loseRatio * inUse) { stop() }
+            if ran + 1 >= mostFrames || (now >= leastFrames && shadow > loseRatio * inUse) { stop() }
             return .none
         }
     }
