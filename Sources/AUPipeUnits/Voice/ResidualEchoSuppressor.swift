@@ -321,7 +321,7 @@ package final class ResidualEchoSuppressor {
                                            echoOnly: echoOnly, pathChanged: pathChanged,
                                            linear: predicted < NearEndPresence.linearShare * pSum) ?? false
         sinceNear = (doubleTalk || loud) ? 0 : min(sinceNear + 1, explainedHoldFrames)
-        let explained = farHeard && sinceNear >= explainedHoldFrames && predicted >= distorted.explainedShare(Self.explainedShare) * pSum
+        let explained = farHeard && sinceNear >= distorted.hold(explainedHoldFrames) && predicted >= distorted.explainedShare(Self.explainedShare) * pSum
             && heard <= Self.explainedMargin * (predicted + noiseSum)
         // Ŷ not yet there (`FarEndEchoModel`): a frame whose C the far end's predicted echo
         // explains (as `explained`'s margin) is echo alone, outside double talk.
@@ -367,7 +367,7 @@ package final class ResidualEchoSuppressor {
         // A distorting loudspeaker's echo alone (`DistortedEcho`): no bin kept as near end by coherence.
         let deep = distorted.deep(farHeard: farHeard, nearActive: nearActive, nearHeard: nearHeardRecently)
         aupipe_res_gains(bins, w1In, w2In, w3In, p, s, bIn, eFast, noise, rawGain,
-                         deep ? 0 : Self.nearCoherence, Self.nearOverResidual, beta, activeGain, floor,
+                         deep ? 0 : Self.nearCoherence, Self.nearOverResidual, distorted.beta(beta, deep: deep), activeGain, floor,
                          Self.gainSmoothing, gain)
         // After a near word: bins this frame's C the model explains get the echo-alone gain (`NearEndRelease`).
         release.update(nearActive: nearActive, pathChanged: pathChanged, echoOnly: echoOnly, re: re, im: im, residual: residual, noise: noise,
