@@ -12,10 +12,9 @@
 ///   is kept as near end by its coherence with Ŷ (the gain's `nearCoherence`): a distorted echo
 ///   is incoherent with Ŷ in every bin, and there those bins kept most of it.
 /// While also `bold` (`DistortionSign` says the loudspeaker distorts: its loud frames leave a
-/// large share of the echo to the linear canceller over seconds of far end alone):
-/// - `deep` frames get `boldBetaFactor` times the over-subtraction (the gain still stops at the
-///   one that keeps C's noise floor);
-/// - a frame may be explained after a fifth of the hold (`boldHoldDivisor`).
+/// large share of the echo to the linear canceller over seconds of far end alone), a frame may
+/// be explained after a fifth of the hold (`boldHoldDivisor`); `nearHeardRecently`, `deep` and
+/// the nonlinear canceller keep the whole second.
 /// The near end's own tests (`aec`'s double-talk detector, the level test, `NearEndPresence`)
 /// are left as they are: the canceller's gate also opens on linear loudspeakers (the recorded
 /// voice, 48 kHz, bench/aec's long rooms), and there they keep quiet talkers.
@@ -25,19 +24,15 @@ package struct DistortedEcho {
     package var modelled = false
     /// Whether the loudspeaker distorts by `DistortionSign` (set before `run`).
     package var distorts = false
-    /// Modelled and a distorting loudspeaker by the sign: the bolder treatment below. The sign is
+    /// Modelled and a distorting loudspeaker by the sign: the shorter hold below. The sign is
     /// off on linear loudspeakers (rooms, babble, noise, drift, path changes, the recorded voice,
     /// 48 kHz), where the canceller's gate alone also opens.
     package var bold: Bool { modelled && distorts }
-    /// The over-subtraction in `deep` frames while `bold`, times the suppressor's.
-    package static let boldBetaFactor: Float = 4
     /// The frames without a near end before a frame may be explained, while `bold`: a fifth of the
     /// suppressor's `explainedHoldSeconds` (the frames after a near word or a pause that the
     /// distortion's incoherence kept from the echo-alone gain for a second).
     package static let boldHoldDivisor = 5
 
-    /// The over-subtraction in a `deep` frame (`usual`: the suppressor's).
-    package func beta(_ usual: Float, deep: Bool) -> Float { deep && bold ? Self.boldBetaFactor * usual : usual }
     /// The frames without a near end a frame must follow to be explained (`usual`: the suppressor's).
     package func hold(_ usual: Int) -> Int { bold ? max(1, usual / Self.boldHoldDivisor) : usual }
     /// The share of Ŷ's power the predicted residual must reach for a frame to be explained.

@@ -367,7 +367,7 @@ package final class ResidualEchoSuppressor {
         // A distorting loudspeaker's echo alone (`DistortedEcho`): no bin kept as near end by coherence.
         let deep = distorted.deep(farHeard: farHeard, nearActive: nearActive, nearHeard: nearHeardRecently)
         aupipe_res_gains(bins, w1In, w2In, w3In, p, s, bIn, eFast, noise, rawGain,
-                         deep ? 0 : Self.nearCoherence, Self.nearOverResidual, distorted.beta(beta, deep: deep), activeGain, floor,
+                         deep ? 0 : Self.nearCoherence, Self.nearOverResidual, beta, activeGain, floor,
                          Self.gainSmoothing, gain)
         // After a near word: bins this frame's C the model explains get the echo-alone gain (`NearEndRelease`).
         release.update(nearActive: nearActive, pathChanged: pathChanged, echoOnly: echoOnly, re: re, im: im, residual: residual, noise: noise,
