@@ -56,6 +56,9 @@ extension EchoCancellerUnit {
         if configuration.preprocess?.vad ?? false, framesRun > 0 { parts.append("voice in \((postFilter?.voiceFrames ?? 0) * 100 / framesRun)% of frames (speex VAD)") }
         if let residual = postFilter?.residual, residual.framesRun > 0 {
             parts.append("residual echo suppressor: its echo model adapted in \(residual.framesAdapted * 100 / residual.framesRun)% of frames")
+            if let sign = postFilter?.sign, sign.framesSeen > 0 {
+                parts.append("the loudspeaker's distortion sign on in \(sign.framesOn * 100 / sign.framesSeen)% of frames (loud frames' linear residual \(sign.loudShareDB.map { formatFixed($0) + " dB" } ?? "not measured"))")
+            }
             if let nl = postFilter?.nonlinear, nl.framesSeen > 0 {
                 parts.append("its nonlinear canceller ran in \(nl.framesRun * 100 / nl.framesSeen)% of frames and took out half or more of its estimate in \(nl.framesOpen * 100 / nl.framesSeen)%")
             }

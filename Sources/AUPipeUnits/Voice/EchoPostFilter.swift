@@ -17,6 +17,8 @@ package final class EchoPostFilter {
     package let residual: ResidualEchoSuppressor?
     package let nonlinear: NonlinearEchoCanceller?
     package let comfort: ComfortNoise?
+    /// Whether the loudspeaker distorts, measured on the linear canceller's output (`DistortionSign`; with the residual echo suppressor).
+    package private(set) var sign: DistortionSign?
     private let frameFrames: Int, mics: Int, speakers: Int
     /// One channel's frame, for the preprocessors of several microphones.
     private let channel16: UnsafeMutablePointer<Int16>
@@ -50,6 +52,7 @@ package final class EchoPostFilter {
                                               maxDelayFrames: layout.maxDelayFrames, keepsNearEnd: settings.agcLevel == nil,
                                               preprocess: inside ? settings : nil)
             nonlinear = nonlinearOn ? try NonlinearEchoCanceller(frameFrames: frameFrames, rate: rate) : nil
+            sign = DistortionSign(frameSeconds: Double(frameFrames) / Double(rate))
         } else {
             residual = nil
             nonlinear = nil
@@ -99,8 +102,11 @@ package final class EchoPostFilter {
             // The nonlinear canceller's output comes after the linear filter's, and the
             // preprocessor gets that.
             if !preprocessors.isEmpty, let attached = preprocessors[0].echo, attached !== echo { preprocessors[0].attach(echo: echo) }
+            if pathChanged { sign?.restart() }
+            sign?.update(mic: rec, cancelled: out, count: frameFrames, alone: !doubleTalk && !(residual?.nearHeardRecently ?? true))
             nonlinear?.run(cancelled: out, reference: play, speakers: speakers, doubleTalk: doubleTalk, nearHeard: residual?.nearHeardRecently ?? false)
             residual?.distorted.modelled = nonlinear?.modelling ?? false
+            residual?.distorted.distorts = sign?.on ?? false
             residual?.capture(mic: rec, cancelled: out, shadow: shadowOutput)
             comfort?.capture(cancelled: out)
             if !preprocessors.isEmpty, preprocessors[0].run(out) { voiceFrames += 1 }

@@ -321,7 +321,7 @@ package final class ResidualEchoSuppressor {
                                            echoOnly: echoOnly, pathChanged: pathChanged,
                                            linear: predicted < NearEndPresence.linearShare * pSum) ?? false
         sinceNear = (doubleTalk || loud) ? 0 : min(sinceNear + 1, explainedHoldFrames)
-        let explained = farHeard && sinceNear >= explainedHoldFrames && predicted >= distorted.explainedShare(Self.explainedShare) * pSum
+        let explained = farHeard && sinceNear >= distorted.hold(explainedHoldFrames) && predicted >= distorted.explainedShare(Self.explainedShare) * pSum
             && heard <= Self.explainedMargin * (predicted + noiseSum)
         // Ŷ not yet there (`FarEndEchoModel`): a frame whose C the far end's predicted echo
         // explains (as `explained`'s margin) is echo alone, outside double talk.
