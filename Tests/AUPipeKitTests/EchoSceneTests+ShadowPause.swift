@@ -11,9 +11,7 @@ extension EchoSceneTests {
     /// echo-path change heard in a pause, and the next could start only `pauseSeconds` later).
     @Test func aShadowStartedInAFarEndPauseIsJudgedOnFramesWithEcho() throws {
         let rate = 16000, frame = 320
-        func state() throws -> EchoState { try Self.speexState(frame: frame, tail: rate * 4 / 10, rate: rate) }
-        let states = [try state(), try state()]
-        let shadow = ShadowCanceller(state: states[0], learner: states[1], frameFrames: frame, mics: 1, rate: rate)
+        let shadow = try Self.freshShadow(frame: frame, rate: rate)
         var random = SeededRandom(0x5A05E)
         let silent = [Int16](repeating: 0, count: frame)
         shadow.start()

@@ -657,6 +657,13 @@ extension EchoSceneTests {
         try EchoState(frameFrames: frame, tailFrames: tail, rate: rate)
     }
 
+    /// A shadow canceller (`ShadowCanceller`) of two fresh speex states with a 400 ms tail, for
+    /// `frame`-frame frames at `rate` Hz, one microphone; no hand-back.
+    static func freshShadow(frame: Int, rate: Int) throws -> ShadowCanceller {
+        func state() throws -> EchoState { try speexState(frame: frame, tail: rate * 4 / 10, rate: rate) }
+        return ShadowCanceller(state: try state(), learner: try state(), frameFrames: frame, mics: 1, rate: rate)
+    }
+
     /// A short shadow that took over hands the canceller's place back (`ShadowCanceller`,
     /// `handsBack`): the replaced full-tail state runs on beside it; when its output is 1 dB or
     /// more quieter (here silent against a loud one in use), it is handed back after
@@ -748,9 +755,7 @@ extension EchoSceneTests {
     /// a new one may start only after `pauseSeconds`.
     @Test func aShadowLosingInDoubleTalkIsDroppedEarly() throws {
         let rate = 16000, frame = 320
-        func state() throws -> EchoState { try Self.speexState(frame: frame, tail: rate * 4 / 10, rate: rate) }
-        let states = [try state(), try state()]
-        let shadow = ShadowCanceller(state: states[0], learner: states[1], frameFrames: frame, mics: 1, rate: rate)
+        let shadow = try Self.freshShadow(frame: frame, rate: rate)
         var random = SeededRandom(0xD7A1)
         let play = (0..<frame).map { _ in Int16(random.uniform(-3000...3000)) }
         var ranFrames = 0

@@ -4,7 +4,7 @@ compare.py's erle_c correction, which is the linear stage's and the same for any
 the near end's gain in double talk, on one line. No AECMOS, no CPU: for screening a change before a
 run of bench/aec/aupipe_only.py. Usage, from the repository's root:
 echo_near.py AUPIPE SCENE_DIR [aec ARGS...]   (e.g. over many with xargs -P2 -L1)"""
-import os, subprocess, sys, tempfile
+import os, sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import metrics
 
@@ -13,14 +13,6 @@ if len(sys.argv) < 3:
     sys.exit(64)
 binary, scene = sys.argv[1], sys.argv[2]
 facts, parts = metrics.load_scene(scene)
-with tempfile.TemporaryDirectory() as tmp:
-    inverted = os.path.join(tmp, "inverted.wav")
-    metrics.write_wav(inverted, metrics.inverted_mic(parts))
-    outs = []
-    for i, mic in enumerate((os.path.join(scene, "mic.wav"), inverted)):
-        out = os.path.join(tmp, f"out{i}.wav")
-        subprocess.run([binary, "aec", f"ref={os.path.join(scene, 'far.wav')}", *sys.argv[3:], "comfort=off"],
-                       stdin=open(mic, "rb"), stdout=open(out, "wb"), stderr=subprocess.DEVNULL, check=True)
-        outs.append(metrics.read_wav(out))
+outs = metrics.phase_inverted_outputs(binary, scene, parts, sys.argv[3:])
 m = metrics.measure(facts, parts, *outs)
 print(f"{os.path.basename(scene.rstrip('/')):28} {os.path.basename(binary):26} ERLE {m['erle']:.2f} near {m['near_gain']:.3f}")

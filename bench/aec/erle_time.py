@@ -4,7 +4,7 @@ first seconds against later). Phase inversion as echo_near.py (comfort=off, the 
 noise-inverted copy), without erle_c's correction. Usage, from the repository's root:
 erle_time.py AUPIPE SCENE_DIR WINDOW_SECONDS [aec ARGS...]
 Prints the whole-scene figure, then per window "ERLE/share%" ("-" where fewer than 5 frames count)."""
-import os, subprocess, sys, tempfile
+import os, sys
 import numpy as np
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import metrics
@@ -14,15 +14,7 @@ if len(sys.argv) < 4:
     sys.exit(64)
 binary, scene, window = sys.argv[1], sys.argv[2], float(sys.argv[3])
 facts, parts = metrics.load_scene(scene)
-with tempfile.TemporaryDirectory() as tmp:
-    inverted = os.path.join(tmp, "inverted.wav")
-    metrics.write_wav(inverted, metrics.inverted_mic(parts))
-    outs = []
-    for i, mic in enumerate((os.path.join(scene, "mic.wav"), inverted)):
-        out = os.path.join(tmp, f"out{i}.wav")
-        subprocess.run([binary, "aec", f"ref={os.path.join(scene, 'far.wav')}", *sys.argv[4:], "comfort=off"],
-                       stdin=open(mic, "rb"), stdout=open(out, "wb"), stderr=subprocess.DEVNULL, check=True)
-        outs.append(metrics.read_wav(out))
+outs = metrics.phase_inverted_outputs(binary, scene, parts, sys.argv[4:])
 n = len(parts["mic"])
 out, inv = metrics.fit(outs[0], n), metrics.fit(outs[1], n)
 s = metrics.aligned((out + inv) / 2, metrics.lag(out, parts["near"]))

@@ -28,6 +28,8 @@ the near end) and drops the processed noise, half the difference keeps the noise
 """
 import json
 import os
+import subprocess
+import tempfile
 import wave
 
 import numpy as np
@@ -110,6 +112,23 @@ def lag(out, near, most=None):
         n <<= 1
     c = np.fft.irfft(np.fft.rfft(out, n) * np.conj(np.fft.rfft(near, n)), n)[: most + 1]
     return int(np.argmax(c)) if np.max(c) > 0 else 0
+
+
+def phase_inverted_outputs(binary, scene, parts, args):
+    """`binary aec ref=SCENE/far.wav ARGS comfort=off` over the scene's microphone and over it with
+    its noise inverted (inverted_mic): the two outputs, for measure()'s phase inversion (comfort
+    noise does not follow the noise's sign, so it is taken out)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        inverted = os.path.join(tmp, "inverted.wav")
+        write_wav(inverted, inverted_mic(parts))
+        outs = []
+        for i, mic in enumerate((os.path.join(scene, "mic.wav"), inverted)):
+            out = os.path.join(tmp, f"out{i}.wav")
+            with open(mic, "rb") as fin, open(out, "wb") as fout:
+                subprocess.run([binary, "aec", f"ref={os.path.join(scene, 'far.wav')}", *args, "comfort=off"],
+                               stdin=fin, stdout=fout, stderr=subprocess.DEVNULL, check=True)
+            outs.append(read_wav(out))
+    return outs
 
 
 def framed(x, size):
