@@ -207,11 +207,12 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
         // (the meter, the double-talk detector).
         let filtered = ERLEMeter.energy(out16, count: frameFrames * mics)
         let echoRead = pathChange.preprocessorEcho(inUse: linear.state)
-        postFilter.run(out16, rec: rec16, play: play16, echo: echoRead,
-                       doubleTalk: pathChange.nearTalk.active, pathChanged: pathChange.justChanged(now: now), farEnd: refLevel > ERLEMeter.activeThreshold,
-                       reference: refFloat, delay: alignment.automatic && alignment.delayFoundAt == nil ? nil : alignment.delayFrames,
-                       echoOutput: echoRead === linear.state ? nil : UnsafePointer(pathChange.shadow.output),
-                       shadowOutput: pathChange.shadowBeside)
+        postFilter.run(out16, frame: EchoFrameContext(
+            rec: rec16, play: play16, echo: echoRead,
+            doubleTalk: pathChange.nearTalk.active, pathChanged: pathChange.justChanged(now: now), farEnd: refLevel > ERLEMeter.activeThreshold,
+            reference: refFloat, delay: alignment.automatic && alignment.delayFoundAt == nil ? nil : alignment.delayFrames,
+            echoOutput: echoRead === linear.state ? nil : UnsafePointer(pathChange.shadow.output),
+            shadowOutput: pathChange.shadowBeside))
         meter.add(mic: rec16, out: out16, filtered: filtered, ref: play16, n: frameFrames * mics, refCount: frameFrames * speakers, frames: frameFrames)
         let micEnergy = ERLEMeter.energy(rec16, count: frameFrames * mics), n = Double(frameFrames * mics)
         let talking = pathChange.add(mic: micEnergy / n, filtered: filtered / n, reference: refLevel)

@@ -85,34 +85,26 @@ package final class EchoPostFilter {
     /// under 20 ms, only their overlap: `ResidualEchoSuppressor.latencySamples`).
     package var latencyFrames: Int { (preprocessors.isEmpty ? 0 : frameFrames) + (residual?.latencySamples ?? 0) }
 
-    /// One frame in place: `out`, the linear canceller's output (`frameFrames × mics`), `rec`
-    /// its microphone input, `play` its reference. `echo`: the state the preprocessor is to read
-    /// (`EchoPathChange.preprocessorEcho`); `doubleTalk` and `pathChanged` as
-    /// `ResidualEchoSuppressor.run`; `farEnd`: whether the reference played in this frame (for
-    /// the comfort noise); `reference` and `delay`: the far end before the delay line and the
-    /// bulk delay (nil: not yet found), for the residual echo suppressor's far-end echo model;
-    /// `echoOutput`: `echo`'s output of this frame when it is not the state in use (a replaced
-    /// state trailing a take-over), for the suppressor's leak estimate as speex's preprocessor reads it;
-    /// `shadowOutput`: a shadow's output of this frame while one started at a fall runs (`ShadowEvidence`).
-    package func run(_ out: UnsafeMutablePointer<Int16>, rec: UnsafePointer<Int16>, play: UnsafePointer<Int16>, echo: EchoState,
-             doubleTalk: Bool, pathChanged: Bool, farEnd: Bool = false, reference: UnsafePointer<Float>? = nil, delay: Int? = nil,
-             echoOutput: UnsafePointer<Int16>? = nil, shadowOutput: UnsafePointer<Int16>? = nil) {
+    /// One frame in place: `out`, the linear canceller's output (`frameFrames × mics`); `frame`,
+    /// what else the post-filter reads of it (`EchoFrameContext`).
+    package func run(_ out: UnsafeMutablePointer<Int16>, frame: EchoFrameContext) {
         guard !preprocessors.isEmpty || suppressorPreprocesses else { return }
         if mics == 1 {
             // The nonlinear canceller's output comes after the linear filter's, and the
             // preprocessor gets that.
-            if !preprocessors.isEmpty, let attached = preprocessors[0].echo, attached !== echo { preprocessors[0].attach(echo: echo) }
+            let doubleTalk = frame.doubleTalk, pathChanged = frame.pathChanged
+            if !preprocessors.isEmpty, let attached = preprocessors[0].echo, attached !== frame.echo { preprocessors[0].attach(echo: frame.echo) }
             if pathChanged { sign?.restart() }
-            sign?.update(mic: rec, cancelled: out, count: frameFrames, alone: !doubleTalk && !(residual?.nearHeardRecently ?? true))
-            nonlinear?.run(cancelled: out, reference: play, speakers: speakers, doubleTalk: doubleTalk, nearHeard: residual?.nearHeardRecently ?? false)
+            sign?.update(mic: frame.rec, cancelled: out, count: frameFrames, alone: !doubleTalk && !(residual?.nearHeardRecently ?? true))
+            nonlinear?.run(cancelled: out, reference: frame.play, speakers: speakers, doubleTalk: doubleTalk, nearHeard: residual?.nearHeardRecently ?? false)
             residual?.distorted.modelled = nonlinear?.modelling ?? false
             residual?.distorted.distorts = sign?.on ?? false
-            residual?.capture(mic: rec, cancelled: out, shadow: shadowOutput)
+            residual?.capture(mic: frame.rec, cancelled: out, shadow: frame.shadowOutput)
             comfort?.capture(cancelled: out)
             if !preprocessors.isEmpty, preprocessors[0].run(out) { voiceFrames += 1 }
-            residual?.run(out, doubleTalk: doubleTalk, pathChanged: pathChanged, reference: reference, speakers: speakers, delay: delay,
-                          echoOutput: echoOutput)
-            comfort?.run(out, farEnd: farEnd)
+            residual?.run(out, doubleTalk: doubleTalk, pathChanged: pathChanged, reference: frame.reference, speakers: speakers, delay: frame.delay,
+                          echoOutput: frame.echoOutput)
+            comfort?.run(out, farEnd: frame.farEnd)
         } else {
             for c in 0..<mics {
                 for f in 0..<frameFrames { channel16[f] = out[f * mics + c] }
