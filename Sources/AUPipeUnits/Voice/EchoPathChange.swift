@@ -138,8 +138,7 @@ package final class EchoPathChange {
     /// louder), the replaced state's while it runs on after a take-over (when it is current: a
     /// deferred replay's state has not cancelled the frame); nil otherwise. For `ShadowEvidence`.
     package var shadowBeside: UnsafePointer<Int16>? {
-        let running = shadow.running && shadow.shadow < shadow.inUse
-        guard !shadow.fastStart, running || shadow.trailing > 0 && shadow.state.backlog == nil else { return nil }
+        guard !shadow.fastStart, shadow.runsQuieter || shadow.trailing > 0 && shadow.state.backlog == nil else { return nil }
         return UnsafePointer(shadow.output)
     }
 

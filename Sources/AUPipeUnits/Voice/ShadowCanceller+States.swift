@@ -48,3 +48,10 @@ extension ShadowCanceller {
         case handBack
     }
 }
+
+extension ShadowCanceller {
+    /// Whether a shadow runs and its smoothed output over frames with echo is quieter than the
+    /// canceller's in use (after a path change it is the better estimate of the echo; in double
+    /// talk a fresh shadow is louder).
+    package var runsQuieter: Bool { running && shadow < inUse }
+}
