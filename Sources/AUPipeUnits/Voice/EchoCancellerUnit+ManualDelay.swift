@@ -279,6 +279,11 @@ extension EchoCancellerUnit {
         the echo estimate, and once no near end has been heard for a second no bin is
         kept as the near end's by its coherence with the estimate (a distorted echo
         is incoherent with it in every bin); the near end's own tests stay as they are.
+        While a sign also says the loudspeaker distorts (over seconds of far end
+        alone the linear canceller leaves more than \-14 dB of the echo in its
+        loudest frames; off again under \-17 dB, and a linear loudspeaker leaves far
+        less there), such a frame is explained after 0.2 s without a near end
+        instead of a second.
         It runs in probes of 3 s of far end; after a probe in which its share was 0.5
         or more in under a quarter of the frames (a loudspeaker that does not
         saturate) it probes again at once the first time, and pauses for 60 s after a
@@ -290,8 +295,8 @@ extension EchoCancellerUnit {
         resynthesised with a short one), and costs about 0.35 times the bare canceller's CPU.
         .B \-\-stats
         gives the share of frames in which its model adapted (those it took for the
-        far end alone), and those in which the nonlinear canceller ran and its
-        estimate was taken out.
+        far end alone), those in which the loudspeaker's distortion sign was on, and
+        those in which the nonlinear canceller ran and its estimate was taken out.
         Its noise floor starts from the stream's first frames: after digital
         silence it suppresses down to the noise bed only once it has seen the
         noise (2 to 4 s).
