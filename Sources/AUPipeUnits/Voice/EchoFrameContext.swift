@@ -1,6 +1,7 @@
 /// What `EchoPostFilter.run` reads of one frame besides the linear canceller's output: the
 /// canceller's own signals, the watch's verdicts (`EchoPathChange`) and the alignment's far end.
-/// Made afresh each frame (pointers and one object reference: nothing allocates).
+/// Made afresh each frame by its memberwise initializer (pointers and one object reference:
+/// nothing allocates).
 package struct EchoFrameContext {
     /// The canceller's microphone input (`frameFrames × mics`, 16-bit) and its reference at the
     /// bulk delay (`frameFrames × speakers`).
@@ -20,18 +21,4 @@ package struct EchoFrameContext {
     package var echoOutput: UnsafePointer<Int16>? = nil
     /// A shadow's output of this frame while one started at a fall runs (`ShadowEvidence`).
     package var shadowOutput: UnsafePointer<Int16>? = nil
-
-    package init(rec: UnsafePointer<Int16>, play: UnsafePointer<Int16>, echo: EchoState, doubleTalk: Bool, pathChanged: Bool, farEnd: Bool = false,
-                 reference: UnsafePointer<Float>? = nil, delay: Int? = nil, echoOutput: UnsafePointer<Int16>? = nil, shadowOutput: UnsafePointer<Int16>? = nil) {
-        self.rec = rec
-        self.play = play
-        self.echo = echo
-        self.doubleTalk = doubleTalk
-        self.pathChanged = pathChanged
-        self.farEnd = farEnd
-        self.reference = reference
-        self.delay = delay
-        self.echoOutput = echoOutput
-        self.shadowOutput = shadowOutput
-    }
 }
