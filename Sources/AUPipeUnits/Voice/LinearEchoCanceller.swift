@@ -38,16 +38,7 @@ package final class LinearEchoCanceller {
     /// The history the latest warm start after a delay change replayed, and that the retraining
     /// at the start of drift compensation replayed, in DSP frames (0: none).
     package private(set) var warmFrames = 0, driftRetrainedFrames = 0
-    private let frameFrames: Int, mics: Int, speakers: Int, tailFrames: Int, frameSeconds: Double
-    /// The frames of the retraining at a drift's engagement left out: far-end silence beyond
-    /// the filter's length (`silentReference`).
-    package private(set) var driftSkippedFrames = 0
-    /// A frame's reference under this mean square (full scale 1: −70 dBFS) is silence for the
-    /// retraining at a drift's engagement: where it and the filter's length of frames before it
-    /// are all silence, the filter sees no far end and speex would not adapt; the frame is left
-    /// out of the replay (a recorded voice's history is half pauses), so that the replay costs
-    /// the frame that does it less.
-    package static let silentReference = 1e-7
+    private let frameFrames: Int, mics: Int, tailFrames: Int, frameSeconds: Double
     /// The frames a state catching up beside a running shadow (`catchingUp`) replays in one
     /// frame: `replayBudget`'s worth (33 of the 400 ms tail at 48 kHz, 20 ms frames). Fewer
     /// leave the shadow's output in place longer: 10 a frame cost 0.3 dB of ERLE and 0.45 dB of
@@ -59,7 +50,6 @@ package final class LinearEchoCanceller {
     package init(layout: EchoLayout, automatic: Bool, historyFrames: Int) throws {
         frameFrames = layout.frameFrames
         mics = layout.mics
-        speakers = layout.speakers
         tailFrames = layout.tailFrames
         frameSeconds = Double(layout.frameFrames) / Double(layout.rate)
         catchUpFrames = max(1, Int(Self.replayBudget * frameSeconds / 0.02 / Double(layout.tailFrames)))
@@ -131,7 +121,7 @@ package final class LinearEchoCanceller {
     /// canceller warm-started over all the history holds (`deferred` as `delayMoved`'s).
     package func driftEngaged(warp: Double, delay: Int, play: UnsafeMutablePointer<Int16>, scratch: UnsafeMutablePointer<Int16>, deferred: Bool = false) {
         history.warpPast(by: warp)
-        driftRetrainedFrames = warmStart(delay: delay, play: play, scratch: scratch, most: .max, deferred: deferred, skipSilence: true)
+        driftRetrainedFrames = warmStart(delay: delay, play: play, scratch: scratch, most: .max, deferred: deferred)
     }
 
     /// Whether a warm start now fits `replayBudget` in one frame: a delay's move (`delayMoved`,
@@ -156,11 +146,8 @@ package final class LinearEchoCanceller {
     /// filter counts as adapted again (a fresh state, replayed from the middle of the stream, can
     /// converge before speex counts it as adapted, and its preprocessor then sees no residual
     /// echo to suppress until the echo path changes).
-    ///
-    /// With `skipSilence` (a drift's engagement, replayed at once) the frames of far-end silence
-    /// beyond the filter's length are left out (`silentReference`; counted in `driftSkippedFrames`).
     private func warmStart(delay: Int, play: UnsafeMutablePointer<Int16>, scratch: UnsafeMutablePointer<Int16>, most: Int,
-                           deferred: Bool = false, skipSilence: Bool = false) -> Int {
+                           deferred: Bool = false) -> Int {
         let replayed = min(history.framesHeld, most)
         catchingUp = false
         if let spare = fresh, replayed == framesRun {
@@ -173,15 +160,8 @@ package final class LinearEchoCanceller {
             state.deferReplay(replayed, history: history, delay: delay)
             return replayed
         }
-        // Frames of far-end silence in a row, and how many make the filter's length.
-        var silent = 0
-        let filterFrames = (tailFrames + frameFrames - 1) / frameFrames, samples = frameFrames * speakers
         for back in stride(from: replayed, through: 1, by: -1) {
             history.reference(back: back, delay: delay, into: play)
-            if skipSilence {
-                silent = ERLEMeter.energy(play, count: samples) / Double(samples) < Self.silentReference ? silent + 1 : 0
-                if silent > filterFrames { driftSkippedFrames += 1; continue }
-            }
             state.cancel(history.mic(back: back), play, into: scratch)
         }
         return replayed
