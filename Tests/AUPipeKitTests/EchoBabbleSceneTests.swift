@@ -52,14 +52,3 @@ extension QuietNearTalkerTests {
         #expect(m.nearGain >= -2, "the near end in double talk: \(m.nearGain) dB")
     }
 }
-
-extension EchoSceneTests {
-    /// The young canceller's extra passes (`YoungFilterPasses`) over the far end's phrases, in
-    /// `babbleResidualHoldsItsFloor`'s room of RT60 0.3 s with the far end in phrases of 1.2 s
-    /// (`RoomScene.farPhrases`): speex's filter learns the room sooner under babble at 10 dB SNR.
-    @Test func aYoungFilterLearnsSoonerUnderBabble() throws {
-        let m = try echoOnly(RoomScene(rt60: 0.3, delayMS: 80, noise: .babble(snrDB: 10), farPhrases: true))
-        #expect(m.erle >= 0, "echo-only ERLE in babble at 10 dB SNR, RT60 0.3 s, the far end in phrases: \(m.erle) dB")
-        #expect(m.nearGain >= Self.babbleNearDB, "the near end in double talk: \(m.nearGain) dB")
-    }
-}

@@ -281,10 +281,9 @@ struct RoomScene {
 
     var name: String { "RT60 \(rt60) s, \(delayMS) ms" + (drive.map { ", loudspeaker \(smallSpeaker ? "small" : clip ? "clip" : "tanh") drive \($0)" } ?? "") + ", \(noiseKind)" }
 
-    /// `nearTalking`: when the near end talks (s; nil: `doubleTalk`). `farPhrases`: the far end
-    /// talks in phrases of 1.2 s with pauses of 0.6 s (a recorded voice's rhythm), not throughout.
+    /// `nearTalking`: when the near end talks (s; nil: `doubleTalk`).
     init(rt60: Double, delayMS: Int, drive: Double? = nil, smallSpeaker: Bool = false, clip: Bool = false, noise noiseKind: Noise = .white(dBFS: -55),
-         pathChange: Double? = nil, nearTalking: Range<Double>? = nil, farPhrases: Bool = false) {
+         pathChange: Double? = nil, nearTalking: Range<Double>? = nil) {
         self.rt60 = rt60
         self.smallSpeaker = smallSpeaker
         self.clip = clip
@@ -293,8 +292,7 @@ struct RoomScene {
         self.drive = drive
         self.noiseKind = noiseKind
         let n = Self.count
-        var far = AECSignals.speech(count: n, seed: 0xFA2_0001, activeDBFS: -14, formant1: 300...900, formant2: 900...2600, talking: 0.0..<Self.seconds)
-        if farPhrases { for i in 0..<n where Double(i).truncatingRemainder(dividingBy: 1.8 * Double(Self.rate)) >= 1.2 * Double(Self.rate) { far[i] = 0 } }
+        let far = AECSignals.speech(count: n, seed: 0xFA2_0001, activeDBFS: -14, formant1: 300...900, formant2: 900...2600, talking: 0.0..<Self.seconds)
         self.far = far.map(AECSignals.int16)
         var played = self.far.map { Double($0) / 32768 }
         if let drive {

@@ -33,8 +33,6 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
     package private(set) var alignment: EchoAlignment?
     package private(set) var linear: LinearEchoCanceller?
     package private(set) var pathChange: EchoPathChange?
-    /// A young canceller's extra adaptation passes (`YoungFilterPasses`; `delay=auto` only).
-    package private(set) var passes: YoungFilterPasses?
     package private(set) var postFilter: EchoPostFilter?
     /// `ref=`'s reader (nil with `ref-channel=`).
     package private(set) var reader: (any SideInputStream)?
@@ -104,8 +102,6 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
                                             nonlinear: configuration.nonlinear, comfort: configuration.comfort,
                                             inside: configuration.preprocessInside, echo: linear.state)
         (self.pathChange, self.linear, self.postFilter) = (pathChange, linear, postFilter)
-        // Extra passes only with delay=auto: a fixed delay's output stays speex's own.
-        passes = fixedDelay == nil ? YoungFilterPasses(frameSeconds: Double(frameFrames) / Double(rate), frameFrames: frameFrames, tailFrames: layout.tailFrames) : nil
         bandSplit = split.map {
             let mics = configuration.referenceChannel.map { n in (0..<layout.inChannels).filter { $0 != n } } ?? Array(0..<layout.mics)
             return EchoBandSplit(factor: $0.factor, frameFrames: streamLayout.frameFrames, channels: layout.inChannels, micChannels: mics,
@@ -198,12 +194,6 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
             if deferred { pathChange.delayFound(linear, time: Double(framesProcessed) / Double(rate), trail: postFilter.readsEcho) }
         }
         pathChange.beforeCancel(linear, delay: alignment.delayFrames, play: play16, scratch: out16)
-        // A young filter's extra pass over the recent past (`YoungFilterPasses`).
-        let delayKnown = alignment.delayFoundAt != nil
-        if let frames = passes?.due(delayKnown: delayKnown, busy: !pathChange.shadow.idle || linear.catchingUp || linear.state.backlog != nil,
-                                    sinceDoubleTalk: pathChange.sinceDoubleTalk / frameFrames, nearHeard: postFilter.residual?.nearHeardRecently ?? false) {
-            linear.pass(frames: frames, delay: alignment.delayFrames, play: play16, scratch: out16)
-        }
         // The delay line: this frame's reference, `delayFrames` earlier.
         history.reference(back: 0, delay: alignment.delayFrames, into: play16)
         clipped += Speex16.fromFloat(micFloat, into: rec16, count: frameFrames * mics)
@@ -226,7 +216,6 @@ public final class EchoCancellerUnit: AudioUnit, LiveControllable, StatsReportin
         meter.add(mic: rec16, out: out16, filtered: filtered, ref: play16, n: frameFrames * mics, refCount: frameFrames * speakers, frames: frameFrames)
         let micEnergy = ERLEMeter.energy(rec16, count: frameFrames * mics), n = Double(frameFrames * mics)
         let talking = pathChange.add(mic: micEnergy / n, filtered: filtered / n, reference: refLevel)
-        passes?.count(farEnd: refLevel > ERLEMeter.activeThreshold, delayKnown: delayKnown)
         let echo = refLevel > ERLEMeter.activeThreshold && micEnergy / n > ERLEMeter.micFloor
         series.add(echo: echo ? (micEnergy, ERLEMeter.energy(out16, count: frameFrames * mics)) : nil,
                    delayMS: alignment.delayInUseMS, driftPPM: alignment.driftPPM, doubleTalk: talking)

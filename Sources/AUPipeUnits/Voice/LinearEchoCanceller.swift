@@ -93,18 +93,6 @@ package final class LinearEchoCanceller {
         state.cancel(rec, play, into: out)
     }
 
-    /// One more adaptation pass of the state in use over the last `frames` DSP frames of the
-    /// history (`YoungFilterPasses`): the reference at `delay` into `play`, the output discarded
-    /// into `scratch` (as `warmStart`'s replay). It ends on the frame before the current one, the
-    /// last the state ran, so the current frame follows it as before. Not while catching up.
-    package func pass(frames: Int, delay: Int, play: UnsafeMutablePointer<Int16>, scratch: UnsafeMutablePointer<Int16>) {
-        guard !catchingUp, state.backlog == nil else { return }
-        for back in stride(from: min(history.framesHeld, frames), through: 1, by: -1) {
-            history.reference(back: back, delay: delay, into: play)
-            state.cancel(history.mic(back: back), play, into: scratch)
-        }
-    }
-
     /// Another state is the one in use from now on (a shadow took over, or handed back).
     package func replace(with other: EchoState) {
         state = other
