@@ -35,13 +35,21 @@ import Testing
         static let talking = 4.0..<9.0
         /// The far end alone, the canceller converged: 2–4 s and 9–10 s.
         static let farAlone: [Range<Double>] = [2.0..<4.0, 9.0..<10.0]
+        /// This scene's: when the near end talks, and the far end alone (by default the above).
+        let talking: Range<Double>
+        let alone: [Range<Double>]
         let rate: Int
         let far: [Int16], mic: [Int16]
         let near: [Double]
 
-        /// `babbleDBFS`: babble (six talkers of `AECSignals.speech`) at this RMS level added to the microphone.
-        init(rate: Int, nearDBFS: Double = -28, babbleDBFS: Double? = nil) {
+        /// `babbleDBFS`: babble (six talkers of `AECSignals.speech`) at this RMS level added to the
+        /// microphone; `pinkDBFS`: pink noise (`RoomScene.pink`, 16 kHz) at this RMS level in place
+        /// of the white noise at −70 dBFS.
+        init(rate: Int, nearDBFS: Double = -28, babbleDBFS: Double? = nil, pinkDBFS: Double? = nil,
+             talking: Range<Double> = Self.talking, alone: [Range<Double>] = Self.farAlone) {
             self.rate = rate
+            self.talking = talking
+            self.alone = alone
             let n = Int(Self.seconds * Double(rate))
             let far = AECSignals.speech(count: n, seed: 0xFA2_0051, activeDBFS: -14, formant1: 300...900, formant2: 900...2600,
                                         talking: 0.0..<Self.seconds, rate: rate).map(AECSignals.int16)
@@ -59,7 +67,7 @@ import Testing
             let wet = AECSignals.convolve(far.map { Double($0) / 32768 }, h.map { $0 * gain })
             let d = 40 * rate / 1000
             let talker = AECSignals.speech(count: n, seed: 0x4EA2_0051, activeDBFS: nearDBFS, formant1: 250...800, formant2: 1100...2900,
-                                           talking: Self.talking, rate: rate)
+                                           talking: talking, rate: rate)
             near = talker
             let sigma = pow(10, -70.0 / 20)
             var sum = [Int16](repeating: 0, count: n)
@@ -73,12 +81,17 @@ import Testing
                 let rms = (babble.reduce(0) { $0 + $1 * $1 } / Double(n)).squareRoot()
                 for i in 0..<n { babble[i] *= pow(10, babbleDBFS / 20) / rms }
             }
-            for i in 0..<n { sum[i] = AECSignals.int16((i >= d ? wet[i - d] : 0) + talker[i] + babble[i] + sigma * random.gaussian()) }
+            if let pinkDBFS {
+                let pink = RoomScene.pink(count: n, random: &random)
+                for i in 0..<n { babble[i] += pink[i] * pow(10, pinkDBFS / 20) }
+            }
+            let white = pinkDBFS == nil ? sigma : 0
+            for i in 0..<n { sum[i] = AECSignals.int16((i >= d ? wet[i - d] : 0) + talker[i] + babble[i] + white * random.gaussian()) }
             mic = sum
         }
     }
 
-    /// The near end's gain (dB) in the output and the ERLE (dB) over `Scene.farAlone`.
+    /// The near end's gain (dB) in the output and the ERLE (dB) over the scene's far end alone.
     func measure(_ scene: Scene) throws -> (nearGain: Double, erle: Double) {
         let format = StreamFormat(encoding: .s16le, sampleRate: scene.rate, channels: 1)
         func floats(_ x: [Int16]) -> [Float] { x.map { Float($0) / 32768 } }
@@ -99,7 +112,7 @@ import Testing
             total += ss
         }
         var m = 0.0, o = 0.0
-        for range in Scene.farAlone {
+        for range in scene.alone {
             for i in Int(range.lowerBound * Double(scene.rate))..<Int(range.upperBound * Double(scene.rate)) {
                 let x = Double(scene.mic[i]) / 32768
                 m += x * x
@@ -120,6 +133,17 @@ import Testing
     /// What the defaults reach in `aQuietNearTalkerInLongDoubleTalkIsKept` (43.5 and 40.2 dB),
     /// less 2 dB.
     static let erle: [Int: Double] = [16000: 41.5, 48000: 38.2]
+
+    /// A talker 10 dB under the echo, at the level of pink noise (both −30 dBFS), from 2.5 s into
+    /// the call: before the suppressor's model has adapted on much echo alone (in noise at 10 dB
+    /// under the echo, D is coherent enough with Ŷ for that in few frames), which is what
+    /// `NearEndPresence` waited for.
+    @Test func aTalkerAtTheNoisesLevelEarlyInTheCallIsKept() throws {
+        let m = try measure(Scene(rate: 16000, nearDBFS: -30, pinkDBFS: -30, talking: 2.5..<7.5, alone: [7.5..<10.0]))
+        print("aec quiet near talker early in the call in pink noise (16 kHz, at the noise's level): near end \(m.nearGain) dB, microphone over output \(m.erle) dB")
+        #expect(m.nearGain >= -99, "the near end in double talk: \(m.nearGain) dB")
+        #expect(m.erle >= -99, "the microphone over the output with the far end alone: \(m.erle) dB")
+    }
 
     /// A talker 20 dB under the echo (−34 dBFS): the linear stage leaves it 6–12 dB above its
     /// residual, and neither the cancellation nor D's coherence with Ŷ moves. The residual echo
