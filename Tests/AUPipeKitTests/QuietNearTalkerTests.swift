@@ -35,21 +35,13 @@ import Testing
         static let talking = 4.0..<9.0
         /// The far end alone, the canceller converged: 2–4 s and 9–10 s.
         static let farAlone: [Range<Double>] = [2.0..<4.0, 9.0..<10.0]
-        /// This scene's: when the near end talks, and the far end alone (by default the above).
-        let talking: Range<Double>
-        let alone: [Range<Double>]
         let rate: Int
         let far: [Int16], mic: [Int16]
         let near: [Double]
 
-        /// `babbleDBFS`: babble (six talkers of `AECSignals.speech`) at this RMS level added to the
-        /// microphone; `pinkDBFS`: pink noise (`RoomScene.pink`, 16 kHz) at this RMS level in place
-        /// of the white noise at −70 dBFS.
-        init(rate: Int, nearDBFS: Double = -28, babbleDBFS: Double? = nil, pinkDBFS: Double? = nil,
-             talking: Range<Double> = Self.talking, alone: [Range<Double>] = Self.farAlone) {
+        /// `babbleDBFS`: babble (six talkers of `AECSignals.speech`) at this RMS level added to the microphone.
+        init(rate: Int, nearDBFS: Double = -28, babbleDBFS: Double? = nil) {
             self.rate = rate
-            self.talking = talking
-            self.alone = alone
             let n = Int(Self.seconds * Double(rate))
             let far = AECSignals.speech(count: n, seed: 0xFA2_0051, activeDBFS: -14, formant1: 300...900, formant2: 900...2600,
                                         talking: 0.0..<Self.seconds, rate: rate).map(AECSignals.int16)
@@ -67,7 +59,7 @@ import Testing
             let wet = AECSignals.convolve(far.map { Double($0) / 32768 }, h.map { $0 * gain })
             let d = 40 * rate / 1000
             let talker = AECSignals.speech(count: n, seed: 0x4EA2_0051, activeDBFS: nearDBFS, formant1: 250...800, formant2: 1100...2900,
-                                           talking: talking, rate: rate)
+                                           talking: Self.talking, rate: rate)
             near = talker
             let sigma = pow(10, -70.0 / 20)
             var sum = [Int16](repeating: 0, count: n)
@@ -81,17 +73,12 @@ import Testing
                 let rms = (babble.reduce(0) { $0 + $1 * $1 } / Double(n)).squareRoot()
                 for i in 0..<n { babble[i] *= pow(10, babbleDBFS / 20) / rms }
             }
-            if let pinkDBFS {
-                let pink = RoomScene.pink(count: n, random: &random)
-                for i in 0..<n { babble[i] += pink[i] * pow(10, pinkDBFS / 20) }
-            }
-            let white = pinkDBFS == nil ? sigma : 0
-            for i in 0..<n { sum[i] = AECSignals.int16((i >= d ? wet[i - d] : 0) + talker[i] + babble[i] + white * random.gaussian()) }
+            for i in 0..<n { sum[i] = AECSignals.int16((i >= d ? wet[i - d] : 0) + talker[i] + babble[i] + sigma * random.gaussian()) }
             mic = sum
         }
     }
 
-    /// The near end's gain (dB) in the output and the ERLE (dB) over the scene's far end alone.
+    /// The near end's gain (dB) in the output and the ERLE (dB) over `Scene.farAlone`.
     func measure(_ scene: Scene) throws -> (nearGain: Double, erle: Double) {
         let format = StreamFormat(encoding: .s16le, sampleRate: scene.rate, channels: 1)
         func floats(_ x: [Int16]) -> [Float] { x.map { Float($0) / 32768 } }
@@ -112,7 +99,7 @@ import Testing
             total += ss
         }
         var m = 0.0, o = 0.0
-        for range in scene.alone {
+        for range in Scene.farAlone {
             for i in Int(range.lowerBound * Double(scene.rate))..<Int(range.upperBound * Double(scene.rate)) {
                 let x = Double(scene.mic[i]) / 32768
                 m += x * x
@@ -133,17 +120,6 @@ import Testing
     /// What the defaults reach in `aQuietNearTalkerInLongDoubleTalkIsKept` (43.5 and 40.2 dB),
     /// less 2 dB.
     static let erle: [Int: Double] = [16000: 41.5, 48000: 38.2]
-
-    /// A talker 10 dB under the echo, at the level of pink noise (both −30 dBFS), from 2.5 s into
-    /// the call: before the suppressor's model has adapted on much echo alone (in noise at 10 dB
-    /// under the echo, D is coherent enough with Ŷ for that in few frames), which is what
-    /// `NearEndPresence` waited for.
-    @Test func aTalkerAtTheNoisesLevelEarlyInTheCallIsKept() throws {
-        let m = try measure(Scene(rate: 16000, nearDBFS: -30, pinkDBFS: -30, talking: 2.5..<7.5, alone: [7.5..<10.0]))
-        print("aec quiet near talker early in the call in pink noise (16 kHz, at the noise's level): near end \(m.nearGain) dB, microphone over output \(m.erle) dB")
-        #expect(m.nearGain >= -99, "the near end in double talk: \(m.nearGain) dB")
-        #expect(m.erle >= -99, "the microphone over the output with the far end alone: \(m.erle) dB")
-    }
 
     /// A talker 20 dB under the echo (−34 dBFS): the linear stage leaves it 6–12 dB above its
     /// residual, and neither the cancellation nor D's coherence with Ŷ moves. The residual echo
@@ -198,6 +174,45 @@ import Testing
         #expect(run(nearBins: [5, 6], settled: false).0.isEmpty, "the model not yet settled")
         #expect(run(nearBins: [5, 6], pathChanged: true).0.isEmpty, "an echo-path change")
         #expect(run(nearBins: [5, 6], residualAt5: 3).0 == [6], "a bin whose C the model predicts")
+    }
+
+    /// `NearEndPresence` in noise at the echo's level (made-up spectra, 64 points, 33 bins, frames of
+    /// 0.5 s: one frame is `noisySettledSeconds`, eight `settledSeconds`): Ŷ 1 in every bin (power),
+    /// the noise floor 0.05 (it caps D's coherence with Ŷ), C 0.09 but in bins 5 and 6, where a
+    /// talker at the noise's level makes C 1.44 and D 4.84: under 4 × (Ŷ + 8 × the floor), over
+    /// 4 × (Ŷ + the steady background's median 0.08, at least twice the floor). With far end alone
+    /// in such noise the model counts as settled without adapting; the two bins are present and the
+    /// frame is the near end's. Not without those frames, nor in a quiet background (floor 1e-4:
+    /// the noise caps nothing, the model must adapt), nor where the background is not steady (its
+    /// median over four times the floor: 8 × the floor stays).
+    @Test func aTalkerAtTheLevelOfSteadyNoiseIsPresentOnceTheFarEndWasHeardInIt() {
+        let size = 64, bins = 33
+        func run(floor: Float = 0.05, median: Float = 0.08, farAlone: Bool = true) -> (Set<Int>, Bool) {
+            let presence = NearEndPresence(size: size, rate: 16000, frameSeconds: NearEndPresence.noisySettledSeconds)
+            var re = [Float](repeating: 0, count: size), im = re
+            var sdd = [Float](repeating: 0, count: bins), see = sdd, eFast = sdd
+            let noise = [Float](repeating: floor, count: bins), level = [Float](repeating: median, count: bins)
+            let residual = [Float](repeating: 0.01, count: bins)
+            for k in 0..<bins {
+                let c: Float = k == 5 || k == 6 ? 1.2 : 0.3, y: Float = 1
+                re[k] = c; im[k] = y
+                if k > 0, k < size / 2 { re[size - k] = c; im[size - k] = y }
+                sdd[k] = (c + y) * (c + y); see[k] = c * c; eFast[k] = c * c
+            }
+            var frame = false
+            for _ in 0..<5 {
+                frame = level.withUnsafeBufferPointer {
+                    presence.update(re: re, im: im, sdd: sdd, see: see, noise: noise, eFast: eFast, residual: residual, smoothing: 0.4,
+                                    echoOnly: false, farAlone: farAlone, level: $0.baseAddress, pathChanged: false, linear: true)
+                }
+            }
+            return (Set((0..<bins).filter { presence.present[$0] > 0 }), frame)
+        }
+        let noisy = run()
+        #expect(noisy.0 == [5, 6] && noisy.1, "present bins \(noisy.0), the near end's frame: \(noisy.1)")
+        #expect(run(farAlone: false).0.isEmpty, "no far end heard alone: the model not settled")
+        #expect(run(floor: 1e-4, median: 2e-4).0.isEmpty, "a quiet background: the model must adapt first")
+        #expect(run(median: 0.5).0.isEmpty, "a background that swings (median 10 dB over its floor): 8 × the floor")
     }
 
     /// 2 s cancelling 25 dB, then 3 s of a near talker who takes the cancellation down to 5 dB:
