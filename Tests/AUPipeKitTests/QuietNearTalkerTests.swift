@@ -175,6 +175,45 @@ import Testing
         #expect(run(nearBins: [5, 6], residualAt5: 3).0 == [6], "a bin whose C the model predicts")
     }
 
+    /// `NearEndPresence` in noise at the echo's level (made-up spectra, 64 points, 33 bins, frames of
+    /// 0.5 s: one frame is `noisySettledSeconds`, eight `settledSeconds`): Ŷ 1 in every bin (power),
+    /// the noise floor 0.05 (it caps D's coherence with Ŷ), C 0.09 but in bins 5 and 6, where a
+    /// talker at the noise's level makes C 1.44 and D 4.84: under 4 × (Ŷ + 8 × the floor), over
+    /// 4 × (Ŷ + the steady background's median 0.08, at least twice the floor). With far end alone
+    /// in such noise the model counts as settled without adapting; the two bins are present and the
+    /// frame is the near end's. Not without those frames, nor in a quiet background (floor 1e-4:
+    /// the noise caps nothing, the model must adapt), nor where the background is not steady (its
+    /// median over four times the floor: 8 × the floor stays).
+    @Test func aTalkerAtTheLevelOfSteadyNoiseIsPresentOnceTheFarEndWasHeardInIt() {
+        let size = 64, bins = 33
+        func run(floor: Float = 0.05, median: Float = 0.08, farAlone: Bool = true) -> (Set<Int>, Bool) {
+            let presence = NearEndPresence(size: size, rate: 16000, frameSeconds: NearEndPresence.noisySettledSeconds)
+            var re = [Float](repeating: 0, count: size), im = re
+            var sdd = [Float](repeating: 0, count: bins), see = sdd, eFast = sdd
+            let noise = [Float](repeating: floor, count: bins), level = [Float](repeating: median, count: bins)
+            let residual = [Float](repeating: 0.01, count: bins)
+            for k in 0..<bins {
+                let c: Float = k == 5 || k == 6 ? 1.2 : 0.3, y: Float = 1
+                re[k] = c; im[k] = y
+                if k > 0, k < size / 2 { re[size - k] = c; im[size - k] = y }
+                sdd[k] = (c + y) * (c + y); see[k] = c * c; eFast[k] = c * c
+            }
+            var frame = false
+            for _ in 0..<5 {
+                frame = level.withUnsafeBufferPointer {
+                    presence.update(re: re, im: im, sdd: sdd, see: see, noise: noise, eFast: eFast, residual: residual, smoothing: 0.4,
+                                    echoOnly: false, farAlone: farAlone, level: $0.baseAddress, pathChanged: false, linear: true)
+                }
+            }
+            return (Set((0..<bins).filter { presence.present[$0] > 0 }), frame)
+        }
+        let noisy = run()
+        #expect(noisy.0 == [5, 6] && noisy.1, "present bins \(noisy.0), the near end's frame: \(noisy.1)")
+        #expect(run(farAlone: false).0.isEmpty, "no far end heard alone: the model not settled")
+        #expect(run(floor: 1e-4, median: 2e-4).0.isEmpty, "a quiet background: the model must adapt first")
+        #expect(run(median: 0.5).0.isEmpty, "a background that swings (median 10 dB over its floor): 8 × the floor")
+    }
+
     /// 2 s cancelling 25 dB, then 3 s of a near talker who takes the cancellation down to 5 dB:
     /// the suppressor's detector calls every frame of it double talk, the echo path's (its
     /// envelope falling over `DoubleTalkDetector.fallSeconds` throughout) under half of them.

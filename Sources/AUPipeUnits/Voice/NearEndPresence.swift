@@ -15,12 +15,18 @@ import AUPipeGraph
 ///
 /// Per bin k, per frame, with |D|² and |Ŷ|² lightly smoothed (the suppressor's
 /// `gainPowerSmoothing`; C and Ŷ split from the suppressor's transform, D = C + Ŷ): the near end is present when |D|² > `micOverEcho` · (|Ŷ|² +
-/// `backgroundOverFloor` · N) and C's lightly smoothed power > `overResidual` · (R + N), N the
-/// suppressor's noise floor and R its predicted residual. Only while Ŷ can be trusted: once the
+/// the background) and C's lightly smoothed power > `overResidual` · (R + N), N the suppressor's
+/// noise floor and R its predicted residual. The background: `backgroundOverFloor` · N, or, in a
+/// frame whose noise caps D's coherence with Ŷ (`noiseCapsCoherence`) and a bin whose background
+/// is steady (its median level while the far end talks, `BackgroundLevel`, within `steadyRatio`
+/// of N: pink noise, not babble), that median, at least `steadyOverFloor` · N.
+/// Only while Ŷ can be trusted: once the
 /// suppressor's model has adapted on `settledSeconds` of echo alone since the call's start or the
-/// last echo-path change (before that a bin whose far end the young filter has not yet learnt,
+/// last echo-path change, or the far end has been heard alone for `noisySettledSeconds` in noise
+/// that caps D's coherence with Ŷ (`noiseCapsCoherence`: the model then adapts on few frames,
+/// `ModelSettling`) (before that a bin whose far end the young filter has not yet learnt,
 /// D well above Ŷ, is echo; after a change the short filter that took over leaves the room's
-/// tail to the long one for a while), outside an echo-path change, while the frame's cancellation (D's smoothed power over C's, over all bins) is at
+/// tail to the long one for a while), outside an echo-path change, while the frame's cancellation (D's smoothed power over C's, over all bins, the noise floor taken out of both) is at
 /// least `leastCancellation` (an echo path that moved takes it near 0 dB), and while the model's
 /// predicted residual is under `linearShare` of Ŷ's power (a saturating loudspeaker's
 /// distortion, which Ŷ does not hold, fills bins of weak echo).
@@ -44,6 +50,13 @@ package final class NearEndPresence {
     /// The background as this many times the noise floor (9 dB): the floor is the least of the
     /// smoothed power over 2–4 s, and pink noise's mean lies about 3 dB above it, babble's more.
     package static let backgroundOverFloor: Float = 8
+    /// A bin's background is steady where its median level (`BackgroundLevel`) is within this
+    /// many times the floor (6 dB); there the median, at least `steadyOverFloor` times the floor
+    /// (3 dB), stands for it: 9 dB over the floor took a talker at the noise's level out of the test
+    /// (it had to stand 15 dB over the floor in a bin), and a steady noise's bins seldom swing 6 dB
+    /// over its median. Babble's median stands further above its floor, and its bins swing as a
+    /// talker's do: the 9 dB stay.
+    package static let steadyRatio: Float = 4, steadyOverFloor: Float = 2
     /// ... and C's power at least this many times the predicted residual and the floor (6 dB):
     /// a bin the residual model explains is not the near end's.
     package static let overResidual: Float = 4
@@ -56,7 +69,21 @@ package final class NearEndPresence {
     /// let a few frames of far end the young filter had not learnt through as near end (7 dB of
     /// echo-only ERLE); counted from the start only, `pathchange-rt10-d120` lost 1.3 dB.
     package static let settledSeconds = 4.0
-    /// ... and while the cancellation is at least this (6 dB): a quiet near talker lowers it by a
+    /// ... or once the far end has been heard alone for this long (s) in noise that caps D's
+    /// coherence with Ŷ (`noiseCapsCoherence`): there the model adapts on few frames, and a quiet
+    /// talker who starts in the call's first seconds went without the test for as long as the
+    /// model took to settle, many seconds after the linear filter had converged.
+    package static let noisySettledSeconds = 0.5
+
+    /// Whether a frame's noise floor (`noise`, summed over the bins) caps D's coherence with Ŷ
+    /// (`echo`, |Ŷ|² summed) under `ResidualEchoSuppressor.echoCoherence` even where Ŷ is the
+    /// echo: the noise's mean, about twice its floor, over the share of Ŷ's power that coherence
+    /// allows.
+    package static func noiseCapsCoherence(noise: Float, echo: Float) -> Bool {
+        2 * noise > (1 - ResidualEchoSuppressor.echoCoherence) * echo
+    }
+    /// ... and while the cancellation is at least this (6 dB; of what is not the noise floor: noise
+    /// at the echo's level caps it as it caps the coherence): a quiet near talker lowers it by a
     /// few dB; an echo path that moved takes it near 0 dB.
     package static let leastCancellation: Float = 4
     /// ... and while the residual the model predicts is under this share of Ŷ's power (−10 dB,
@@ -81,7 +108,7 @@ package final class NearEndPresence {
     /// frames of `frameSeconds`.
     package init(size: Int, rate: Int, frameSeconds: Double) {
         self.size = size
-        settling = ModelSettling(frameSeconds: frameSeconds)
+        settling = ModelSettling(frameSeconds: frameSeconds, noisySeconds: Self.noisySettledSeconds)
         bins = size / 2 + 1
         leastBins = max(1, Int((Self.leastHz * Double(size) / Double(rate)).rounded()))
         let buffers = FloatBuffers()
@@ -93,14 +120,15 @@ package final class NearEndPresence {
     /// `see`: D's and C's smoothed powers, `noise` the noise floor, `eFast` C's lightly smoothed
     /// power, `residual` the predicted residual R (bins each); `smoothing`: |D|²'s and |Ŷ|²'s;
     /// `echoOnly`: the suppressor's model adapts on this frame (counted towards `settledSeconds`
-    /// from the next frame on);
+    /// from the next frame on); `farAlone`: the suppressor's gain takes the frame for the far end
+    /// alone (towards `noisySettledSeconds` where the noise caps the coherence); `level`: the background's median level per bin
+    /// (`BackgroundLevel.level`);
     /// `pathChanged`: an echo-path change is under way. Fills `present`, `cRe` and `cIm`;
     /// returns whether the frame is the near end's (`frameShare`, `leastHz`).
     package func update(re: UnsafePointer<Float>, im: UnsafePointer<Float>, sdd: UnsafePointer<Float>, see: UnsafePointer<Float>,
                         noise: UnsafePointer<Float>, eFast: UnsafePointer<Float>, residual: UnsafePointer<Float>, smoothing g: Float,
-                        echoOnly: Bool, pathChanged: Bool, linear: Bool) -> Bool {
-        let settled = settling.update(echoOnly: echoOnly, pathChanged: pathChanged)
-        var dSum: Float = 0, cSum: Float = 0
+                        echoOnly: Bool, farAlone: Bool = false, level: UnsafePointer<Float>? = nil, pathChanged: Bool, linear: Bool) -> Bool {
+        var dSum: Float = 0, cSum: Float = 0, ySum: Float = 0, nSum: Float = 0
         for k in 0..<bins {
             // C and Ŷ split from the transform of C + j·Ŷ, D = C + Ŷ.
             let (cr, ci, yr, yi) = TwoRealSpectra.split(re: re, im: im, size: size, bin: k)
@@ -110,11 +138,18 @@ package final class NearEndPresence {
             yFast[k] = g * yFast[k] + (1 - g) * (yr * yr + yi * yi)
             dSum += sdd[k]
             cSum += see[k]
+            ySum += yFast[k]
+            nSum += noise[k]
         }
-        let trusted = settled && linear && !pathChanged && dSum > Self.leastCancellation * cSum
+        let noisy = Self.noiseCapsCoherence(noise: nSum, echo: ySum)
+        let settled = settling.update(echoOnly: echoOnly, noisyAlone: farAlone && noisy, pathChanged: pathChanged)
+        // The cancellation of what is not the background (noise that caps the coherence caps it too).
+        let trusted = settled && linear && !pathChanged && dSum - nSum > Self.leastCancellation * max(cSum - nSum, 0)
         var nearSum: Float = 0, all: Float = 0, count = 0
         for k in 0..<bins {
-            let on = trusted && dFast[k] > Self.micOverEcho * (yFast[k] + Self.backgroundOverFloor * noise[k])
+            var background = Self.backgroundOverFloor * noise[k]
+            if noisy, let level, level[k] <= Self.steadyRatio * noise[k] { background = max(Self.steadyOverFloor * noise[k], level[k]) }
+            let on = trusted && dFast[k] > Self.micOverEcho * (yFast[k] + background)
                 && eFast[k] > Self.overResidual * (residual[k] + noise[k])
             present[k] = on ? 1 : 0
             all += eFast[k]

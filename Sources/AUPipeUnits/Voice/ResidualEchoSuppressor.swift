@@ -318,8 +318,8 @@ package final class ResidualEchoSuppressor {
         // the noise floor, accounts for C's power (within `explainedMargin`), the frame is echo
         // alone whatever its coherence. A near talker adds power the model does not predict.
         let nearEndFrame = nearEnd?.update(re: re, im: im, sdd: sdd, see: see, noise: noise, eFast: eFast, residual: residual, smoothing: g,
-                                           echoOnly: echoOnly, pathChanged: pathChanged,
-                                           linear: predicted < NearEndPresence.linearShare * pSum) ?? false
+                                           echoOnly: echoOnly, farAlone: farHeard && !pathChanged && incoherence <= allowed, level: UnsafePointer(background.level),
+                                           pathChanged: pathChanged, linear: predicted < NearEndPresence.linearShare * pSum) ?? false
         sinceNear = (doubleTalk || loud) ? 0 : min(sinceNear + 1, explainedHoldFrames)
         let explained = farHeard && sinceNear >= distorted.hold(explainedHoldFrames) && predicted >= distorted.explainedShare(Self.explainedShare) * pSum
             && heard <= Self.explainedMargin * (predicted + noiseSum)
