@@ -21,7 +21,8 @@ import AUPipeGraph
 /// when 10·log₁₀(C_k / H_k) (C's lightly smoothed power) is above it and down by
 /// `upDB`/`quantileOdds` when below: it settles at the 90th percentile of C's power per unit of
 /// source power. The predicted spread is `weight` · 10^(q_k/10) · H_k. Starts at `initialDB`
-/// (nothing predicted), so only a loudspeaker that has distorted for a while moves anything.
+/// (nothing predicted), so only a loudspeaker that has distorted for a while moves anything; kept over an
+/// echo-path change (the loudspeaker's curve stays; C and H both come through the room).
 /// Everything is allocated in `init`; nothing else allocates.
 package final class DistortionSpread {
     /// The step up (dB per frame) and the odds of the percentile (9: the 90th).
