@@ -21,10 +21,9 @@ import Testing
 /// on: the background is learnt from the start) may be more than half exact zeros, a
 /// background of 45 dB SNR (−69 dBFS, which `denoise=-30` takes under half a 16-bit step)
 /// included.
-@Suite(.tags(.scenes)) final class ComfortNoiseSceneTests {
+@Suite(.tags(.scenes)) final class ComfortNoiseSceneTests: ScratchSuite {
     /// A directory of this test's own, removed with it.
     let scratch: ScratchDirectory
-    var dir: URL { scratch.url }
     static let rate = 16000, seconds = 14.0, gap = 6.0..<9.0
     static let count = Int(seconds * Double(rate))
     /// The far end silent, its echo's tail gone; the far end talking, after the gap.

@@ -11,10 +11,9 @@ import Testing
 /// the suppressor used to stay in near-end mode (its double-talk detector holds 0.2 s, its
 /// coherence test reads smoothed spectra) and let the residual echo through; with
 /// `NearEndRelease` the bins the model explains in those frames get the echo-alone gain.
-@Suite(.tags(.scenes)) final class DoubleTalkExitSceneTests {
+@Suite(.tags(.scenes)) final class DoubleTalkExitSceneTests: ScratchSuite {
     /// A directory of this test's own, removed with it.
     let scratch: ScratchDirectory
-    var dir: URL { scratch.url }
 
     init() throws { scratch = try ScratchDirectory("aupipe-dtexit") }
 

@@ -213,6 +213,34 @@ import Testing
         #expect(found[4...].allSatisfy { $0.map { abs($0 + 500) <= 20 } == true })
     }
 
+    /// The coarse analyses of a recorded far-end voice at the start of a call (bench/out/aec16r's
+    /// `drift-500`, echo at 1289 frames moving 8 frames a second; the peaks as the estimator gave
+    /// them, height over its floor): before the echo is heard, the voice's likeness to itself
+    /// about 490 ms later stands 1–1.5 times the threshold and takes the lock, and the peak near it
+    /// is measured once more; from 1.125 s the echo's own path stands 4–30 times the threshold.
+    /// The lock moves to it at once (`DriftTracker.strongerPath`), the stray measurements are
+    /// dropped, and the early line reads the drift from the echo's path by 2.5 s, within 60 ppm;
+    /// held on the stray path until eight misses (2 s) drop it, the tracker has no line by then.
+    @Test func aStrayFirstLockGivesWayToTheEcho() {
+        let analyses: [(Double, [(Double, Double)])] = [
+            (0.625, [(6633.4, 20.0)]), (0.75, [(7933.6, 30.9)]), (0.875, [(5300.6, 17.3)]), (1.0, [(7795.2, 15.4), (7924.6, 12)]),
+            (1.125, [(1289.2, 79.6)]), (1.25, [(1289.5, 425.9)]), (1.375, [(1289.7, 35.2)]), (1.5, [(1291.4, 24.3)]),
+            (1.625, [(1292.2, 15.5)]), (1.75, [(7782.9, 13.2)]), (1.875, [(6871.5, 14.6)]), (2.0, [(7815.7, 45.8)]),
+            (2.125, [(7954.5, 26.2)]), (2.25, [(7879.5, 25.4)]), (2.375, [(41.2, 20.8)]), (2.5, [(1300.0, 267.2)]),
+            (2.625, [(1300.4, 147.2)]), (2.75, [(1301.5, 58.5)]),
+        ]
+        let tracker = DriftTracker(sampleRate: 16000, limitPPM: 2000, lockStrength: 20, windowSeconds: 0.25, firstSpan: 1.5, firstCount: 8, early: true)
+        for (time, peaks) in analyses {
+            let strongest = peaks.max { $0.1 < $1.1 }.map { (lag: $0.0, height: $0.1) }
+            tracker.analysis(time: time * 16000, offset: 0, trusted: true, strongest: strongest) { centre, radius in
+                peaks.filter { abs($0.0 - centre) <= Double(radius) }.max { $0.1 < $1.1 }.map { (lag: $0.0, height: $0.1) }
+            }
+        }
+        print("stray first lock: early drift \(tracker.earlyDrift.map { $0 * 1e6 } ?? .nan) ppm, stronger-path locks \(tracker.strongerPathLocks)")
+        #expect(tracker.strongerPathLocks == 1)
+        #expect(tracker.earlyDrift.map { abs($0 * 1e6 - 500) <= 60 } == true)
+    }
+
     /// A lag that moves 16 frames a second (1000 ppm) with ±0.3 frames of jitter: the drift
     /// is found within 10 ppm, on one path, and the compensation engages at once.
     @Test func aLagOnOnePathIsFollowed() {

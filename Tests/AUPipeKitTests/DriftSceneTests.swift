@@ -10,10 +10,9 @@ import AUPipeUnits
 /// ERLE here is 10·log10(Σ mic² / Σ out²) over the last 10 s (`DriftScene.converged`), where
 /// only the far end talks and the canceller has had 22 s; the drift is the unit's `driftPPM`
 /// figure at the end.
-@Suite(.tags(.scenes)) final class DriftSceneTests {
+@Suite(.tags(.scenes)) final class DriftSceneTests: ScratchSuite {
     /// A directory of this test's own, removed with it.
     let scratch: ScratchDirectory
-    var dir: URL { scratch.url }
 
     init() throws { scratch = try ScratchDirectory("aupipe-drift") }
 

@@ -10,10 +10,9 @@ import Testing
 /// reconstructs its input (delayed) to float precision at every rate it applies to; the
 /// canceller on the low band keeps the 16 kHz floors on a 48 kHz scene; the output does not
 /// depend on the block size; `bands=` refuses what it does not know.
-@Suite final class EchoBandSplitTests {
+@Suite final class EchoBandSplitTests: ScratchSuite {
     /// A directory of this test's own, removed with it.
     let scratch: ScratchDirectory
-    var dir: URL { scratch.url }
 
     init() throws { scratch = try ScratchDirectory("aupipe-aecband") }
 

@@ -10,10 +10,9 @@ import Testing
 /// (0.5–0.76 s into the call): the ERLE over the 100 ms pieces of far end alone in the first
 /// 0.5 s after the echo arrives (`EchoStartSceneTests.pieces`), and a near talker who starts
 /// with the echo kept as `residual=0` keeps them.
-@Suite(.tags(.scenes)) final class EchoBeforeTheDelaySceneTests {
+@Suite(.tags(.scenes)) final class EchoBeforeTheDelaySceneTests: ScratchSuite {
     /// A directory of this test's own, removed with it.
     let scratch: ScratchDirectory
-    var dir: URL { scratch.url }
 
     init() throws { scratch = try ScratchDirectory("aupipe-aecbefore") }
 

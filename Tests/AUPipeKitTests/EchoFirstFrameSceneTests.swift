@@ -10,10 +10,9 @@ import Testing
 /// far end alone 0.3–0.8 s after the echo reaches the microphone
 /// (`EchoStartSceneTests.pieces`), and the near end kept in a double talk that starts with the
 /// call, where the model must not take the near talker for echo.
-@Suite(.tags(.scenes)) final class EchoFirstFrameSceneTests {
+@Suite(.tags(.scenes)) final class EchoFirstFrameSceneTests: ScratchSuite {
     /// A directory of this test's own, removed with it.
     let scratch: ScratchDirectory
-    var dir: URL { scratch.url }
 
     init() throws { scratch = try ScratchDirectory("aupipe-aecfirst") }
 

@@ -18,10 +18,9 @@ import CSpeexDSP
 /// microphone is echo + noise and the output residual echo + noise, so the noise floor
 /// (−55 dBFS) caps the figure; the cap is printed with it, and so is the ERLE 1 s after the
 /// echo-path change (5.5–6 s), which the targets do not cover.
-@Suite(.tags(.scenes)) final class EchoSceneTests {
+@Suite(.tags(.scenes)) final class EchoSceneTests: ScratchSuite {
     /// A directory of this test's own, removed with it.
     let scratch: ScratchDirectory
-    var dir: URL { scratch.url }
 
     init() throws { scratch = try ScratchDirectory("aupipe-aec") }
 

@@ -13,10 +13,9 @@ import Testing
 /// (`EchoPathChange.delayFound`) the delay was found 1.5 s in and bench/aec/'s rooms cancelled
 /// 1–5 dB there. Not yet reached: the target, bench/aec/'s 10 dB in every piece from
 /// 0.5 s on (here the first one or two pieces of 0.5–1.0 s still cancel 3–11 dB).
-@Suite(.tags(.scenes)) final class EchoStartSceneTests {
+@Suite(.tags(.scenes)) final class EchoStartSceneTests: ScratchSuite {
     /// A directory of this test's own, removed with it.
     let scratch: ScratchDirectory
-    var dir: URL { scratch.url }
 
     init() throws { scratch = try ScratchDirectory("aupipe-aecstart") }
 

@@ -4,13 +4,12 @@ import AUPipeKit
 
 /// `FormatConversion`: the stages that turn one format into another for `--out-format`, a
 /// `mix` bus and `aec`'s reference, and each one's refusal.
-@Suite struct FormatConversionTests {
+@Suite struct FormatConversionTests: ScratchSuite {
     static let mono48k = StreamFormat(encoding: .s16le, sampleRate: 48000, channels: 1)
     static let stereo16k = StreamFormat(encoding: .f32le, sampleRate: 16000, channels: 2)
 
     /// A directory of this test's own, removed with it (it used to stay behind).
     let scratch: ScratchDirectory
-    var dir: URL { scratch.url }
 
     init() throws { scratch = try ScratchDirectory("aupipe-conversion") }
 

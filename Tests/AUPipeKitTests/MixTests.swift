@@ -3,10 +3,9 @@ import Testing
 import AUPipeKit
 
 /// `mix` with exact expected sums: the bus files are written by the test.
-@Suite struct MixTests {
+@Suite struct MixTests: ScratchSuite {
     /// A directory of this test's own, removed with it (it used to stay behind).
     let scratch: ScratchDirectory
-    var dir: URL { scratch.url }
 
     init() throws { scratch = try ScratchDirectory("aupipe-mix") }
 

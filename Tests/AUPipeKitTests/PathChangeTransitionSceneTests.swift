@@ -9,10 +9,9 @@ import Testing
 /// while the far end talks: the ERLE (microphone over output) over the 100 ms pieces of far end
 /// alone 2.2–2.7 s after the change is heard (`EchoStartSceneTests.pieces`), and the near end
 /// of a double talk that starts just after the reported change.
-@Suite(.tags(.scenes)) final class PathChangeTransitionSceneTests {
+@Suite(.tags(.scenes)) final class PathChangeTransitionSceneTests: ScratchSuite {
     /// A directory of this test's own, removed with it.
     let scratch: ScratchDirectory
-    var dir: URL { scratch.url }
 
     init() throws { scratch = try ScratchDirectory("aupipe-aectransition") }
 

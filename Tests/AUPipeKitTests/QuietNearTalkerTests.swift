@@ -23,10 +23,9 @@ import Testing
 /// `theSuppressorsDetectorHoldsThroughLongDoubleTalk`: the residual echo suppressor's
 /// double-talk detector (`EchoPathChange.nearTalk`) holds a near talker through seconds of
 /// double talk, where the echo path's detector follows them down within a second.
-@Suite(.tags(.scenes)) final class QuietNearTalkerTests {
+@Suite(.tags(.scenes)) final class QuietNearTalkerTests: ScratchSuite {
     /// A directory of this test's own, removed with it.
     let scratch: ScratchDirectory
-    var dir: URL { scratch.url }
 
     init() throws { scratch = try ScratchDirectory("aupipe-quietnear") }
 

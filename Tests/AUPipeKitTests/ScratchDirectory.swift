@@ -13,3 +13,14 @@ final class ScratchDirectory {
 
     deinit { try? FileManager.default.removeItem(at: url) }
 }
+
+/// A suite that keeps its files in a `ScratchDirectory` of its own (one per test, as Swift Testing
+/// makes a suite instance per test) and names it `dir`.
+protocol ScratchSuite {
+    var scratch: ScratchDirectory { get }
+}
+
+extension ScratchSuite {
+    /// The test's own directory, removed with the suite instance.
+    var dir: URL { scratch.url }
+}

@@ -10,10 +10,9 @@ import Testing
 /// over the 100 ms pieces of far end alone 0.5–1.0 s after the change is heard
 /// (`EchoStartSceneTests.pieces`), while the shadow learns and takes over; the near end just after
 /// a change is `EchoSceneTests.nearEndJustAfterAPathChangeIsKept`'s and `PathChangeTransitionSceneTests`'.
-@Suite(.tags(.scenes)) final class ShadowEvidenceSceneTests {
+@Suite(.tags(.scenes)) final class ShadowEvidenceSceneTests: ScratchSuite {
     /// A directory of this test's own, removed with it.
     let scratch: ScratchDirectory
-    var dir: URL { scratch.url }
 
     init() throws { scratch = try ScratchDirectory("aupipe-aecevidence") }
 

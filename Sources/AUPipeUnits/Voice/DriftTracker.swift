@@ -11,7 +11,10 @@ import AUPipeGraph
 ///    gives the path followed, its lag `m` (frames, sub-sample by a parabola through the peak).
 /// 2. Follow: each later trusted analysis looks for that path's peak within a few frames of
 ///    where it should be now; a peak at least half the threshold high, and half the strongest
-///    peak's height, is a measurement. Eight
+///    peak's height, is a measurement. A peak elsewhere `strongerPath` times higher than the
+///    path's highest so far takes the lock at once (a call's first lock can fall on a recorded
+///    voice's likeness to itself some hundred ms later, before the echo is heard; what that
+///    stray lock measured is dropped). Eight
 ///    analyses in a row without one (2 s: the echo path changed) drop the lock; the next lock
 ///    is joined to the earlier measurements without a jump (the new path's lag is offset to
 ///    continue the line), so an echo-path change reads as no drift. So is a measurement after
@@ -109,6 +112,17 @@ package final class DriftTracker {
     package private(set) var measurements = 0, frozen = 0
 
     private var locked = false, misses = 0
+    /// The highest peak of the path followed since it was locked, and its measurements since
+    /// then (or since its last gap's re-join).
+    private var pathHeight = 0.0, pathCount = 0
+    /// How many times the lock moved to a far stronger path (`strongerPath`).
+    package private(set) var strongerPathLocks = 0
+    /// How much higher than the followed path's highest peak (and the lock's threshold) a peak
+    /// elsewhere (beyond `mostSearchFrames` of where the path should be) must stand to take the
+    /// lock from it: four times. A stray lock stands barely over the threshold, the echo's own
+    /// path, once heard, many times it; the followed path's own peaks, however high, lie near it
+    /// and are measured.
+    package static let strongerPath = 4.0
     /// The followed path's last lag (compensated, frames), its raw lag and time (frames).
     private var lastM = 0.0, lastU = 0.0, lastT = 0.0
     /// What re-locks added to keep the line continuous, subtracted from every raw lag.
@@ -165,6 +179,17 @@ package final class DriftTracker {
                            near: (Double, Int) -> (lag: Double, height: Double)?) {
         guard trusted else { frozen += 1; return }
         var measured: Double?
+        // A path far stronger than the one followed, elsewhere: the lock was on a stray peak (a
+        // voice's likeness to itself some hundred ms later, in the call's first words) or on a
+        // weak path; it moves to the strong one at once rather than after `missesToUnlock`.
+        if locked, let s = strongest, s.height >= Self.strongerPath * max(pathHeight, lockStrength),
+           abs(s.lag - (lastU + (drift ?? compensating) * (time - lastT) - offset)) > Self.mostSearchFrames {
+            locked = false
+            misses = 0
+            strongerPathLocks += 1
+            // Everything the tracker holds came from the stray path: dropped, not joined.
+            if pathCount == count { count = 0; recentCount = 0; jumps = 0; firstMeasured = nil }
+        }
         if locked {
             // Where the path should be: its raw lag moved by the drift, less the compensation.
             let dt = time - lastT
@@ -181,6 +206,7 @@ package final class DriftTracker {
             if let p = near(predicted, radius), p.height >= max(lockStrength, strongest?.height ?? 0) / 2 {
                 measured = p.lag
                 misses = 0
+                pathHeight = max(pathHeight, p.height)
                 // After a gap of over a second (double talk, silence, misses) the peak found
                 // may be another path (an echo-path change), not evidence of drift: joined
                 // like a re-lock.
@@ -188,6 +214,7 @@ package final class DriftTracker {
                     let deviation = p.lag - predicted
                     jumps += deviation
                     segmentStart = time
+                    pathCount = 0
                 }
             } else {
                 misses += 1
@@ -202,9 +229,12 @@ package final class DriftTracker {
             locked = true
             segmentStart = time
             measured = s.lag
+            pathHeight = s.height
+            pathCount = 0
         }
         guard let m = measured else { return }
         measurements += 1
+        pathCount += 1
         lastM = m
         lastU = m + offset
         lastT = time

@@ -125,7 +125,9 @@ extension EchoCancellerUnit {
         compensated and the microphone, refined by a parabola and followed from one
         analysis to the next; a path lost for 2 s, as after an echo\-path change, is
         replaced by the strongest one, joined to the earlier measurements without a
-        jump).
+        jump; a peak elsewhere four times higher than the path's own takes its place at
+        once: before its echo is heard, a recorded voice can resemble itself a few
+        hundred ms later).
         The lag without the compensation, over the last 240 measurements (30 s; with a
         fixed
         .B delay=
