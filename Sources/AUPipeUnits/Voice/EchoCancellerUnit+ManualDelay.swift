@@ -283,7 +283,10 @@ extension EchoCancellerUnit {
         alone the linear canceller leaves more than \-14 dB of the echo in its
         loudest frames; off again under \-17 dB, and a linear loudspeaker leaves far
         less there), such a frame is explained after 0.2 s without a near end
-        instead of a second.
+        instead of a second, and outside a detected double talk the per-bin test of a
+        near end counts as residual the loudspeaker's harmonics of the frame's echo
+        (at twice, three and four times its partials' frequencies, at a level learnt
+        per bin in frames of its echo alone).
         It runs in probes of 3 s of far end; after a probe in which its share was 0.5
         or more in under a quarter of the frames (a loudspeaker that does not
         saturate) it probes again at once the first time, and pauses for 60 s after a

@@ -139,8 +139,9 @@ package final class ResidualEchoSuppressor {
     package let evidence: ShadowEvidence?
     /// The release after a near talker stops (`NearEndRelease`).
     package let release: NearEndRelease
-    /// A distorting loudspeaker's frames, while the nonlinear canceller models it (`DistortedEcho`).
+    /// A distorting loudspeaker's frames (`DistortedEcho`) and harmonics per bin, `NearEndPresence`'s residual too (`DistortionSpread`).
     package var distorted = DistortedEcho()
+    package let spread: DistortionSpread
     /// Frames run, those that adapted the model, and those whose gain took the far end for alone.
     package private(set) var framesRun = 0, framesAdapted = 0, framesEchoAlone = 0
     /// The model's weights summed over the bins (w₁, w₂, w₃): how much residual it predicts.
@@ -187,7 +188,7 @@ package final class ResidualEchoSuppressor {
         keptW1 = buffer(k); keptW2 = buffer(k); keptW3 = buffer(k)
         noise = buffer(k); minNow = buffer(k); minBefore = buffer(k); gain = buffer(k); rawGain = buffer(k)
         sums = buffer(5); w3Plus = buffer(k); zeros = buffer(k)
-        residual = buffer(k)
+        residual = buffer(k); spread = DistortionSpread(bins: k)
         background = BackgroundLevel(bins: k, frameSeconds: seconds)
         transition = PathChangeTransition(bins: k, frameSeconds: seconds)
         release = NearEndRelease(size: size, frameSeconds: seconds)
@@ -317,7 +318,8 @@ package final class ResidualEchoSuppressor {
         // model's residual is a large share of the echo estimate (`explainedShare`) and, with
         // the noise floor, accounts for C's power (within `explainedMargin`), the frame is echo
         // alone whatever its coherence. A near talker adds power the model does not predict.
-        let nearEndFrame = nearEnd?.update(re: re, im: im, sdd: sdd, see: see, noise: noise, eFast: eFast, residual: residual, smoothing: g,
+        let nearEndFrame = nearEnd?.update(re: re, im: im, sdd: sdd, see: see, noise: noise, eFast: eFast,
+                                           residual: spread.residual(residual, p: p, used: distorted.bold && !doubleTalk && !loud), smoothing: g,
                                            echoOnly: echoOnly, farAlone: farHeard && !pathChanged && incoherence <= allowed, level: UnsafePointer(background.level),
                                            pathChanged: pathChanged, linear: predicted < NearEndPresence.linearShare * pSum) ?? false
         sinceNear = (doubleTalk || loud) ? 0 : min(sinceNear + 1, explainedHoldFrames)
@@ -366,6 +368,7 @@ package final class ResidualEchoSuppressor {
         }
         // A distorting loudspeaker's echo alone (`DistortedEcho`): no bin kept as near end by coherence.
         let deep = distorted.deep(farHeard: farHeard, nearActive: nearActive, nearHeard: nearHeardRecently)
+        if deep, distorted.bold { spread.learn(power: eFast, p: p) }
         aupipe_res_gains(bins, w1In, w2In, w3In, p, s, bIn, eFast, noise, rawGain,
                          deep ? 0 : Self.nearCoherence, Self.nearOverResidual, beta, activeGain, floor,
                          Self.gainSmoothing, gain)
