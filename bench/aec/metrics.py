@@ -136,6 +136,22 @@ def framed(x, size):
     return x[: m * size].reshape(m, size)
 
 
+def near_pieces(near):
+    """Per 100 ms piece: the near end's power, and whether it is active (above -45 dBFS)."""
+    ps = np.sum(framed(near, PIECE) ** 2, axis=1)
+    return ps, ps / PIECE >= 10 ** (-45 / 10)
+
+
+def piece_gains(y, near, act):
+    """Per 100 ms piece: the least-squares gain of y on near (0 outside the pieces `act`), and
+    near's power: the near end's own component in y, as near_gain reads it."""
+    S, Y = framed(near, PIECE), framed(y, PIECE)
+    ps = np.sum(S ** 2, axis=1)
+    g = np.zeros(len(ps))
+    g[act] = np.sum(Y[act] * S[act], axis=1) / ps[act]
+    return g, ps
+
+
 def fit(x, n):
     """x cut or padded with zeros to n samples."""
     return np.concatenate([x, np.zeros(max(0, n - len(x)))])[:n]
@@ -181,14 +197,14 @@ def split_check(facts, parts, plus, minus, silent_plus, silent_minus):
     return exact, split, split - exact
 
 
-def stft(x, hop=None):
+def stft(x, hop=None, size=None):
     """sqrt-Hann windows of 2 hops at a hop of `hop` (a 20 ms frame by default): frame i covers
-    samples i*hop ... (i+2)*hop."""
+    samples i*hop ... (i+2)*hop; transformed at `size` points (zero-padded; default 2 hops)."""
     hop = hop or FRAME
     m = len(x) // hop - 1
     w = np.sqrt(np.hanning(2 * hop + 1)[: 2 * hop])
     idx = np.arange(2 * hop)[None, :] + hop * np.arange(m)[:, None]
-    return np.fft.rfft(x[idx] * w, axis=1)
+    return np.fft.rfft(x[idx] * w, size, axis=1)
 
 
 def misadjustment_through(facts, parts, out, inverted, linear, cell_frames=5, cell_bins=16):
@@ -285,10 +301,9 @@ def measure(facts, parts, out, inverted):
         res["reconv"] = None if c is None else max(0.0, c - pc)
 
     S, Yp = framed(near, PIECE), framed(y, PIECE)
-    ps = np.sum(S ** 2, axis=1)
-    act = ps / PIECE >= 10 ** (-45 / 10)
+    ps, act = near_pieces(near)
     if np.any(act):
-        g = np.sum(Yp[act] * S[act], axis=1) / ps[act]
+        g = piece_gains(y, near, act)[0][act]
         res["near_gain"] = float(10 * np.log10(np.sum(g ** 2 * ps[act]) / np.sum(ps[act])))
         s, yy = S[act].ravel(), Yp[act].ravel()
         alpha = np.dot(yy, s) / np.dot(s, s)

@@ -35,15 +35,6 @@ DEFAULT = ["scene:scene:", "scene:scene:denoise=0", "scene:scene:residual=0", "s
            "near:silent:"]
 
 
-def gains(y, near, act):
-    """Per 100 ms piece: the least-squares gain of y on near, and near's power (pieces act)."""
-    S, Y = metrics.framed(near, metrics.PIECE), metrics.framed(y, metrics.PIECE)
-    ps = np.sum(S ** 2, axis=1)
-    g = np.zeros(len(ps))
-    g[act] = np.sum(Y[act] * S[act], axis=1) / ps[act]
-    return g, ps
-
-
 def db(g, ps, sel):
     return 10 * np.log10(max(np.sum(g[sel] ** 2 * ps[sel]) / np.sum(ps[sel]), 1e-12)) if np.any(sel) else float("nan")
 
@@ -56,8 +47,7 @@ def main():
     variants = sys.argv[3:] or DEFAULT
     facts, parts = metrics.load_scene(scene)
     near, n = parts["near"], len(parts["mic"])
-    ps = np.sum(metrics.framed(near, metrics.PIECE) ** 2, axis=1)
-    act = ps / metrics.PIECE >= 10 ** (-45 / 10)
+    ps, act = metrics.near_pieces(near)
     t = np.arange(len(ps)) * metrics.PIECE / metrics.RATE
     seconds = sorted(set(int(x) for x in t[act]))
     bands = [(lo, min(hi, metrics.RATE // 2)) for lo, hi in BANDS_HZ if lo < metrics.RATE // 2]
@@ -91,11 +81,11 @@ def main():
                                stderr=subprocess.DEVNULL, check=True)
             y = metrics.fit(metrics.read_wav(out), n)
             y = metrics.aligned(y, metrics.lag(y, near))
-            g, _ = gains(y, near, act)
+            g, _ = metrics.piece_gains(y, near, act)
             per_s = [db(g, ps, act & (t // 1 == s)) for s in seconds]
             per_b = []
             for (lo, hi), x in zip(bands, nb):
-                gb, psb = gains(band(y, lo, hi), x, act & (np.sum(metrics.framed(x, metrics.PIECE) ** 2, axis=1) > 0))
+                gb, psb = metrics.piece_gains(band(y, lo, hi), x, act & (np.sum(metrics.framed(x, metrics.PIECE) ** 2, axis=1) > 0))
                 per_b.append(db(gb, psb, act & (psb > 0)))
             print(f"  {v:44} {db(g, ps, act):+6.2f}  " + " ".join(f"{x:+6.2f}" for x in per_s) + "  | "
                   + " ".join(f"{x:+5.1f}" for x in per_b), flush=True)

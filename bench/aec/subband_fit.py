@@ -15,12 +15,6 @@ import numpy as np
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import metrics
 
-def spectra(x, hop, size=1024):
-    w = np.sqrt(np.hanning(2 * hop + 1)[:2 * hop])
-    n = (len(x) - 2 * hop) // hop
-    idx = np.arange(2 * hop)[None, :] + hop * np.arange(n)[:, None]
-    return np.fft.rfft(w * x[idx], size, axis=1)
-
 def screen(binary, scene, taps, forget):
     facts = json.load(open(os.path.join(scene, 'scene.json')))
     rate, hop = facts['rate'], facts['rate'] // 50
@@ -32,7 +26,7 @@ def screen(binary, scene, taps, forget):
         c = metrics.read_wav(out.name)
     delay = int(facts['delay_ms'] * rate / 1000) - hop
     x = np.concatenate([np.zeros(max(delay, 0)), far])[:len(mic)]
-    D, X, C = spectra(mic, hop), spectra(x, hop), spectra(c, hop)
+    D, X, C = (metrics.stft(v, hop, 1024) for v in (mic, x, c))
     bins, change = D.shape[1], int(facts['path_change_s'] * rate / hop)
     w = np.zeros((bins, taps), complex)
     P = np.tile(np.eye(taps, dtype=complex) * 100, (bins, 1, 1))
