@@ -78,9 +78,6 @@ package final class FarEndEchoModel {
     /// lowers the smoothed coherence within a few frames, not in the first (taken from the first
     /// frame, such a talker lost level over the echo's first second; bench/README.md).
     package static let echoRunSeconds = 0.08
-    package static let holdShare: Float = { if let v = getenv("AECFIRST3_HOLD") { return Float(String(cString: v)) ?? 0.4 }; return 0.4 }()
-    package static let noiseShare: Bool = getenv("AECFIRST3_NOISESHARE") != nil
-    package static let noiseScale: Float = { if let v = getenv("AECFIRST3_NS") { return Float(String(cString: v)) ?? 1 }; return 1 }()
 
     /// Samples per frame (N), the FFT size and its bins; the lags held (frames).
     package let frameFrames: Int, fftSize: Int, bins: Int, lags: Int
@@ -109,7 +106,6 @@ package final class FarEndEchoModel {
     private var knewDelay = false
     /// Frames in a row the far end has explained at one lag.
     private var lagRun = 0
-    package private(set) var lastShare: Float = 0
     /// From the call's start until the model is out: D's coherence with the far end at every lag,
     /// which tells the call's first echo from a near talker (`echoByLag`).
     private let lagCoherence: FarEndLagCoherence
@@ -164,13 +160,10 @@ package final class FarEndEchoModel {
     /// at the best lag (`FarEndLagCoherence`: a share of D's power at least `echoShare` for
     /// `echoRunSeconds` in a row); nil once the model is out. `re`, `im`: the suppressor's
     /// transform of C + j·Ŷ (`size` points); `sdd`: D's smoothed power.
-    package func echoByLag(sdd: UnsafePointer<Float>, re: UnsafePointer<Float>, im: UnsafePointer<Float>, size: Int, noise: UnsafePointer<Float>? = nil) -> Bool? {
+    package func echoByLag(sdd: UnsafePointer<Float>, re: UnsafePointer<Float>, im: UnsafePointer<Float>, size: Int) -> Bool? {
         if settled { return nil }
-        let useFloor = noise != nil && Self.noiseShare && framesRun > warmFrames
-        let share = lagCoherence.update(sdd: sdd, re: re, im: im, size: size, floor: useFloor ? UnsafePointer(floor) : nil, noise: useFloor ? noise : nil, floorScale: Self.noiseScale)
-        lastShare = share
-        let held = lagRun >= echoRunFrames && share >= Self.holdShare
-        lagRun = share >= Self.echoShare || held ? lagRun + 1 : 0
+        let share = lagCoherence.update(sdd: sdd, re: re, im: im, size: size)
+        lagRun = share >= Self.echoShare ? lagRun + 1 : 0
         return lagRun >= echoRunFrames
     }
 

@@ -71,18 +71,16 @@ package final class FarEndLagCoherence {
     /// This frame's microphone, D = C + Ŷ from the suppressor's transform of C + j·Ŷ (`re`,
     /// `im`, `size` points: `TwoRealSpectra`); `sdd`, D's smoothed power per bin. Updates the
     /// cross spectra at every lag and returns the best lag's share.
-    package func update(sdd: UnsafePointer<Float>, re: UnsafePointer<Float>, im: UnsafePointer<Float>, size: Int,
-                        floor: UnsafePointer<Float>? = nil, noise: UnsafePointer<Float>? = nil, floorScale: Float = 1) -> Float {
+    package func update(sdd: UnsafePointer<Float>, re: UnsafePointer<Float>, im: UnsafePointer<Float>, size: Int) -> Float {
         let a = smoothing, b = 1 - smoothing
         // No far end yet: nothing to be coherent with (and no work while the far end is silent
         // from the start).
         if weights == 0 { return 0 }
-        var total: Float = 0, background: Float = 0
+        var total: Float = 0
         for k in 0..<bins {
             let (cr, ci, yr, yi) = TwoRealSpectra.split(re: re, im: im, size: size, bin: k)
             dRe[k] = cr + yr; dIm[k] = ci + yi
             total += sdd[k]
-            if let floor, let noise { background += min(floorScale * max(floor[k], noise[k]), sdd[k]) }
         }
         var best: Float = 0, bestLag = 0
         for j in 0..<lags {
@@ -102,10 +100,6 @@ package final class FarEndLagCoherence {
         (bestRow, bestLagRow) = (((head - bestLag + lags) % lags) * bins, bestLag * bins)
         // Less what unrelated signals read (the estimate's bias), over what is left.
         let bias = weights > 0 ? squaredWeights / (weights * weights) : 1
-        if background > 0 {
-            let heard = total - background
-            return heard > 0 && bias < 1 ? min(1, max(0, best - bias * total) / ((1 - bias) * heard)) : 0
-        }
         return total > 0 && bias < 1 ? max(0, (best / total - bias) / (1 - bias)) : 0
     }
 

@@ -122,8 +122,6 @@ package final class ResidualEchoSuppressor {
     /// The far end's echo model (`FarEndEchoModel`), used while Ŷ is not yet there; and w₃·B
     /// with its predicted residual added, for the gains while it is.
     package let farEnd: FarEndEchoModel?
-    /// C's coherence with the far end at the delay: R's floor in bins the filter has not learnt (`ResidualFarCoherence`).
-    private let farCoherence: ResidualFarCoherence?
     private let w3Plus: UnsafeMutablePointer<Float>
     /// Zeros (bins): no weight on Ŷ's regressors.
     private let zeros: UnsafeMutablePointer<Float>
@@ -199,7 +197,6 @@ package final class ResidualEchoSuppressor {
         inside = preprocess.map { SuppressorPreprocess(bins: k, fftSize: size, frameFrames: frameFrames, rate: rate, settings: $0, windows: windows) }
         evidence = preprocess == nil ? nil : ShadowEvidence(bins: k, fftSize: size, windowLength: windowFrames, frameFrames: frameFrames)
         farEnd = maxDelayFrames.map { FarEndEchoModel(frameFrames: frameFrames, fftSize: size, rate: rate, maxDelayFrames: $0, windows: windows) }
-        farCoherence = maxDelayFrames.map { ResidualFarCoherence(frameFrames: frameFrames, fftSize: size, maxDelayFrames: $0, windows: windows, smoothing: Self.statsSmoothing) }
         // Until it has adapted: a residual `initialWeight` of the echo estimate.
         w1.update(repeating: Self.initialWeight, count: k)
         minNow.update(repeating: .greatestFiniteMagnitude, count: k)
@@ -227,7 +224,7 @@ package final class ResidualEchoSuppressor {
     /// (samples; nil while `delay=auto` has not found it). `echoOutput`: `SuppressorPreprocess.update`'s.
     package func run(_ frame: UnsafeMutablePointer<Int16>, doubleTalk: Bool, pathChanged reported: Bool = false,
                      reference: UnsafePointer<Float>? = nil, speakers: Int = 1, delay: Int? = nil, echoOutput: UnsafePointer<Int16>? = nil) {
-        if let farEnd, let reference { farEnd.analyse(reference: reference, speakers: speakers, delay: delay); farCoherence?.analyse(reference: reference, speakers: speakers) }
+        if let farEnd, let reference { farEnd.analyse(reference: reference, speakers: speakers, delay: delay) }
         let n = frameFrames, size = fftSize, l = windowFrames, window = windows.analysis
         if inside != nil { slide(cHist, cIn); slide(yHist, yIn) } // `frame` is C
         for i in 0..<n { eIn[i] = Float(frame[i]) / 32768 }
@@ -334,7 +331,7 @@ package final class ResidualEchoSuppressor {
         // a near talker from the echo even before it cancels much (`FarEndEchoModel.nearIncoherence`).
         // Before it is known, and while the model is in use, D's coherence with the far end at the best
         // lag also does (`FarEndEchoModel.echoByLag`).
-        let echoByLag = reference == nil ? nil : farEnd?.echoByLag(sdd: sdd, re: re, im: im, size: size, noise: noise)
+        let echoByLag = reference == nil ? nil : farEnd?.echoByLag(sdd: sdd, re: re, im: im, size: size)
         let coherentEnough = echoByLag == true || delay != nil && incoherence <= FarEndEchoModel.nearIncoherence
         var farEndSum: Float = 0
         if let farEnd, reference != nil {
@@ -348,7 +345,6 @@ package final class ResidualEchoSuppressor {
         let backgroundExplains = background.explains(power: eFast, heard: farHeard && !pathChanged, present: nearEndFrame, powerSum: heard, predicted: predicted)
         let nearActive = (doubleTalk || loud || nearEndFrame || (!changeFrame && !(incoherence <= allowed) && !explained && !backgroundExplains)) && !farEndExplains
         if !nearActive { framesEchoAlone += 1 }
-        if ResidualFarCoherence.trace { let t = "T \(framesRun) near=\(nearActive ? 1 : 0) far=\(farHeard ? 1 : 0) dt=\(doubleTalk ? 1 : 0) loud=\(loud ? 1 : 0) nef=\(nearEndFrame ? 1 : 0) inc=\(incoherence) allowed=\(allowed) fee=\(farEndExplains ? 1 : 0) lag=\(echoByLag.map { $0 ? 1 : 0 } ?? -1) delay=\(delay ?? -1) heard=\(heard) pred=\(predicted) fsum=\(farEndSum) noise=\(noiseSum) expl=\(explained ? 1 : 0) bg=\(backgroundExplains ? 1 : 0) share=\(farEnd?.lastShare ?? -1)\n"; _ = t.withCString { write(2, $0, strlen($0)) } }
         sb = a * sb + (1 - a) * b
         // The regressors smoothed, and in frames of echo alone one NLMS step per bin where D is
         // coherent with Ŷ, towards C's power less its noise floor (`aupipe_res_adapt`, C).
@@ -369,10 +365,6 @@ package final class ResidualEchoSuppressor {
             for k in 0..<bins { w3Plus[k] = early ? f[k] : w3[k] * b + f[k] }
             (w3In, bIn) = (UnsafePointer(w3Plus), 1)
             if early { (w1In, w2In) = (UnsafePointer(zeros), UnsafePointer(zeros)) }
-        }
-        if reference != nil, let lagFloor = farCoherence?.update(re: re, im: im, size: size, see: see, power: eFast, beta: ResidualFarCoherence.everyFrame ? beta : Self.beta, delay: delay) {
-            if w3In != UnsafePointer(w3Plus) { for k in 0..<bins { w3Plus[k] = w3[k] * b }; (w3In, bIn) = (UnsafePointer(w3Plus), 1) }
-            for k in 0..<bins { w3Plus[k] += max(0, lagFloor[k] - w1In[k] * p[k] - w2In[k] * s[k] - w3Plus[k]) }
         }
         // A distorting loudspeaker's echo alone (`DistortedEcho`): no bin kept as near end by coherence.
         let deep = distorted.deep(farHeard: farHeard, nearActive: nearActive, nearHeard: nearHeardRecently)
