@@ -8,7 +8,7 @@ extension EchoSceneTests {
     /// harmonics it held are echo alone, a near word's first frame is not. On
     /// `LongSmallLoudspeakerScene` the defaults cancel `burstERLE` at least with the near end at
     /// `burstNearDB` or better (26.42 dB, the near end −0.287 dB; without the second reading 25.98,
-    /// −0.28: the threshold sits between them).
+    /// −0.283: the threshold sits between them).
     @Test func aDistortingLoudspeakersBurstIsNotANearWord() throws {
         let m = try cancel(LongSmallLoudspeakerScene())
         #expect(m.erle >= Self.burstERLE, "\(m)")
