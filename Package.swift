@@ -62,8 +62,10 @@ let package = Package(
             dependencies: ["AUPipeKit"],
             linkerSettings: [.unsafeFlags(["-static-stdlib"], .when(configuration: .release))]
         ),
-        .testTarget(name: "AUPipeKitTests", dependencies: ["AUPipeKit", "AUPipeIO", "AUPipeUnits", "AUPipeGraph", "AUPipeFormats", "CSpeexDSP", "CSoxr"]),
+        // The test targets' scratch files, under one directory per test process removed at exit.
+        .target(name: "TestScratch", path: "Tests/TestScratch"),
+        .testTarget(name: "AUPipeKitTests", dependencies: ["TestScratch", "AUPipeKit", "AUPipeIO", "AUPipeUnits", "AUPipeGraph", "AUPipeFormats", "CSpeexDSP", "CSoxr"]),
         // Runs the built binary through real pipes and real peers (sox, ffmpeg, flac, ...).
-        .testTarget(name: "CLITests", dependencies: ["aupipe", "AUPipeKit", "AUPipeIO", "AUPipeUnits", "AUPipeGraph", "AUPipeFormats", "CPNG"], exclude: ["Golden", "Support"]),
+        .testTarget(name: "CLITests", dependencies: ["TestScratch", "aupipe", "AUPipeKit", "AUPipeIO", "AUPipeUnits", "AUPipeGraph", "AUPipeFormats", "CPNG"], exclude: ["Golden", "Support"]),
     ]
 )

@@ -1,4 +1,5 @@
 import Foundation
+import TestScratch
 import Testing
 @testable import AUPipeKit
 @testable import AUPipeIO
@@ -152,7 +153,7 @@ import Testing
     }
 
     @Test func sidechainDucksAToneUnderAVoice() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("aupipe-dynamics-\(UUID().uuidString)")
+        let dir = TestScratch.root.appendingPathComponent("aupipe-dynamics-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let frames = 3 * Self.rate
@@ -216,7 +217,7 @@ import Testing
     }
 
     @Test func gateOpensOnItsSidechain() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("aupipe-gate-\(UUID().uuidString)")
+        let dir = TestScratch.root.appendingPathComponent("aupipe-gate-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let frames = 3 * Self.rate

@@ -1,4 +1,5 @@
 import Foundation
+import TestScratch
 import Testing
 @testable import AUPipeKit
 @testable import AUPipeIO
@@ -112,7 +113,7 @@ import Glibc
 
     @Test("a tee at the end writes what the output writes, dithered the same way")
     func teeIsDitheredLikeTheOutput() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("edge-dither-\(getpid())")
+        let dir = TestScratch.root.appendingPathComponent("edge-dither-\(getpid())")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         for mode in [DitherMode.auto, .off] {

@@ -1,4 +1,5 @@
 import Foundation
+import TestScratch
 import Testing
 import AUPipeKit
 
@@ -105,7 +106,7 @@ import AUPipeKit
     static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     static func temporaryDirectory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("aupipe-every-unit-\(UUID().uuidString)")
+        let url = TestScratch.root.appendingPathComponent("aupipe-every-unit-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
     }

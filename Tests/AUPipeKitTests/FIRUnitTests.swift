@@ -1,4 +1,5 @@
 import Foundation
+import TestScratch
 import Testing
 @testable import AUPipeKit
 @testable import AUPipeIO
@@ -14,7 +15,7 @@ import Testing
 
     /// Writes `taps` (interleaved, `format`) as a float WAV file in a fresh directory.
     static func responseFile(_ taps: [Float], _ format: StreamFormat) throws -> (path: String, dir: URL) {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("aupipe-fir-\(UUID().uuidString)")
+        let dir = TestScratch.root.appendingPathComponent("aupipe-fir-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         let url = dir.appendingPathComponent("ir.wav")
         try Data(TestSignals.wav(taps, format)).write(to: url)

@@ -1,4 +1,5 @@
 import Foundation
+import TestScratch
 import Testing
 @testable import AUPipeKit
 @testable import AUPipeIO
@@ -31,7 +32,7 @@ import Testing
     }
 
     @Test func everyDeclaringUnitIsTheSameAtAnyBlockSizeWithItsLength() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("frameneeds-\(getpid())")
+        let dir = TestScratch.root.appendingPathComponent("frameneeds-\(getpid())")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         // Stereo, as the descriptors' exercises are written for (EveryUnitBlockSizeTests).

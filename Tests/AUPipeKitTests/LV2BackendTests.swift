@@ -1,4 +1,6 @@
+import Foundation
 import Testing
+import TestScratch
 @testable import AUPipeKit
 @testable import AUPipeIO
 @testable import AUPipeUnits
@@ -77,7 +79,7 @@ import Glibc
     }
 
     static func temporaryDirectory() -> String {
-        var template = Array("/tmp/aupipe-lv2-XXXXXX".utf8CString)
+        var template = Array(TestScratch.root.appendingPathComponent("aupipe-lv2-XXXXXX").path.utf8CString)
         return template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)!) }
     }
 

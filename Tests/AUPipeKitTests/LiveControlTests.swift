@@ -1,4 +1,5 @@
 import Foundation
+import TestScratch
 import Testing
 import AUPipeKit
 
@@ -23,7 +24,7 @@ import AUPipeKit
     }
 
     static func temporaryDirectory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("aupipe-live-\(UUID().uuidString)")
+        let url = TestScratch.root.appendingPathComponent("aupipe-live-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
     }

@@ -1,4 +1,5 @@
 import Foundation
+import TestScratch
 import AUPipeKit
 
 /// A run under live control, in process and without a clock: the stream comes from memory,
@@ -24,7 +25,7 @@ struct ScheduledControl {
     /// Runs `chain` over `samples` in `format`, `block` frames per block and per read.
     func run(_ chain: [[String]], _ samples: [Float], format: StreamFormat, block: Int,
              registry: UnitRegistry = .standard) throws -> Result {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("aupipe-control-\(UUID().uuidString)")
+        let dir = TestScratch.root.appendingPathComponent("aupipe-control-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         var options = PipelineOptions()

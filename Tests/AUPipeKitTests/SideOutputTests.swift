@@ -1,4 +1,5 @@
 import Foundation
+import TestScratch
 import Testing
 import AUPipeKit
 #if canImport(Glibc)
@@ -12,7 +13,7 @@ import Glibc
     let dir: URL
 
     init() throws {
-        dir = FileManager.default.temporaryDirectory.appendingPathComponent("aupipe-side-\(UUID().uuidString)")
+        dir = TestScratch.root.appendingPathComponent("aupipe-side-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
     }
 

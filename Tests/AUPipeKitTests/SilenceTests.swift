@@ -1,4 +1,5 @@
 import Foundation
+import TestScratch
 import Testing
 @testable import AUPipeKit
 @testable import AUPipeUnits
@@ -100,7 +101,7 @@ import Testing
     }
 
     @Test func eventsListEachCutAsItWasMade() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("aupipe-silence-\(UUID().uuidString)")
+        let dir = TestScratch.root.appendingPathComponent("aupipe-silence-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let path = dir.appendingPathComponent("cuts.jsonl").path

@@ -1,4 +1,5 @@
 import Foundation
+import TestScratch
 import Testing
 @testable import AUPipeKit
 @testable import AUPipeIO
@@ -40,7 +41,7 @@ import Testing
     static func mono(_ rate: Int) -> StreamFormat { StreamFormat(encoding: .f32le, sampleRate: rate, channels: 1) }
 
     static func temporary(_ name: String) -> String {
-        FileManager.default.temporaryDirectory.appendingPathComponent("aupipe-vad-\(getpid())-\(name).jsonl").path
+        TestScratch.root.appendingPathComponent("aupipe-vad-\(getpid())-\(name).jsonl").path
     }
 
     static func events(_ path: String) throws -> [[String: Any]] {

@@ -3,6 +3,7 @@ import Testing
 
 /// A warm start left to the frames that follow (`EchoState.deferReplay`, `catchUp`) leaves the
 /// state exactly as a replay all at once would (the same speex calls in the same order), and
+/// a drift's retraining split over two frames pairs the same frames, and
 /// `LinearEchoCanceller.replayFits` leaves the whole history's replay in one frame at 16 kHz
 /// (the defaults' bytes) but not at 48 kHz.
 @Suite struct WarmStartSpreadTests {
@@ -91,6 +92,39 @@ import Testing
             #expect(!linear.catchingUp)
             #expect(linear.state === state && state.backlog == nil)
         }
+    }
+
+    /// A drift's engagement retrained after the frame it engaged in (`driftEngaged`'s `split`:
+    /// half the replay then, the rest at the next frame's cancel) gives the state the same
+    /// frames, microphone and reference paired as a replay all at once before that next frame
+    /// (no warp here: the split's bookkeeping is what is checked, the recorded microphone being
+    /// one frame nearer after `record`).
+    @Test func aDriftsRetrainingSplitOverTwoFramesPairsTheSameFrames() throws {
+        let layout = Self.layout(rate: 16000), n = layout.frameFrames
+        let split = try LinearEchoCanceller(layout: layout, automatic: false, historyFrames: 20)
+        let whole = try LinearEchoCanceller(layout: layout, automatic: false, historyFrames: 20)
+        var play = [Int16](repeating: 0, count: n), scratch = play, a = play, b = play
+        // The microphone is the reference's echo at no delay: a replay that paired a frame's
+        // reference with another frame's microphone would learn another filter.
+        let delay = 0
+        for f in 0..<60 {
+            let (ref, mic) = Self.frame(f, n: n)
+            for linear in [split, whole] { linear.history.pushReference(ref) }
+            if f == 41 { whole.driftEngaged(warp: 0, delay: delay, play: &play, scratch: &scratch) }
+            split.history.reference(back: 0, delay: delay, into: &play)
+            split.cancel(mic, play, into: &a)
+            whole.history.reference(back: 0, delay: delay, into: &play)
+            whole.cancel(mic, play, into: &b)
+            if f >= 41 { #expect(a == b, "frame \(f)") }
+            for linear in [split, whole] { linear.history.record(mic: mic) }
+            if f == 40 {
+                split.driftEngaged(warp: 0, delay: delay, play: &play, scratch: &scratch, split: true)
+                // Half of the 19 frames before this one run, the rest and this one left.
+                #expect(split.state.backlog?.next == 40 - 19 + 9)
+            }
+        }
+        #expect(split.driftRetrainedFrames == 20 && whole.driftRetrainedFrames == 20)
+        #expect(split.state.backlog == nil)
     }
 
     @Test func theWholeHistoryFitsOneFrameAt16kHzNotAt48() throws {

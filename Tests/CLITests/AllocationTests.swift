@@ -1,4 +1,5 @@
 import Foundation
+import TestScratch
 import Testing
 
 /// "No allocation per block": the number of heap allocations must not grow with the stream.
@@ -17,7 +18,7 @@ import Testing
 
     /// A 40 s bus file at another rate and channel count, for the mix case.
     static let busFile: String = {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("aupipe-alloc-bus-\(getpid()).wav").path
+        let path = TestScratch.root.appendingPathComponent("aupipe-alloc-bus-\(getpid()).wav").path
         _ = try? CLI.shell("\"$AUPIPE\" gen noise duration=40 --out-format s16le:44100:1 -o '\(path)'")
         return path
     }()
@@ -25,23 +26,23 @@ import Testing
     /// The bus file on a clock 204 ppm slow (resampled to 44109 Hz, labelled 44100): as a
     /// microphone's echo of the bus file, a drift for `aec` to find and compensate.
     static let driftedFile: String = {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("aupipe-alloc-drifted-\(getpid()).wav").path
+        let path = TestScratch.root.appendingPathComponent("aupipe-alloc-drifted-\(getpid()).wav").path
         _ = try? CLI.shell("\"$AUPIPE\" -i '\(busFile)' resample 44109 -t raw | \"$AUPIPE\" --in-format s16le:44100:1 -o '\(path)'")
         return path
     }()
 
     /// 0.5 s of noise: the silence case's sound, before a silence as long as the stream.
     static let shortNoiseFile: String = {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("aupipe-alloc-short-\(getpid()).wav").path
+        let path = TestScratch.root.appendingPathComponent("aupipe-alloc-short-\(getpid()).wav").path
         _ = try? CLI.shell("\"$AUPIPE\" gen noise duration=0.5 --out-format s16le:44100:1 -o '\(path)'")
         return path
     }()
 
     /// Where the tee case writes its copy (a regular file, rewritten by each run).
-    static let teeFile = FileManager.default.temporaryDirectory.appendingPathComponent("aupipe-alloc-tee-\(getpid()).wav").path
+    static let teeFile = TestScratch.root.appendingPathComponent("aupipe-alloc-tee-\(getpid()).wav").path
 
     /// Where the spectrogram case draws (a regular file, rewritten by each run).
-    static let spectrogramFile = FileManager.default.temporaryDirectory.appendingPathComponent("aupipe-alloc-spectrogram-\(getpid()).png").path
+    static let spectrogramFile = TestScratch.root.appendingPathComponent("aupipe-alloc-spectrogram-\(getpid()).png").path
 
     /// aec compensating a drift (found, compensated from about 2.3 s, the canceller retrained
     /// on the warped past): 10 s and 30 s allocate the same. (Against 1 s, as above, the

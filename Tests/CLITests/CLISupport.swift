@@ -1,4 +1,5 @@
 import Foundation
+import TestScratch
 import Testing
 
 /// Helpers for running the built `aupipe` binary, and peers like sox and ffmpeg, through real pipes.
@@ -69,7 +70,7 @@ enum CLI {
     }
 
     /// `XDG_CACHE_HOME` of every command run: a directory of this test process.
-    static let cacheDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("aupipe-cache-\(getpid())").path
+    static let cacheDirectory = TestScratch.root.appendingPathComponent("aupipe-cache-\(getpid())").path
 
     /// Runs aupipe with `arguments` (no shell), feeding `stdin`.
     @discardableResult
@@ -133,7 +134,7 @@ enum CLI {
     /// directory of this test process (with gcc, clang or cc); its path, or nil when it would
     /// not compile.
     static func sharedLibrary(_ source: String, named name: String, flags: String, libraries: String) -> String? {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("aupipe-lib-\(getpid())")
+        let dir = TestScratch.root.appendingPathComponent("aupipe-lib-\(getpid())")
         try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         let out = dir.appendingPathComponent(name).path
         let path = packageRoot.appendingPathComponent("Tests/CLITests/Support/\(source)").path
@@ -143,9 +144,7 @@ enum CLI {
 
     /// A fresh temporary directory for one test.
     static func temporaryDirectory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("aupipe-test-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
+        try TestScratch.directory("aupipe-test")
     }
 }
 

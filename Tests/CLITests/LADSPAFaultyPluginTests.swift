@@ -1,4 +1,5 @@
 import Foundation
+import TestScratch
 import Testing
 
 /// LADSPA libraries that misbehave the ways real ones do (`Support/ladspa_broken_plugins.c`):
@@ -9,7 +10,7 @@ import Testing
     /// A directory with `aupipe_broken.so`, `garbage.so` (not an ELF file) and `undefined.so`
     /// (needs a symbol nothing provides), or nil if the compiler is missing.
     static let directory: String? = {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("aupipe-ladspa-broken-\(getpid())")
+        let dir = TestScratch.root.appendingPathComponent("aupipe-ladspa-broken-\(getpid())")
         try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         let source = CLI.packageRoot.appendingPathComponent("Tests/CLITests/Support/ladspa_broken_plugins.c").path
         let include = CLI.packageRoot.appendingPathComponent("Sources/CAUPipeSupport/include").path

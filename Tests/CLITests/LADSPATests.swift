@@ -1,4 +1,5 @@
 import Foundation
+import TestScratch
 import Testing
 
 /// The `ladspa` unit and `aupipe plugins` through the binary, against real plugins from Debian
@@ -9,7 +10,7 @@ import Testing
     /// A directory holding only the test plugin library `aupipe_test.so`, or nil if it would not
     /// compile; with `announce`, a build that writes "aupipe_test loaded" on stderr when loaded.
     static func testPlugins(announce: Bool) -> String? {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("aupipe-ladspa-\(getpid())-\(announce ? "loud" : "quiet")")
+        let dir = TestScratch.root.appendingPathComponent("aupipe-ladspa-\(getpid())-\(announce ? "loud" : "quiet")")
         try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         let source = CLI.packageRoot.appendingPathComponent("Tests/CLITests/Support/ladspa_test_plugins.c").path
         let include = CLI.packageRoot.appendingPathComponent("Sources/CAUPipeSupport/include").path

@@ -1,4 +1,5 @@
 import Foundation
+import TestScratch
 import Testing
 
 /// `loudnorm` through the binary: ffmpeg's `ebur128=peak=true` reads its output within 1 LU of
@@ -14,7 +15,7 @@ import Testing
                 + "+0.9*exp(-25*mod(t,0.5))*sin(2*PI*(60+200*exp(-30*mod(t,0.5)))*t)+0.5*exp(-60*mod(t+0.25,0.5))*(random(\(seed))-0.5)*2)"
                 + "*(0.2+0.8*abs(sin(2*PI*t/16)))*if(between(t,20,24),0.1,1)"
         }
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("aupipe-loudnorm-music-\(getpid()).caf").path
+        let path = TestScratch.root.appendingPathComponent("aupipe-loudnorm-music-\(getpid()).caf").path
         _ = try? CLI.shell("ffmpeg -nostdin -v error -y -f lavfi -i \"aevalsrc=exprs='\(channel(220, 0))|\(channel(277, 1))':s=48000:d=45\" -c:a pcm_f32le -f caf '\(path)'")
         return path
     }()

@@ -1,4 +1,5 @@
 import Foundation
+import TestScratch
 import Testing
 
 /// Plugins run on runs of one length for the whole stream, chosen from the rate and the
@@ -31,7 +32,7 @@ import Testing
 
     /// A directory holding only `Support/ladspa_run_marker.c` built, or nil if it would not compile.
     static let runMarker: String? = {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("aupipe-run-marker-\(getpid())")
+        let dir = TestScratch.root.appendingPathComponent("aupipe-run-marker-\(getpid())")
         try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         let source = CLI.packageRoot.appendingPathComponent("Tests/CLITests/Support/ladspa_run_marker.c").path
         let include = CLI.packageRoot.appendingPathComponent("Sources/CAUPipeSupport/include").path

@@ -35,8 +35,8 @@ package final class DistortionSpread {
     package static let initialDB: Float = -40
     package let bins: Int
     private let buffers = FloatBuffers()
-    /// Per bin: q (dB), 10^(q/10) · `weight`, this frame's sources H, and R plus the spread.
-    private let levelDB, share, source, sum: UnsafeMutablePointer<Float>
+    /// Per bin: q (dB), 10^(q/10) · `weight`, this frame's sources H, R plus the spread, R plus the spread at the percentile.
+    private let levelDB, share, source, sum, full: UnsafeMutablePointer<Float>
 
     /// For the suppressor's `bins` bins.
     package init(bins: Int) {
@@ -45,6 +45,7 @@ package final class DistortionSpread {
         share = buffers.make(bins, Self.weight * powf(10, Self.initialDB / 10))
         source = buffers.make(bins)
         sum = buffers.make(bins)
+        full = buffers.make(bins)
     }
 
     /// This frame's sources from `p` (the suppressor's P, bins).
@@ -69,5 +70,13 @@ package final class DistortionSpread {
         sources(p)
         for k in 0..<bins { sum[k] = residual[k] + share[k] * source[k] }
         return UnsafePointer(sum)
+    }
+
+    /// `residual` (R) plus the spread at the percentile itself, 10^(q/10) · H (bins each), from
+    /// `p`'s sources: what `DistortionBurst` reads a frame with.
+    package func percentile(_ residual: UnsafePointer<Float>, p: UnsafePointer<Float>) -> UnsafePointer<Float> {
+        sources(p)
+        for k in 0..<bins { full[k] = residual[k] + share[k] / Self.weight * source[k] }
+        return UnsafePointer(full)
     }
 }

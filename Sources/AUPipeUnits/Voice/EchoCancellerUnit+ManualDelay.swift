@@ -286,7 +286,11 @@ extension EchoCancellerUnit {
         instead of a second, and outside a detected double talk the per-bin test of a
         near end counts as residual the loudspeaker's harmonics of the frame's echo
         (at twice, three and four times its partials' frequencies, at a level learnt
-        per bin in frames of its echo alone).
+        per bin in frames of its echo alone); a frame that test takes for the near
+        end's stays so only if it still does with the harmonics at the level they
+        reach in a tenth of those frames, or if its near-end bins reach under 650 Hz
+        or span 400 Hz (a word's first frame: a burst of harmonics leaves a few bins
+        above the low band).
         It runs in probes of 3 s of far end; after a probe in which its share was 0.5
         or more in under a quarter of the frames (a loudspeaker that does not
         saturate) it probes again at once the first time, and pauses for 60 s after a

@@ -30,6 +30,8 @@ package final class EchoHistory {
     /// is the slot (in frames) the next one goes to.
     private let mic: UnsafeMutablePointer<Int16>
     private var micWrite = 0
+    /// Microphone frames recorded so far (held or not): whether the current frame's is one of them.
+    private var micRecorded = 0
     /// Reference frames pushed so far, and the warp of the past before a moment (`warpPast`).
     package private(set) var framesPushed = 0
     /// The DSP frame being processed, counted from 0 at the stream's first (−1 before any
@@ -155,17 +157,23 @@ package final class EchoHistory {
     package static let warpTaps = 6
 
     /// Records the current frame's microphone as speex saw it (`frameFrames × mics` samples),
-    /// once it has been run: it becomes frame 1 when the next reference is pushed.
+    /// once it has been run: from then on it is frame 0 (`mic(back:)`), and frame 1 when the
+    /// next reference is pushed.
     package func record(mic x: UnsafePointer<Int16>) {
+        micRecorded += 1
         guard capacity > 0 else { return }
         (mic + micWrite * frameFrames * mics).update(from: x, count: frameFrames * mics)
         micWrite = micWrite + 1 == capacity ? 0 : micWrite + 1
         framesHeld = min(capacity, framesHeld + 1)
     }
 
-    /// The recorded microphone of frame `back` (1...framesHeld).
+    /// The recorded microphone of frame `back` (`currentFrame − back`, as `reference`'s), one
+    /// of the `framesHeld` newest recorded: 1...framesHeld before the current frame's is
+    /// recorded, 0..<framesHeld after.
     package func mic(back: Int) -> UnsafePointer<Int16> {
-        precondition((1...framesHeld).contains(back), "EchoHistory: microphone frame \(back) back is not held (\(framesHeld) are)")
-        return UnsafePointer(mic + ((micWrite - back + capacity) % capacity) * frameFrames * mics)
+        // How many frames back the newest recorded is: 1 before `record`, 0 after.
+        let newest = currentFrame - (micRecorded - 1)
+        precondition(back >= newest && back - newest < framesHeld, "EchoHistory: microphone frame \(back) back is not held (\(framesHeld) are)")
+        return UnsafePointer(mic + ((micWrite - 1 - (back - newest) + capacity) % capacity) * frameFrames * mics)
     }
 }

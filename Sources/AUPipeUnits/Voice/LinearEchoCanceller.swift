@@ -27,7 +27,8 @@ package final class LinearEchoCanceller {
     /// the filter's taps, per 20 ms of frame: beyond it the replay is left to the frames that
     /// follow, while a fast start's short filter cancels (`replayFits`). The whole history
     /// (2 s) of the default 400 ms tail at 16 kHz is within it (640 000: 8.7 ms of a 20 ms
-    /// frame at a drift's engagement); at 48 kHz (1 920 000) it is not: 18–26 ms in one frame.
+    /// frame, which a drift's engagement splits over two: `driftEngaged`'s `split`); at 48 kHz
+    /// (1 920 000) it is not: 18–26 ms in one frame.
     package static let replayBudget = 640_000.0
     /// Whether the state in use, reset by a warm start beside a running shadow (`delayMoved`'s
     /// `beside`), is still catching up on its replay: `cancel` then leaves the frame to the
@@ -119,9 +120,23 @@ package final class LinearEchoCanceller {
 
     /// Drift compensation has just engaged: the past is warped by `warp` (factor − 1) and the
     /// canceller warm-started over all the history holds (`deferred` as `delayMoved`'s).
-    package func driftEngaged(warp: Double, delay: Int, play: UnsafeMutablePointer<Int16>, scratch: UnsafeMutablePointer<Int16>, deferred: Bool = false) {
+    ///
+    /// With `split`, called after the frame in which the compensation engaged was cancelled
+    /// (by the state as it was): half of the replay runs now, the rest (and that frame) at the
+    /// next frame's `cancel`, so that no frame runs all of it (`EchoState.deferReplay`). The
+    /// retraining is one frame later than it would be before that frame's cancel.
+    package func driftEngaged(warp: Double, delay: Int, play: UnsafeMutablePointer<Int16>, scratch: UnsafeMutablePointer<Int16>, deferred: Bool = false,
+                              split: Bool = false) {
         history.warpPast(by: warp)
-        driftRetrainedFrames = warmStart(delay: delay, play: play, scratch: scratch, most: .max, deferred: deferred)
+        guard split else {
+            driftRetrainedFrames = warmStart(delay: delay, play: play, scratch: scratch, most: .max, deferred: deferred)
+            return
+        }
+        // The frame just cancelled is recorded and counts among those held: the replay before
+        // it reaches one frame less far back, and takes it at the next frame.
+        let before = warmStart(delay: delay, play: play, scratch: scratch, most: history.framesHeld - 1, deferred: true)
+        _ = state.catchUp(most: before / 2)
+        driftRetrainedFrames = before + 1
     }
 
     /// Whether a warm start now fits `replayBudget` in one frame: a delay's move (`delayMoved`,

@@ -107,7 +107,10 @@ package final class NearEndPresence {
     package let bins: Int
     private let size: Int
     private let leastBins: Int
-    private let dFast, yFast: UnsafeMutablePointer<Float>
+    /// Per bin: |D|², |Ŷ|² lightly smoothed, and the background the latest frame's test used.
+    private let dFast, yFast, backgroundNow: UnsafeMutablePointer<Float>
+    /// Whether Ŷ was trusted in the latest frame.
+    private var trustedNow = false
     /// All of its float buffers, freed with the object.
     private let buffers: FloatBuffers
     /// Per bin: whether the near end is present in the latest frame (1) or not (0), and C's
@@ -126,7 +129,7 @@ package final class NearEndPresence {
         leastBins = max(1, Int((Self.leastHz * Double(size) / Double(rate)).rounded()))
         let buffers = FloatBuffers()
         self.buffers = buffers
-        dFast = buffers.make(bins); yFast = buffers.make(bins); present = buffers.make(bins); cRe = buffers.make(bins); cIm = buffers.make(bins)
+        dFast = buffers.make(bins); yFast = buffers.make(bins); backgroundNow = buffers.make(bins); present = buffers.make(bins); cRe = buffers.make(bins); cIm = buffers.make(bins)
     }
 
     /// One frame. `re`, `im`: the suppressor's transform of C + j·Ŷ (`size` points); `sdd`,
@@ -166,10 +169,28 @@ package final class NearEndPresence {
             if noisy, let level, level[k] <= Self.steadyRatio * noise[k] { background = max(Self.steadyOverFloor * noise[k], level[k]) }
             let on = trusted && dFast[k] > Self.micOverEcho * (yFast[k] + background)
                 && eFast[k] > Self.overResidual * (residual[k] + noise[k])
+            backgroundNow[k] = background
             present[k] = on ? 1 : 0
             all += eFast[k]
             if on { nearSum += eFast[k]; count += 1 }
         }
+        trustedNow = trusted
         return trusted && count >= leastBins && nearSum > Self.frameShare * all
+    }
+
+    /// The latest frame's test again with another predicted residual (`residual`; `noise`, `eFast`
+    /// as `update`'s): whether the frame is the near end's, the bins present, and those of them
+    /// under bin `lowBins`. `present` is left as `update` set it.
+    package func recount(residual: UnsafePointer<Float>, noise: UnsafePointer<Float>, eFast: UnsafePointer<Float>,
+                         lowBins: Int) -> (frame: Bool, count: Int, low: Int) {
+        var nearSum: Float = 0, all: Float = 0, count = 0, low = 0
+        for k in 0..<bins {
+            all += eFast[k]
+            guard trustedNow, dFast[k] > Self.micOverEcho * (yFast[k] + backgroundNow[k]),
+                  eFast[k] > Self.overResidual * (residual[k] + noise[k]) else { continue }
+            nearSum += eFast[k]; count += 1
+            if k < lowBins { low += 1 }
+        }
+        return (trustedNow && count >= leastBins && nearSum > Self.frameShare * all, count, low)
     }
 }

@@ -139,9 +139,9 @@ package final class ResidualEchoSuppressor {
     package let evidence: ShadowEvidence?
     /// The release after a near talker stops (`NearEndRelease`).
     package let release: NearEndRelease
-    /// A distorting loudspeaker's frames (`DistortedEcho`) and harmonics per bin, `NearEndPresence`'s residual too (`DistortionSpread`).
+    /// A distorting loudspeaker's frames (`DistortedEcho`), harmonics in `NearEndPresence`'s residual (`DistortionSpread`), bursts (`DistortionBurst`).
     package var distorted = DistortedEcho()
-    package let spread: DistortionSpread
+    package let spread: DistortionSpread, burst: DistortionBurst
     /// Frames run, those that adapted the model, and those whose gain took the far end for alone.
     package private(set) var framesRun = 0, framesAdapted = 0, framesEchoAlone = 0
     /// The model's weights summed over the bins (w₁, w₂, w₃): how much residual it predicts.
@@ -188,7 +188,7 @@ package final class ResidualEchoSuppressor {
         keptW1 = buffer(k); keptW2 = buffer(k); keptW3 = buffer(k)
         noise = buffer(k); minNow = buffer(k); minBefore = buffer(k); gain = buffer(k); rawGain = buffer(k)
         sums = buffer(5); w3Plus = buffer(k); zeros = buffer(k)
-        residual = buffer(k); spread = DistortionSpread(bins: k)
+        residual = buffer(k); spread = DistortionSpread(bins: k); burst = DistortionBurst(size: size, rate: rate)
         background = BackgroundLevel(bins: k, frameSeconds: seconds)
         transition = PathChangeTransition(bins: k, frameSeconds: seconds)
         release = NearEndRelease(size: size, frameSeconds: seconds)
@@ -203,7 +203,6 @@ package final class ResidualEchoSuppressor {
         minBefore.update(repeating: .greatestFiniteMagnitude, count: k)
         gain.update(repeating: 1, count: k)
     }
-
 
     /// The microphone and the canceller's output of this frame, before speex's preprocessor (N
     /// 16-bit samples each; the output after the nonlinear canceller, when it runs); `shadow`, a
@@ -318,10 +317,11 @@ package final class ResidualEchoSuppressor {
         // model's residual is a large share of the echo estimate (`explainedShare`) and, with
         // the noise floor, accounts for C's power (within `explainedMargin`), the frame is echo
         // alone whatever its coherence. A near talker adds power the model does not predict.
-        let nearEndFrame = nearEnd?.update(re: re, im: im, sdd: sdd, see: see, noise: noise, eFast: eFast,
+        var nearEndFrame = nearEnd?.update(re: re, im: im, sdd: sdd, see: see, noise: noise, eFast: eFast,
                                            residual: spread.residual(residual, p: p, used: distorted.bold && !doubleTalk && !loud), smoothing: g,
                                            echoOnly: echoOnly, farAlone: farHeard && !pathChanged && incoherence <= allowed, level: UnsafePointer(background.level),
                                            pathChanged: pathChanged, linear: predicted < NearEndPresence.linearShare * pSum) ?? false
+        if nearEndFrame, distorted.bold, !doubleTalk, !loud, let nearEnd { nearEndFrame = burst.nearWord(nearEnd, percentile: spread.percentile(residual, p: p), noise: noise, eFast: eFast) }
         sinceNear = (doubleTalk || loud) ? 0 : min(sinceNear + 1, explainedHoldFrames)
         let explained = farHeard && sinceNear >= distorted.hold(explainedHoldFrames) && predicted >= distorted.explainedShare(Self.explainedShare) * pSum
             && heard <= Self.explainedMargin * (predicted + noiseSum)
