@@ -215,6 +215,44 @@ import Testing
         #expect(run(median: 0.5).0.isEmpty, "a background that swings (median 10 dB over its floor): 8 × the floor")
     }
 
+    /// The far end's quiet frames in a room do not settle the model (`NearEndPresence.steadyNoise`;
+    /// made-up spectra as above, frames of 0.5 s): three frames of far end alone whose Ŷ is small
+    /// (0.03 in amplitude per bin) over a floor of 0.005, which then caps D's coherence with Ŷ; then
+    /// five frames of Ŷ 1 (the noise caps nothing) with a talker in bins 5 and 6 (C 1.2, the others
+    /// 0.3). Where the background's median stands 2 dB over the floor (0.008: steady noise), the
+    /// quiet frames settle the model and the two bins are present; where it stands 10 dB over it
+    /// (0.05: C's median is the young filter's residual echo, as in a room early in a call), they
+    /// do not, and the model must adapt first.
+    @Test func aRoomsQuietFarEndFramesDoNotSettleTheModel() {
+        let size = 64, bins = 33
+        func run(median: Float) -> Set<Int> {
+            let presence = NearEndPresence(size: size, rate: 16000, frameSeconds: NearEndPresence.noisySettledSeconds)
+            let noise = [Float](repeating: 0.005, count: bins), level = [Float](repeating: median, count: bins)
+            let residual = [Float](repeating: 0.01, count: bins)
+            func frame(y: Float, talker: Bool, farAlone: Bool) {
+                var re = [Float](repeating: 0, count: size), im = re
+                var sdd = [Float](repeating: 0, count: bins), see = sdd, eFast = sdd
+                for k in 0..<bins {
+                    let c: Float = talker && (k == 5 || k == 6) ? 1.2 : 0.3
+                    re[k] = c; im[k] = y
+                    if k > 0, k < size / 2 { re[size - k] = c; im[size - k] = y }
+                    sdd[k] = (c + y) * (c + y); see[k] = c * c; eFast[k] = c * c
+                }
+                _ = level.withUnsafeBufferPointer {
+                    presence.update(re: re, im: im, sdd: sdd, see: see, noise: noise, eFast: eFast, residual: residual, smoothing: 0.4,
+                                    echoOnly: false, farAlone: farAlone, level: $0.baseAddress, pathChanged: false, linear: true)
+                }
+            }
+            for _ in 0..<3 { frame(y: 0.03, talker: false, farAlone: true) }
+            for _ in 0..<5 { frame(y: 1, talker: true, farAlone: false) }
+            return Set((0..<bins).filter { presence.present[$0] > 0 })
+        }
+        let steady = run(median: 0.008)
+        #expect(steady == [5, 6], "steady noise: present bins \(steady)")
+        let room = run(median: 0.05)
+        #expect(room.isEmpty, "a young filter's residual over the floor: present bins \(room)")
+    }
+
     /// 2 s cancelling 25 dB, then 3 s of a near talker who takes the cancellation down to 5 dB:
     /// the suppressor's detector calls every frame of it double talk, the echo path's (its
     /// envelope falling over `DoubleTalkDetector.fallSeconds` throughout) under half of them.

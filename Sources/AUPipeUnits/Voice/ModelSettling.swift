@@ -4,9 +4,9 @@
 /// `NearEndRelease`) wait for it, since a model carried over a change predicts the old path's
 /// residual and a fresh one predicts little.
 ///
-/// In noise that holds D's coherence with Ŷ under the suppressor's `echoCoherence` even where Ŷ
-/// is the echo, the model adapts on few frames; there the far end heard alone in such noise for
-/// `noisySeconds` (if given) settles it as well.
+/// In steady noise that holds D's coherence with Ŷ under the suppressor's `echoCoherence` even
+/// where Ŷ is the echo, the model adapts on few frames; there the far end heard alone in such noise
+/// for `noisySeconds` (if given) settles it as well.
 package struct ModelSettling {
     /// Frames of echo alone since the start or the last change (at most `frames`), and of the far
     /// end alone in noise that caps the coherence (at most `noisyFrames`; 0: not counted).
@@ -21,8 +21,8 @@ package struct ModelSettling {
         noisyFrames = noisySeconds.map { max(1, Int(($0 / frameSeconds).rounded())) } ?? 0
     }
 
-    /// One frame: `echoOnly`, the model adapts on it; `noisyAlone`, the far end alone in noise that
-    /// caps D's coherence with Ŷ (`NearEndPresence.noiseCapsCoherence`); `pathChanged`, an
+    /// One frame: `echoOnly`, the model adapts on it; `noisyAlone`, the far end alone in steady noise
+    /// that caps D's coherence with Ŷ (`NearEndPresence.noiseCapsCoherence`, `steadyNoise`); `pathChanged`, an
     /// echo-path change is under way (the counts start again). Returns whether the model had
     /// settled before this frame.
     package mutating func update(echoOnly: Bool, noisyAlone: Bool = false, pathChanged: Bool) -> Bool {

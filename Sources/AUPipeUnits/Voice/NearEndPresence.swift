@@ -22,9 +22,9 @@ import AUPipeGraph
 /// of N: pink noise, not babble), that median, at least `steadyOverFloor` · N.
 /// Only while Ŷ can be trusted: once the
 /// suppressor's model has adapted on `settledSeconds` of echo alone since the call's start or the
-/// last echo-path change, or the far end has been heard alone for `noisySettledSeconds` in noise
-/// that caps D's coherence with Ŷ (`noiseCapsCoherence`: the model then adapts on few frames,
-/// `ModelSettling`) (before that a bin whose far end the young filter has not yet learnt,
+/// last echo-path change, or the far end has been heard alone for `noisySettledSeconds` in steady
+/// noise that caps D's coherence with Ŷ (`noiseCapsCoherence` and `steadyNoise`: the model then
+/// adapts on few frames, `ModelSettling`) (before that a bin whose far end the young filter has not yet learnt,
 /// D well above Ŷ, is echo; after a change the short filter that took over leaves the room's
 /// tail to the long one for a while), outside an echo-path change, while the frame's cancellation (D's smoothed power over C's, over all bins, the noise floor taken out of both) is at
 /// least `leastCancellation` (an echo path that moved takes it near 0 dB), and while the model's
@@ -69,11 +69,24 @@ package final class NearEndPresence {
     /// let a few frames of far end the young filter had not learnt through as near end (7 dB of
     /// echo-only ERLE); counted from the start only, `pathchange-rt10-d120` lost 1.3 dB.
     package static let settledSeconds = 4.0
-    /// ... or once the far end has been heard alone for this long (s) in noise that caps D's
-    /// coherence with Ŷ (`noiseCapsCoherence`): there the model adapts on few frames, and a quiet
-    /// talker who starts in the call's first seconds went without the test for as long as the
-    /// model took to settle, many seconds after the linear filter had converged.
+    /// ... or once the far end has been heard alone for this long (s) in steady noise that caps
+    /// D's coherence with Ŷ (`noiseCapsCoherence` and `steadyNoise`): there the model adapts on
+    /// few frames, and a quiet talker who starts in the call's first seconds went without the test
+    /// for as long as the model took to settle, many seconds after the linear filter had converged.
     package static let noisySettledSeconds = 0.5
+
+    /// Whether the frame's background is steady noise: the background's median level
+    /// (`BackgroundLevel`, `level`, summed over the bins) within `steadyRatio` of the noise floor
+    /// (`noise`, summed), as a steady noise's bins are. Why: `noiseCapsCoherence` holds in a room
+    /// without much noise too, in the far end's quieter frames (Ŷ small) while the filter is young:
+    /// the floor, the least of C, is then the young filter's residual, and C's median while the far
+    /// end talks (its residual echo) stands 10–20 dB above it; counted towards
+    /// `noisySettledSeconds`, those frames trusted the young filter from the call's first seconds.
+    /// Babble's median stands about 6 dB above its floor and swings: babble mostly settles the
+    /// model by its adaptation (`settledSeconds`), as it did before the noisy settling.
+    package static func steadyNoise(level: Float, noise: Float) -> Bool {
+        level <= steadyRatio * noise
+    }
 
     /// Whether a frame's noise floor (`noise`, summed over the bins) caps D's coherence with Ŷ
     /// (`echo`, |Ŷ|² summed) under `ResidualEchoSuppressor.echoCoherence` even where Ŷ is the
@@ -124,14 +137,14 @@ package final class NearEndPresence {
     /// power, `residual` the predicted residual R (bins each); `smoothing`: |D|²'s and |Ŷ|²'s;
     /// `echoOnly`: the suppressor's model adapts on this frame (counted towards `settledSeconds`
     /// from the next frame on); `farAlone`: the suppressor's gain takes the frame for the far end
-    /// alone (towards `noisySettledSeconds` where the noise caps the coherence); `level`: the background's median level per bin
-    /// (`BackgroundLevel.level`);
+    /// alone (towards `noisySettledSeconds` where steady noise caps the coherence); `level`: the
+    /// background's median level per bin (`BackgroundLevel.level`; nil: no noise is taken for steady);
     /// `pathChanged`: an echo-path change is under way. Fills `present`, `cRe` and `cIm`;
     /// returns whether the frame is the near end's (`frameShare`, `leastHz`).
     package func update(re: UnsafePointer<Float>, im: UnsafePointer<Float>, sdd: UnsafePointer<Float>, see: UnsafePointer<Float>,
                         noise: UnsafePointer<Float>, eFast: UnsafePointer<Float>, residual: UnsafePointer<Float>, smoothing g: Float,
                         echoOnly: Bool, farAlone: Bool = false, level: UnsafePointer<Float>? = nil, pathChanged: Bool, linear: Bool) -> Bool {
-        var dSum: Float = 0, cSum: Float = 0, ySum: Float = 0, nSum: Float = 0
+        var dSum: Float = 0, cSum: Float = 0, ySum: Float = 0, nSum: Float = 0, levelSum: Float = 0
         for k in 0..<bins {
             // C and Ŷ split from the transform of C + j·Ŷ, D = C + Ŷ.
             let (cr, ci, yr, yi) = TwoRealSpectra.split(re: re, im: im, size: size, bin: k)
@@ -143,9 +156,11 @@ package final class NearEndPresence {
             cSum += see[k]
             ySum += yFast[k]
             nSum += noise[k]
+            levelSum += level?[k] ?? 0
         }
         let noisy = Self.noiseCapsCoherence(noise: nSum, echo: ySum)
-        let settled = settling.update(echoOnly: echoOnly, noisyAlone: farAlone && noisy, pathChanged: pathChanged)
+        let steady = level != nil && Self.steadyNoise(level: levelSum, noise: nSum)
+        let settled = settling.update(echoOnly: echoOnly, noisyAlone: farAlone && noisy && steady, pathChanged: pathChanged)
         // The cancellation of what is not the background (noise that caps the coherence caps it too).
         let trusted = settled && linear && !pathChanged && dSum - nSum > Self.leastCancellation * max(cSum - nSum, 0)
         var nearSum: Float = 0, all: Float = 0, count = 0
