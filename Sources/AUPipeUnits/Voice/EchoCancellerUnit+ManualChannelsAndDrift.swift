@@ -283,7 +283,7 @@ extension EchoCancellerUnit {
         .B bench/aec/
         (42 s each, 16 kHz;
         .B bench/aec/run
-        on commit 079a377, bench/README.md, "Rerun at 079a377"), the
+        on commit 2949bc3, bench/README.md, "Rerun at 2949bc3"), the
         defaults against WebRTC's AEC3 (the canceller PipeWire's echo\-cancel uses,
         with its noise suppression; it finds the delay itself), WebRTC's canceller of
         webrtc\-audio\-processing 0.3 (told the true delay): ERLE in dB, the mean /
@@ -299,14 +299,14 @@ extension EchoCancellerUnit {
                                 aec          AEC3         WebRTC 0.3
         rooms, 0\-120 ms (5)     41.8/35.2    33.9/13.1    52.0/36.6
         rooms, 300\-400 ms (3)   41.0/34.8    33.5/23.2    57.9/54.0
-        saturation (6)          29.1/19.5    32.4/26.2    44.7/31.1
-        babble, 15 dB SNR (3)   32.0/29.7    36.3/26.4    48.2/46.9
+        saturation (6)          29.5/20.0    32.4/26.2    44.7/31.1
+        babble, 15 dB SNR (3)   32.2/30.2    36.3/26.4    48.2/46.9
         babble, other rooms (3) 33.2/29.2    35.8/32.0    46.9/45.5
-        clock drift (8)         40.9/36.8    27.2/15.4    42.6/33.9
+        clock drift (8)         41.0/36.8    27.2/15.4    42.6/33.9
         path changes (5)        33.7/27.1    36.6/21.2    59.0/55.0
         near end, double talk   \-0.9/\-1.2    \-8.6/\-10.8   \-8.8/\-11.2
         quiet near talker       \-1.6/\-1.9    \-12.0/\-14.6  \-17.2/\-26.1
-        AECMOS, call start      3.80         4.28         4.39
+        AECMOS, call start      3.79         4.28         4.39
         AECMOS, double talk     4.10         1.68         1.44
         CPU ms/s (fa0e8aa run)  8.6          3.8          4.3
         .fi
