@@ -48,14 +48,15 @@ package final class DistortionSpread {
         full = buffers.make(bins)
     }
 
-    /// This frame's sources from `p` (the suppressor's P, bins).
-    private func sources(_ p: UnsafePointer<Float>) {
+    /// This frame's sources H from `p` (the suppressor's P, bins): once a frame, before
+    /// `residual`, `percentile` and `learn`, which read them.
+    package func sources(from p: UnsafePointer<Float>) {
         for k in 0..<bins { source[k] = p[k / 2] + p[k / 3] + p[k / 4] }
     }
 
-    /// One frame of distorted echo alone: `power`, C's lightly smoothed power, `p` P (bins each).
-    package func learn(power: UnsafePointer<Float>, p: UnsafePointer<Float>) {
-        sources(p)
+    /// One frame of distorted echo alone: `power`, C's lightly smoothed power (bins), against this
+    /// frame's `sources`.
+    package func learn(power: UnsafePointer<Float>) {
         let down = Self.upDB / Self.quantileOdds
         for k in 0..<bins where source[k] > 0 {
             let r = 10 * log10f(max(power[k] / source[k], 1e-12))
@@ -64,18 +65,16 @@ package final class DistortionSpread {
         }
     }
 
-    /// With `used`: `residual` (R) plus the predicted spread at `p`'s sources (bins each); else `residual` itself.
-    package func residual(_ residual: UnsafePointer<Float>, p: UnsafePointer<Float>, used: Bool) -> UnsafePointer<Float> {
+    /// With `used`: `residual` (R) plus the predicted spread at this frame's `sources` (bins each); else `residual` itself.
+    package func residual(_ residual: UnsafePointer<Float>, used: Bool) -> UnsafePointer<Float> {
         guard used else { return residual }
-        sources(p)
         for k in 0..<bins { sum[k] = residual[k] + share[k] * source[k] }
         return UnsafePointer(sum)
     }
 
-    /// `residual` (R) plus the spread at the percentile itself, 10^(q/10) · H (bins each), from
-    /// `p`'s sources: what `DistortionBurst` reads a frame with.
-    package func percentile(_ residual: UnsafePointer<Float>, p: UnsafePointer<Float>) -> UnsafePointer<Float> {
-        sources(p)
+    /// `residual` (R) plus the spread at the percentile itself, 10^(q/10) · H (bins each), at this
+    /// frame's `sources`: what `DistortionBurst` reads a frame with.
+    package func percentile(_ residual: UnsafePointer<Float>) -> UnsafePointer<Float> {
         for k in 0..<bins { full[k] = residual[k] + share[k] / Self.weight * source[k] }
         return UnsafePointer(full)
     }

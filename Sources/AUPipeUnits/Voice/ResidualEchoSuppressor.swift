@@ -313,15 +313,15 @@ package final class ResidualEchoSuppressor {
             backgroundIncoherence = min(max(backgroundIncoherence, 0), Self.mostIncoherence / Self.backgroundMargin)
         }
         let allowed = max(1 - Self.echoCoherence, Self.backgroundMargin * backgroundIncoherence)
-        // A loudspeaker's distortion makes the microphone incoherent with Ŷ too: where the
-        // model's residual is a large share of the echo estimate (`explainedShare`) and, with
-        // the noise floor, accounts for C's power (within `explainedMargin`), the frame is echo
-        // alone whatever its coherence. A near talker adds power the model does not predict.
+        // A loudspeaker's distortion makes the microphone incoherent with Ŷ too: where the model's residual is a
+        // large share of the echo estimate (`explainedShare`) and, with the noise floor, accounts for C's power
+        // (within `explainedMargin`), the frame is echo alone whatever its coherence. A near talker adds power the model does not predict.
+        if distorted.bold { spread.sources(from: p) }
         var nearEndFrame = nearEnd?.update(re: re, im: im, sdd: sdd, see: see, noise: noise, eFast: eFast,
-                                           residual: spread.residual(residual, p: p, used: distorted.bold && !doubleTalk && !loud), smoothing: g,
+                                           residual: spread.residual(residual, used: distorted.bold && !doubleTalk && !loud), smoothing: g,
                                            echoOnly: echoOnly, farAlone: farHeard && !pathChanged && incoherence <= allowed, level: UnsafePointer(background.level),
                                            pathChanged: pathChanged, linear: predicted < NearEndPresence.linearShare * pSum) ?? false
-        if nearEndFrame, distorted.bold, !doubleTalk, !loud, let nearEnd { nearEndFrame = burst.nearWord(nearEnd, percentile: spread.percentile(residual, p: p), noise: noise, eFast: eFast) }
+        if nearEndFrame, distorted.bold, !doubleTalk, !loud, let nearEnd { nearEndFrame = burst.nearWord(nearEnd, percentile: spread.percentile(residual), noise: noise, eFast: eFast) }
         sinceNear = (doubleTalk || loud) ? 0 : min(sinceNear + 1, explainedHoldFrames)
         let explained = farHeard && sinceNear >= distorted.hold(explainedHoldFrames) && predicted >= distorted.explainedShare(Self.explainedShare) * pSum
             && heard <= Self.explainedMargin * (predicted + noiseSum)
@@ -368,7 +368,7 @@ package final class ResidualEchoSuppressor {
         }
         // A distorting loudspeaker's echo alone (`DistortedEcho`): no bin kept as near end by coherence.
         let deep = distorted.deep(farHeard: farHeard, nearActive: nearActive, nearHeard: nearHeardRecently)
-        if deep, distorted.bold { spread.learn(power: eFast, p: p) }
+        if deep, distorted.bold { spread.learn(power: eFast) }
         aupipe_res_gains(bins, w1In, w2In, w3In, p, s, bIn, eFast, noise, rawGain,
                          deep ? 0 : Self.nearCoherence, Self.nearOverResidual, beta, activeGain, floor,
                          Self.gainSmoothing, gain)
